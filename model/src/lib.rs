@@ -1,0 +1,9 @@
+//! mrnic golden model: pure Rust, the single source of truth for behaviour.
+//!
+//! Block models are plain functions over plain state ([`sack::SackState`]) plus
+//! a thin cycle shell ([`sack::SackShell`]) with the RTL's latency and handshakes.
+
+pub mod config;
+pub mod sack;
+
+pub use config::{Config, ConfigError, SackConfig};

@@ -1,0 +1,414 @@
+//! The receiver's SACK bitmap engine: golden model.
+//!
+//! # Semantics (one source of truth for the RTL, the docs and the transport model)
+//! Per connection the engine keeps a base PSN (24 bits, wrapping) and a bitmap of the
+//! PSNs received in `[base, base + window)`. For each data packet `(connection, psn)`,
+//! with `d = (psn - base) mod 2^24`:
+//! - `d >= 2^23` (the PSN is behind the base in serial arithmetic): [`Class::Duplicate`];
+//! - `window <= d < 2^23`: [`Class::OutOfWindow`], nothing changes;
+//! - bit `d` already set: [`Class::Duplicate`], nothing changes;
+//! - otherwise [`Class::New`]: bit `d` is set, then the base advances over the run of
+//!   received PSNs starting at the base (so bit 0 of the bitmap, the base itself, is
+//!   always 0 afterwards: that invariant is what lets the RTL start the run at the
+//!   packet's own slot).
+//!
+//! A clear operation sets `base = psn` and empties the bitmap ([`Class::Cleared`]); it
+//! is how a connection is set up. The output of every operation is the classification,
+//! the new base and the bitmap relative to the new base (bit `i` = PSN `base + i`
+//! received), which is what an ACK carries.
+//!
+//! [`SackShell`] wraps these functions in the RTL's cycle behaviour: three-stage
+//! pipeline, latency 3, initiation interval 1, one global stall.
+
+use serde::{Deserialize, Serialize};
+
+/// PSNs are 24 bits, as in the InfiniBand base transport header.
+pub const PSN_BITS: u32 = 24;
+pub const PSN_MASK: u32 = (1 << PSN_BITS) - 1;
+/// Half the PSN space: distances at or above this are "behind".
+pub const PSN_HALF: u32 = 1 << (PSN_BITS - 1);
+/// Largest supported window (bits of [`Bitmap`]).
+pub const MAX_WINDOW: usize = 256;
+
+/// What the engine concluded about one operation. The discriminant is the 2-bit
+/// `m_class` code of the RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum Class {
+    New = 0,
+    Duplicate = 1,
+    OutOfWindow = 2,
+    Cleared = 3,
+}
+
+impl Class {
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+    pub fn from_code(c: u8) -> Option<Class> {
+        Some(match c {
+            0 => Class::New,
+            1 => Class::Duplicate,
+            2 => Class::OutOfWindow,
+            3 => Class::Cleared,
+            _ => return None,
+        })
+    }
+}
+
+/// A bitmap of up to 256 bits, little-endian words (bit `i` is word `i/64`, bit `i%64`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Bitmap(pub [u64; 4]);
+
+impl Bitmap {
+    pub fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    pub fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    /// Number of consecutive set bits starting at bit 0.
+    pub fn trailing_ones(&self) -> usize {
+        let mut n = 0;
+        for w in self.0 {
+            let t = w.trailing_ones() as usize;
+            n += t;
+            if t < 64 {
+                break;
+            }
+        }
+        n
+    }
+    /// Logical shift towards bit 0 by `n` (0..=256).
+    pub fn shift_down(&mut self, n: usize) {
+        if n >= 256 {
+            self.0 = [0; 4];
+            return;
+        }
+        let (words, bits) = (n / 64, n % 64);
+        let mut out = [0u64; 4];
+        for (i, o) in out.iter_mut().enumerate() {
+            let lo = self.0.get(i + words).copied().unwrap_or(0);
+            let hi = self.0.get(i + words + 1).copied().unwrap_or(0);
+            *o = if bits == 0 { lo } else { (lo >> bits) | (hi << (64 - bits)) };
+        }
+        self.0 = out;
+    }
+    /// The bitmap as 32-bit words, least significant first (Verilator's VlWide layout).
+    pub fn to_u32_words(&self, bits: usize) -> Vec<u32> {
+        (0..bits.div_ceil(32)).map(|i| (self.0[i / 2] >> (32 * (i % 2))) as u32).collect()
+    }
+    pub fn from_u32_words(words: &[u32]) -> Bitmap {
+        let mut b = Bitmap::default();
+        for (i, w) in words.iter().enumerate().take(8) {
+            b.0[i / 2] |= (*w as u64) << (32 * (i % 2));
+        }
+        b
+    }
+    /// Big-endian hex, `bits/4` digits (as Verilog prints it).
+    pub fn to_hex(&self, bits: usize) -> String {
+        let mut s = String::new();
+        for i in (0..bits.div_ceil(4)).rev() {
+            let nib = (self.0[i / 16] >> (4 * (i % 16))) & 0xF;
+            s.push(char::from_digit(nib as u32, 16).unwrap());
+        }
+        s
+    }
+    pub fn count_ones(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+/// One connection's receive state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackState {
+    /// Lowest PSN not yet received (24 bits).
+    pub base: u32,
+    /// Bit `i`: PSN `base + i` received. Bit 0 is always 0.
+    pub bitmap: Bitmap,
+}
+
+/// The result of one operation, as the engine outputs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackResult {
+    pub class: Class,
+    /// Base after the operation.
+    pub base: u32,
+    /// Bitmap relative to the new base.
+    pub bitmap: Bitmap,
+}
+
+/// `(a - b) mod 2^24`.
+pub fn psn_distance(a: u32, b: u32) -> u32 {
+    a.wrapping_sub(b) & PSN_MASK
+}
+
+impl SackState {
+    /// Classifies and records the data packet `psn` in a window of `window` bits.
+    pub fn receive(&mut self, psn: u32, window: usize) -> SackResult {
+        debug_assert!(window <= MAX_WINDOW && window.is_power_of_two());
+        let psn = psn & PSN_MASK;
+        let d = psn_distance(psn, self.base);
+        let class = if d >= PSN_HALF {
+            Class::Duplicate
+        } else if d as usize >= window {
+            Class::OutOfWindow
+        } else if self.bitmap.get(d as usize) {
+            Class::Duplicate
+        } else {
+            self.bitmap.set(d as usize);
+            let run = self.bitmap.trailing_ones().min(window);
+            self.bitmap.shift_down(run);
+            self.base = (self.base + run as u32) & PSN_MASK;
+            Class::New
+        };
+        SackResult { class, base: self.base, bitmap: self.bitmap }
+    }
+
+    /// Connection setup: the next expected PSN is `psn`, nothing received.
+    pub fn clear(&mut self, psn: u32) -> SackResult {
+        *self = SackState { base: psn & PSN_MASK, bitmap: Bitmap::default() };
+        SackResult { class: Class::Cleared, base: self.base, bitmap: self.bitmap }
+    }
+}
+
+/// One operation offered to the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackOp {
+    pub conn: u32,
+    pub psn: u32,
+    /// Clear the connection (setup) instead of receiving a packet.
+    pub clear: bool,
+}
+
+/// The engine's state for every connection: the functional model.
+#[derive(Clone, Debug)]
+pub struct SackEngine {
+    pub window: usize,
+    pub conns: Vec<SackState>,
+}
+
+impl SackEngine {
+    /// All connections start at base 0 with an empty bitmap (the RTL's RAM powers up zeroed).
+    pub fn new(connections: usize, window: usize) -> Self {
+        assert!(window.is_power_of_two() && window <= MAX_WINDOW, "window {window}");
+        Self { window, conns: vec![SackState::default(); connections] }
+    }
+    pub fn apply(&mut self, op: SackOp) -> SackResult {
+        let st = &mut self.conns[op.conn as usize];
+        if op.clear {
+            st.clear(op.psn)
+        } else {
+            st.receive(op.psn, self.window)
+        }
+    }
+}
+
+/// Inputs of the engine in one clock cycle (sampled at the rising edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackInputs {
+    pub rst: bool,
+    pub s_valid: bool,
+    pub s_conn: u32,
+    pub s_psn: u32,
+    pub s_clear: bool,
+    pub m_ready: bool,
+}
+
+/// One output beat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackOutput {
+    pub conn: u32,
+    pub psn: u32,
+    pub result: SackResult,
+}
+
+/// Status counters (32 bits, wrapping), counted as results reach the output register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackStats {
+    pub new: u32,
+    pub duplicate: u32,
+    pub out_of_window: u32,
+    pub cleared: u32,
+}
+
+/// Outputs of the engine in one cycle (before the edge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SackOutputs {
+    pub s_ready: bool,
+    /// `Some` when `m_valid`.
+    pub m: Option<SackOutput>,
+    pub stats: SackStats,
+}
+
+/// The cycle shell: the functional model with the RTL's latency and handshakes.
+///
+/// Pipeline: input transfer in cycle t -> stage B (state read, classify, update) ->
+/// stage C (result) -> output register (`m_valid`) in cycle t+3. All stages advance
+/// together unless the output holds a beat that is not taken (`m_valid && !m_ready`):
+/// then everything holds and `s_ready` is low. `rst` clears the pipeline and the
+/// counters but not the connection state (RAM holds data, not control).
+#[derive(Clone, Debug)]
+pub struct SackShell {
+    pub engine: SackEngine,
+    b: Option<SackOp>,
+    c: Option<SackOutput>,
+    m: Option<SackOutput>,
+    stats: SackStats,
+}
+
+/// Latency from an input transfer to the result on the output, in cycles.
+pub const SACK_LATENCY: usize = 3;
+
+impl SackShell {
+    pub fn new(connections: usize, window: usize) -> Self {
+        Self { engine: SackEngine::new(connections, window), b: None, c: None, m: None, stats: SackStats::default() }
+    }
+
+    fn stall(&self, i: &SackInputs) -> bool {
+        self.m.is_some() && !i.m_ready
+    }
+
+    /// The outputs during a cycle with inputs `i` (before the clock edge).
+    pub fn outputs(&self, i: &SackInputs) -> SackOutputs {
+        SackOutputs { s_ready: !i.rst && !self.stall(i), m: self.m, stats: self.stats }
+    }
+
+    /// Advances one clock edge with inputs `i`. Returns the outputs of the cycle that ended.
+    pub fn step(&mut self, i: &SackInputs) -> SackOutputs {
+        let out = self.outputs(i);
+        if i.rst {
+            self.b = None;
+            self.c = None;
+            self.m = None;
+            self.stats = SackStats::default();
+        } else if !self.stall(i) {
+            if let Some(c) = self.c {
+                let s = &mut self.stats;
+                let ctr = match c.result.class {
+                    Class::New => &mut s.new,
+                    Class::Duplicate => &mut s.duplicate,
+                    Class::OutOfWindow => &mut s.out_of_window,
+                    Class::Cleared => &mut s.cleared,
+                };
+                *ctr = ctr.wrapping_add(1);
+            }
+            self.m = self.c;
+            self.c = self.b.map(|op| SackOutput { conn: op.conn, psn: op.psn, result: self.engine.apply(op) });
+            self.b = i.s_valid.then_some(SackOp { conn: i.s_conn, psn: i.s_psn & PSN_MASK, clear: i.s_clear });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rx(st: &mut SackState, psn: u32) -> Class {
+        st.receive(psn, 256).class
+    }
+
+    #[test]
+    fn in_order_packets_advance_the_base_one_by_one() {
+        let mut st = SackState::default();
+        for p in 0..1000 {
+            assert_eq!(rx(&mut st, p), Class::New);
+            assert_eq!(st.base, p + 1);
+            assert_eq!(st.bitmap, Bitmap::default());
+        }
+    }
+
+    #[test]
+    fn a_gap_holds_the_base_and_filling_it_advances_over_the_run() {
+        let mut st = SackState::default();
+        for p in [1, 2, 3, 5] {
+            assert_eq!(rx(&mut st, p), Class::New);
+        }
+        assert_eq!(st.base, 0);
+        assert_eq!(st.bitmap.0[0], 0b101110);
+        assert_eq!(rx(&mut st, 0), Class::New);
+        assert_eq!(st.base, 4);
+        assert_eq!(st.bitmap.0[0], 0b10);
+    }
+
+    #[test]
+    fn duplicates_below_base_and_already_set_bits_change_nothing() {
+        let mut st = SackState::default();
+        rx(&mut st, 0);
+        rx(&mut st, 7);
+        let before = st;
+        assert_eq!(rx(&mut st, 0), Class::Duplicate);
+        assert_eq!(rx(&mut st, 7), Class::Duplicate);
+        assert_eq!(rx(&mut st, PSN_MASK), Class::Duplicate, "psn just below base after wrap");
+        assert_eq!(st, before);
+    }
+
+    #[test]
+    fn out_of_window_is_at_or_beyond_base_plus_window_up_to_half_the_space() {
+        let mut st = SackState::default();
+        assert_eq!(rx(&mut st, 255), Class::New);
+        assert_eq!(rx(&mut st, 256), Class::OutOfWindow);
+        assert_eq!(rx(&mut st, PSN_HALF - 1), Class::OutOfWindow);
+        assert_eq!(rx(&mut st, PSN_HALF), Class::Duplicate);
+        assert_eq!(st.base, 0);
+    }
+
+    #[test]
+    fn a_full_window_advances_the_base_by_the_whole_window() {
+        let mut st = SackState { base: PSN_MASK - 100, bitmap: Bitmap::default() };
+        for d in 1..256 {
+            assert_eq!(rx(&mut st, (PSN_MASK - 100 + d) & PSN_MASK), Class::New);
+        }
+        assert_eq!(st.bitmap.count_ones(), 255);
+        assert_eq!(rx(&mut st, PSN_MASK - 100), Class::New);
+        assert_eq!(st.base, (PSN_MASK - 100 + 256) & PSN_MASK, "wraps at 2^24");
+        assert_eq!(st.bitmap, Bitmap::default());
+    }
+
+    #[test]
+    fn narrow_windows_classify_by_their_own_width() {
+        let mut st = SackState::default();
+        assert_eq!(st.receive(63, 64).class, Class::New);
+        assert_eq!(st.receive(64, 64).class, Class::OutOfWindow);
+    }
+
+    #[test]
+    fn clear_sets_the_base_and_empties_the_bitmap() {
+        let mut st = SackState::default();
+        rx(&mut st, 3);
+        let r = st.clear(0xABCDEF);
+        assert_eq!(r.class, Class::Cleared);
+        assert_eq!(st, SackState { base: 0xABCDEF, bitmap: Bitmap::default() });
+    }
+
+    #[test]
+    fn bitmap_helpers_agree_with_bit_by_bit_definitions() {
+        let mut b = Bitmap([u64::MAX, 0b1011, 0, 1 << 63]);
+        assert_eq!(b.trailing_ones(), 66);
+        let orig = b;
+        b.shift_down(70);
+        for i in 0..256 {
+            assert_eq!(b.get(i), i + 70 < 256 && orig.get(i + 70), "bit {i}");
+        }
+        assert_eq!(Bitmap::from_u32_words(&orig.to_u32_words(256)), orig);
+        assert_eq!(Bitmap([0x1f, 0, 0, 0]).to_hex(8), "1f");
+    }
+
+    #[test]
+    fn shell_has_latency_three_and_holds_everything_on_backpressure() {
+        let mut sh = SackShell::new(4, 256);
+        let go = SackInputs { s_valid: true, s_conn: 1, s_psn: 0, m_ready: true, ..Default::default() };
+        for _ in 0..3 {
+            assert!(sh.step(&go).m.is_none());
+        }
+        let idle_ready = SackInputs { m_ready: true, ..Default::default() };
+        let o = sh.outputs(&idle_ready);
+        assert_eq!(o.m.unwrap().result.base, 1, "first packet out after three edges");
+        // Backpressure: the output beat holds and s_ready drops.
+        let blocked = SackInputs { m_ready: false, ..go };
+        let o1 = sh.step(&blocked);
+        assert!(!o1.s_ready);
+        assert_eq!(sh.outputs(&blocked).m, o1.m);
+    }
+}
