@@ -1,1 +1,9 @@
+//! mrnic hardware blocks, described in rust-hdl.
+//!
+//! Every block's generated Verilog is the thing under test: see `mrnic-verif`.
+
+pub use mrnic_model;
 pub use rust_hdl;
+
+pub mod sack;
+pub mod ports;

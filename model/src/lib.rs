@@ -5,5 +5,6 @@
 
 pub mod config;
 pub mod sack;
+pub mod stimulus;
 
 pub use config::{Config, ConfigError, SackConfig};

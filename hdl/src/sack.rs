@@ -1,0 +1,574 @@
+//! # SACK bitmap engine (receiver side)
+//!
+//! **Purpose.** For every data packet `(connection, PSN)` the engine classifies it as new,
+//! duplicate or out of window, records it in the connection's 256-bit SACK bitmap, advances
+//! the connection's base PSN over the run of received PSNs, and outputs the classification,
+//! the new base and the bitmap relative to that base (what an ACK carries). A clear
+//! operation sets a connection up (base = PSN, empty bitmap). Semantics: the golden model
+//! `mrnic_model::sack` (this block is checked against it cycle by cycle).
+//!
+//! **Ports.**
+//! - inputs: `clock`, `rst` (synchronous, active high); stream `s_valid`/`s_ready`,
+//!   `s_conn` (`CONN_BITS`), `s_psn` (24), `s_clear` (1 = clear the connection to base `s_psn`);
+//!   `m_ready`.
+//! - outputs: stream `m_valid`/`m_ready`, `m_conn`, `m_psn` (echo of the operation),
+//!   `m_class` (2: 0 new, 1 duplicate, 2 out of window, 3 cleared), `m_base` (24: base after
+//!   the operation), `m_bitmap` (`W`: bit i = PSN `m_base + i` received; bit 0 is always 0).
+//! - config: `CONN_BITS` (connections = 2^CONN_BITS, the block RAM depth), `W` (window width,
+//!   32/64/128/256) as const generics.
+//! - status: `stat_new`, `stat_duplicate`, `stat_out_of_window`, `stat_cleared` (32-bit,
+//!   wrapping; counted as results enter the output register).
+//!
+//! **Latency** 3 cycles from an input transfer to `m_valid`. **Initiation interval** 1,
+//! including back-to-back packets of the same connection (no stall: forwarding).
+//!
+//! **Pipeline.**
+//! - A (input): the RAM read is issued at `s_conn`; the slot one-hot and the "slot and
+//!   above" thermometer are computed from the PSN (they depend on the PSN only, so they are
+//!   off the feedback loop), and the forwarding select is precomputed as one flip-flop.
+//! - B (read-modify-write): the state is the RAM read data or, when the previous write went
+//!   to the same connection, the forwarded last write (a 2:1 mux whose select is a
+//!   flip-flop). Classification, bit set, run detection (log-depth prefix-AND trees) and the
+//!   base advance are computed and written back to RAM and to the forwarding register in the
+//!   same cycle. The bitmap is kept circular (slot = PSN mod W) so no shifter sits in the loop.
+//! - C -> output: the circular bitmap is rotated to be relative to the new base (a log-depth
+//!   barrel shifter, outside the loop) into the output register.
+//!
+//! **Combinational paths.** `m_ready -> s_ready` (global stall) and `m_ready -> RAM read
+//! address` (a stalled stage B re-reads its connection). No path from `s_*` to `m_*`.
+//!
+//! **Hazards.** Read-after-write on the same connection in consecutive cycles: the RAM's
+//! registered read returns the old word, so the last write is forwarded. Only the last write
+//! can be missing from a read, so one forwarding register suffices. While stalled, stage B
+//! re-reads its connection each cycle, so the held read data stays fresh.
+//!
+//! **Reset** clears the valid bits, the forwarding register's valid bit and the counters.
+//! Connection state (RAM) is data and is not reset: clear each connection at setup. The RAM
+//! powers up zeroed on FPGAs (base 0, empty bitmap), which is what the model assumes.
+//! During reset `s_ready` is low and nothing is written.
+
+use mrnic_model::config::{ConfigError, SackConfig};
+use rust_hdl::prelude::*;
+
+/// Classification codes on `m_class` (the same as `mrnic_model::sack::Class`).
+pub const CLASS_NEW: u64 = 0;
+pub const CLASS_DUPLICATE: u64 = 1;
+pub const CLASS_OUT_OF_WINDOW: u64 = 2;
+pub const CLASS_CLEARED: u64 = 3;
+
+#[derive(LogicBlock)]
+pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
+    // ---- inputs
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub s_valid: Signal<In, bool>,
+    pub s_conn: Signal<In, Bits<CONN_BITS>>,
+    pub s_psn: Signal<In, Bits<24>>,
+    pub s_clear: Signal<In, bool>,
+    pub m_ready: Signal<In, bool>,
+    // ---- outputs
+    pub s_ready: Signal<Out, bool>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_conn: Signal<Out, Bits<CONN_BITS>>,
+    pub m_psn: Signal<Out, Bits<24>>,
+    pub m_class: Signal<Out, Bits<2>>,
+    pub m_base: Signal<Out, Bits<24>>,
+    pub m_bitmap: Signal<Out, Bits<W>>,
+    // ---- status
+    pub stat_new: Signal<Out, Bits<32>>,
+    pub stat_duplicate: Signal<Out, Bits<32>>,
+    pub stat_out_of_window: Signal<Out, Bits<32>>,
+    pub stat_cleared: Signal<Out, Bits<32>>,
+    // ---- connection state
+    ram_base: RAM<Bits<24>, CONN_BITS>,
+    ram_bitmap: RAM<Bits<W>, CONN_BITS>,
+    // ---- stage B registers
+    b_valid: DFF<bool>,
+    b_conn: DFF<Bits<CONN_BITS>>,
+    b_psn: DFF<Bits<24>>,
+    b_clear: DFF<bool>,
+    b_onehot: DFF<Bits<W>>,
+    b_ge: DFF<Bits<W>>,
+    b_fwd: DFF<bool>,
+    // ---- forwarding register: the last write
+    fw_valid: DFF<bool>,
+    fw_conn: DFF<Bits<CONN_BITS>>,
+    fw_base: DFF<Bits<24>>,
+    fw_bitmap: DFF<Bits<W>>,
+    // ---- stage C registers (bitmap still circular)
+    c_valid: DFF<bool>,
+    c_conn: DFF<Bits<CONN_BITS>>,
+    c_psn: DFF<Bits<24>>,
+    c_class: DFF<Bits<2>>,
+    c_base: DFF<Bits<24>>,
+    c_bitmap: DFF<Bits<W>>,
+    // ---- output register
+    o_valid: DFF<bool>,
+    o_conn: DFF<Bits<CONN_BITS>>,
+    o_psn: DFF<Bits<24>>,
+    o_class: DFF<Bits<2>>,
+    o_base: DFF<Bits<24>>,
+    o_bitmap: DFF<Bits<W>>,
+    o_stat_new: DFF<Bits<32>>,
+    o_stat_dup: DFF<Bits<32>>,
+    o_stat_oow: DFF<Bits<32>>,
+    o_stat_clr: DFF<Bits<32>>,
+    // ---- combinational intermediates
+    stall: Signal<Local, bool>,
+    b_fire: Signal<Local, bool>,
+    a_slot: Signal<Local, Bits<24>>,
+    cur_base: Signal<Local, Bits<24>>,
+    cur_bitmap: Signal<Local, Bits<W>>,
+    diff: Signal<Local, Bits<24>>,
+    is_base: Signal<Local, bool>,
+    in_win: Signal<Local, bool>,
+    hit: Signal<Local, bool>,
+    b_class: Signal<Local, Bits<2>>,
+    set_bm: Signal<Local, Bits<W>>,
+    run_y: Signal<Local, Bits<W>>,
+    py1: Signal<Local, Bits<W>>,
+    py2: Signal<Local, Bits<W>>,
+    py3: Signal<Local, Bits<W>>,
+    py4: Signal<Local, Bits<W>>,
+    py5: Signal<Local, Bits<W>>,
+    py6: Signal<Local, Bits<W>>,
+    py7: Signal<Local, Bits<W>>,
+    py8: Signal<Local, Bits<W>>,
+    px1: Signal<Local, Bits<W>>,
+    px2: Signal<Local, Bits<W>>,
+    px3: Signal<Local, Bits<W>>,
+    px4: Signal<Local, Bits<W>>,
+    px5: Signal<Local, Bits<W>>,
+    px6: Signal<Local, Bits<W>>,
+    px7: Signal<Local, Bits<W>>,
+    px8: Signal<Local, Bits<W>>,
+    all_hi: Signal<Local, bool>,
+    full: Signal<Local, bool>,
+    run_mask: Signal<Local, Bits<W>>,
+    zero_hi: Signal<Local, Bits<W>>,
+    zero_lo: Signal<Local, Bits<W>>,
+    p_onehot: Signal<Local, Bits<W>>,
+    p_index: Signal<Local, Bits<24>>,
+    adv_base: Signal<Local, Bits<24>>,
+    new_base: Signal<Local, Bits<24>>,
+    new_bitmap: Signal<Local, Bits<W>>,
+    c_slot: Signal<Local, Bits<24>>,
+    c_slot_rev: Signal<Local, Bits<24>>,
+    // ---- constants (localparams)
+    k_class_new: Constant<Bits<2>>,
+    k_class_duplicate: Constant<Bits<2>>,
+    k_class_out_of_window: Constant<Bits<2>>,
+    k_class_cleared: Constant<Bits<2>>,
+    k_one: Constant<Bits<W>>,
+    k_ones: Constant<Bits<W>>,
+    k_zero: Constant<Bits<W>>,
+    k_window: Constant<Bits<24>>,
+    k_slot_mask: Constant<Bits<24>>,
+    k_hi_mask: Constant<Bits<24>>,
+    k_low0: Constant<Bits<W>>,
+    k_low1: Constant<Bits<W>>,
+    k_low2: Constant<Bits<W>>,
+    k_low3: Constant<Bits<W>>,
+    k_low4: Constant<Bits<W>>,
+    k_low5: Constant<Bits<W>>,
+    k_low6: Constant<Bits<W>>,
+    k_low7: Constant<Bits<W>>,
+    k_enc0: Constant<Bits<W>>,
+    k_enc1: Constant<Bits<W>>,
+    k_enc2: Constant<Bits<W>>,
+    k_enc3: Constant<Bits<W>>,
+    k_enc4: Constant<Bits<W>>,
+    k_enc5: Constant<Bits<W>>,
+    k_enc6: Constant<Bits<W>>,
+    k_enc7: Constant<Bits<W>>,
+}
+
+/// A W-bit constant with bit i set where `f(i)`.
+fn mask<const W: usize>(f: impl Fn(usize) -> bool) -> Constant<Bits<W>> {
+    let mut b = Bits::<W>::default();
+    for i in 0..W {
+        if f(i) {
+            b = b.replace_bit(i, true);
+        }
+    }
+    Constant::new(b)
+}
+
+impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
+    /// Refuses a window that is not 32, 64, 128 or 256 bits, or a connection count outside
+    /// 2^4..=2^12.
+    pub fn try_new() -> Result<Self, ConfigError> {
+        if !mrnic_model::config::SACK_WINDOWS.contains(&W) {
+            return Err(ConfigError(format!("SackEngine: window W = {W} must be one of {:?}", mrnic_model::config::SACK_WINDOWS)));
+        }
+        if !(4..=12).contains(&CONN_BITS) {
+            return Err(ConfigError(format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
+        }
+        // Prefix levels: level k combines spans of 2^k; spans >= W are the identity.
+        let low = |span: usize| mask::<W>(move |i| i < span);
+        let enc = |j: u32| mask::<W>(move |i| (i >> j) & 1 == 1);
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_valid: Default::default(),
+            s_conn: Default::default(),
+            s_psn: Default::default(),
+            s_clear: Default::default(),
+            m_ready: Default::default(),
+            s_ready: Default::default(),
+            m_valid: Default::default(),
+            m_conn: Default::default(),
+            m_psn: Default::default(),
+            m_class: Default::default(),
+            m_base: Default::default(),
+            m_bitmap: Default::default(),
+            stat_new: Default::default(),
+            stat_duplicate: Default::default(),
+            stat_out_of_window: Default::default(),
+            stat_cleared: Default::default(),
+            ram_base: Default::default(),
+            ram_bitmap: Default::default(),
+            b_valid: Default::default(),
+            b_conn: Default::default(),
+            b_psn: Default::default(),
+            b_clear: Default::default(),
+            b_onehot: Default::default(),
+            b_ge: Default::default(),
+            b_fwd: Default::default(),
+            fw_valid: Default::default(),
+            fw_conn: Default::default(),
+            fw_base: Default::default(),
+            fw_bitmap: Default::default(),
+            c_valid: Default::default(),
+            c_conn: Default::default(),
+            c_psn: Default::default(),
+            c_class: Default::default(),
+            c_base: Default::default(),
+            c_bitmap: Default::default(),
+            o_valid: Default::default(),
+            o_conn: Default::default(),
+            o_psn: Default::default(),
+            o_class: Default::default(),
+            o_base: Default::default(),
+            o_bitmap: Default::default(),
+            o_stat_new: Default::default(),
+            o_stat_dup: Default::default(),
+            o_stat_oow: Default::default(),
+            o_stat_clr: Default::default(),
+            stall: Default::default(),
+            b_fire: Default::default(),
+            a_slot: Default::default(),
+            cur_base: Default::default(),
+            cur_bitmap: Default::default(),
+            diff: Default::default(),
+            is_base: Default::default(),
+            in_win: Default::default(),
+            hit: Default::default(),
+            b_class: Default::default(),
+            set_bm: Default::default(),
+            run_y: Default::default(),
+            py1: Default::default(),
+            py2: Default::default(),
+            py3: Default::default(),
+            py4: Default::default(),
+            py5: Default::default(),
+            py6: Default::default(),
+            py7: Default::default(),
+            py8: Default::default(),
+            px1: Default::default(),
+            px2: Default::default(),
+            px3: Default::default(),
+            px4: Default::default(),
+            px5: Default::default(),
+            px6: Default::default(),
+            px7: Default::default(),
+            px8: Default::default(),
+            all_hi: Default::default(),
+            full: Default::default(),
+            run_mask: Default::default(),
+            zero_hi: Default::default(),
+            zero_lo: Default::default(),
+            p_onehot: Default::default(),
+            p_index: Default::default(),
+            adv_base: Default::default(),
+            new_base: Default::default(),
+            new_bitmap: Default::default(),
+            c_slot: Default::default(),
+            c_slot_rev: Default::default(),
+            k_class_new: Constant::new(CLASS_NEW.into()),
+            k_class_duplicate: Constant::new(CLASS_DUPLICATE.into()),
+            k_class_out_of_window: Constant::new(CLASS_OUT_OF_WINDOW.into()),
+            k_class_cleared: Constant::new(CLASS_CLEARED.into()),
+            k_one: mask::<W>(|i| i == 0),
+            k_ones: mask::<W>(|_| true),
+            k_zero: mask::<W>(|_| false),
+            k_window: Constant::new((W as u64).into()),
+            k_slot_mask: Constant::new(((W - 1) as u64).into()),
+            k_hi_mask: Constant::new((0xFF_FFFFu64 & !((W - 1) as u64)).into()),
+            k_low0: low(1),
+            k_low1: low(2),
+            k_low2: low(4),
+            k_low3: low(8),
+            k_low4: low(16),
+            k_low5: low(32),
+            k_low6: low(64),
+            k_low7: low(128),
+            k_enc0: enc(0),
+            k_enc1: enc(1),
+            k_enc2: enc(2),
+            k_enc3: enc(3),
+            k_enc4: enc(4),
+            k_enc5: enc(5),
+            k_enc6: enc(6),
+            k_enc7: enc(7),
+        })
+    }
+
+    /// Panics with the reason on illegal parameters (see [`Self::try_new`]).
+    pub fn new() -> Self {
+        Self::try_new().unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl<const CONN_BITS: usize, const W: usize> Default for SackEngine<CONN_BITS, W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---------------- defaults: clocks, registers hold, locals zero
+        self.ram_base.read_clock.next = self.clock.val();
+        self.ram_base.write_clock.next = self.clock.val();
+        self.ram_bitmap.read_clock.next = self.clock.val();
+        self.ram_bitmap.write_clock.next = self.clock.val();
+        dff_setup!(
+            self, clock, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_fwd, fw_valid, fw_conn,
+            fw_base, fw_bitmap, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
+            o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
+        );
+        self.ram_base.write_enable.next = false;
+        self.ram_bitmap.write_enable.next = false;
+
+        // ---------------- stage A: accept, issue the RAM read, precompute PSN masks
+        self.stall.next = self.o_valid.q.val() & !self.m_ready.val();
+        self.s_ready.next = !self.stall.val() & !self.rst.val();
+        self.b_fire.next = self.b_valid.q.val() & !self.stall.val() & !self.rst.val();
+        self.a_slot.next = self.s_psn.val() & self.k_slot_mask.val();
+        self.ram_base.read_address.next = self.s_conn.val();
+        self.ram_bitmap.read_address.next = self.s_conn.val();
+        if self.stall.val() {
+            self.ram_base.read_address.next = self.b_conn.q.val();
+            self.ram_bitmap.read_address.next = self.b_conn.q.val();
+        }
+
+        // ---------------- stage B: read-modify-write of the connection state
+        self.cur_base.next = self.ram_base.read_data.val();
+        self.cur_bitmap.next = self.ram_bitmap.read_data.val();
+        if self.b_fwd.q.val() {
+            self.cur_base.next = self.fw_base.q.val();
+            self.cur_bitmap.next = self.fw_bitmap.q.val();
+        }
+        self.diff.next = self.b_psn.q.val() - self.cur_base.val();
+        self.is_base.next = self.b_psn.q.val() == self.cur_base.val();
+        self.in_win.next = self.diff.val() < self.k_window.val();
+        self.hit.next = (self.cur_bitmap.val() & self.b_onehot.q.val()).any();
+        self.b_class.next = self.k_class_new.val();
+        if self.b_clear.q.val() {
+            self.b_class.next = self.k_class_cleared.val();
+        } else if self.diff.val().get_bit(23) {
+            self.b_class.next = self.k_class_duplicate.val();
+        } else if !self.in_win.val() {
+            self.b_class.next = self.k_class_out_of_window.val();
+        } else if self.hit.val() {
+            self.b_class.next = self.k_class_duplicate.val();
+        }
+        // Set the packet's bit (idempotent for a duplicate in the window).
+        self.set_bm.next = self.cur_bitmap.val();
+        if self.in_win.val() {
+            self.set_bm.next = self.cur_bitmap.val() | self.b_onehot.q.val();
+        }
+        // Run from the packet's slot upward: prefix-AND of the bitmap with the slots below
+        // forced to 1 (py), and from slot 0 for the wrap-around part (px). Kogge-Stone levels.
+        self.run_y.next = self.set_bm.val() | !self.b_ge.q.val();
+        self.py1.next = self.run_y.val() & ((self.run_y.val() << 1) | self.k_low0.val());
+        self.py2.next = self.py1.val() & ((self.py1.val() << 2) | self.k_low1.val());
+        self.py3.next = self.py2.val() & ((self.py2.val() << 4) | self.k_low2.val());
+        self.py4.next = self.py3.val() & ((self.py3.val() << 8) | self.k_low3.val());
+        self.py5.next = self.py4.val() & ((self.py4.val() << 16) | self.k_low4.val());
+        self.py6.next = self.py5.val() & ((self.py5.val() << 32) | self.k_low5.val());
+        self.py7.next = self.py6.val() & ((self.py6.val() << 64) | self.k_low6.val());
+        self.py8.next = self.py7.val() & ((self.py7.val() << 128) | self.k_low7.val());
+        self.px1.next = self.set_bm.val() & ((self.set_bm.val() << 1) | self.k_low0.val());
+        self.px2.next = self.px1.val() & ((self.px1.val() << 2) | self.k_low1.val());
+        self.px3.next = self.px2.val() & ((self.px2.val() << 4) | self.k_low2.val());
+        self.px4.next = self.px3.val() & ((self.px3.val() << 8) | self.k_low3.val());
+        self.px5.next = self.px4.val() & ((self.px4.val() << 16) | self.k_low4.val());
+        self.px6.next = self.px5.val() & ((self.px5.val() << 32) | self.k_low5.val());
+        self.px7.next = self.px6.val() & ((self.px6.val() << 64) | self.k_low6.val());
+        self.px8.next = self.px7.val() & ((self.px7.val() << 128) | self.k_low7.val());
+        self.all_hi.next = self.run_y.val().all();
+        self.full.next = self.set_bm.val().all();
+        self.run_mask.next = self.py8.val() & self.b_ge.q.val();
+        if self.all_hi.val() {
+            self.run_mask.next = (self.py8.val() & self.b_ge.q.val()) | (self.px8.val() & !self.b_ge.q.val());
+        }
+        // First zero at/after the slot (zero_hi), or from slot 0 after wrapping (zero_lo).
+        self.zero_hi.next = !self.py8.val() & ((self.py8.val() << 1) | self.k_one.val());
+        self.zero_lo.next = !self.px8.val() & ((self.px8.val() << 1) | self.k_one.val());
+        self.p_onehot.next = self.zero_hi.val();
+        if self.full.val() {
+            self.p_onehot.next = self.b_onehot.q.val();
+        } else if self.all_hi.val() {
+            self.p_onehot.next = self.zero_lo.val();
+        }
+        self.p_index.next = bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc0.val()).any().into())
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc1.val()).any().into()) << 1)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc2.val()).any().into()) << 2)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc3.val()).any().into()) << 3)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc4.val()).any().into()) << 4)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc5.val()).any().into()) << 5)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc6.val()).any().into()) << 6)
+            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc7.val()).any().into()) << 7);
+        self.adv_base.next = (self.cur_base.val() & self.k_hi_mask.val()) + self.p_index.val();
+        if self.all_hi.val() {
+            self.adv_base.next = (self.cur_base.val() & self.k_hi_mask.val()) + self.k_window.val() + self.p_index.val();
+        }
+        self.new_base.next = self.cur_base.val();
+        self.new_bitmap.next = self.set_bm.val();
+        if self.b_clear.q.val() {
+            self.new_base.next = self.b_psn.q.val();
+            self.new_bitmap.next = self.k_zero.val();
+        } else if self.is_base.val() {
+            self.new_base.next = self.adv_base.val();
+            self.new_bitmap.next = self.set_bm.val() & !self.run_mask.val();
+        }
+        // Write back and remember the write for forwarding.
+        self.ram_base.write_address.next = self.b_conn.q.val();
+        self.ram_bitmap.write_address.next = self.b_conn.q.val();
+        self.ram_base.write_data.next = self.new_base.val();
+        self.ram_bitmap.write_data.next = self.new_bitmap.val();
+        if self.b_fire.val() {
+            self.ram_base.write_enable.next = true;
+            self.ram_bitmap.write_enable.next = true;
+            self.fw_valid.d.next = true;
+            self.fw_conn.d.next = self.b_conn.q.val();
+            self.fw_base.d.next = self.new_base.val();
+            self.fw_bitmap.d.next = self.new_bitmap.val();
+        }
+
+        // ---------------- stage C -> output: rotate to the base, count
+        self.c_slot.next = self.c_base.q.val() & self.k_slot_mask.val();
+        self.c_slot_rev.next = self.k_slot_mask.val() - self.c_slot.val();
+        if !self.stall.val() {
+            // A -> B
+            self.b_valid.d.next = self.s_valid.val();
+            self.b_conn.d.next = self.s_conn.val();
+            self.b_psn.d.next = self.s_psn.val();
+            self.b_clear.d.next = self.s_clear.val();
+            self.b_onehot.d.next = self.k_one.val() << self.a_slot.val();
+            self.b_ge.d.next = self.k_ones.val() << self.a_slot.val();
+            self.b_fwd.d.next = self.fw_valid.q.val() & (self.fw_conn.q.val() == self.s_conn.val());
+            if self.b_valid.q.val() {
+                self.b_fwd.d.next = self.b_conn.q.val() == self.s_conn.val();
+            }
+            // B -> C
+            self.c_valid.d.next = self.b_valid.q.val();
+            self.c_conn.d.next = self.b_conn.q.val();
+            self.c_psn.d.next = self.b_psn.q.val();
+            self.c_class.d.next = self.b_class.val();
+            self.c_base.d.next = self.new_base.val();
+            self.c_bitmap.d.next = self.new_bitmap.val();
+            // C -> output
+            self.o_valid.d.next = self.c_valid.q.val();
+            self.o_conn.d.next = self.c_conn.q.val();
+            self.o_psn.d.next = self.c_psn.q.val();
+            self.o_class.d.next = self.c_class.q.val();
+            self.o_base.d.next = self.c_base.q.val();
+            self.o_bitmap.d.next = (self.c_bitmap.q.val() >> self.c_slot.val())
+                | ((self.c_bitmap.q.val() << 1) << self.c_slot_rev.val());
+            if self.c_valid.q.val() {
+                if self.c_class.q.val() == self.k_class_new.val() {
+                    self.o_stat_new.d.next = self.o_stat_new.q.val() + 1;
+                }
+                if self.c_class.q.val() == self.k_class_duplicate.val() {
+                    self.o_stat_dup.d.next = self.o_stat_dup.q.val() + 1;
+                }
+                if self.c_class.q.val() == self.k_class_out_of_window.val() {
+                    self.o_stat_oow.d.next = self.o_stat_oow.q.val() + 1;
+                }
+                if self.c_class.q.val() == self.k_class_cleared.val() {
+                    self.o_stat_clr.d.next = self.o_stat_clr.q.val() + 1;
+                }
+            }
+        }
+
+        // ---------------- reset: control state only
+        if self.rst.val() {
+            self.b_valid.d.next = false;
+            self.c_valid.d.next = false;
+            self.o_valid.d.next = false;
+            self.fw_valid.d.next = false;
+            self.o_stat_new.d.next = 0.into();
+            self.o_stat_dup.d.next = 0.into();
+            self.o_stat_oow.d.next = 0.into();
+            self.o_stat_clr.d.next = 0.into();
+        }
+
+        // ---------------- outputs
+        self.m_valid.next = self.o_valid.q.val();
+        self.m_conn.next = self.o_conn.q.val();
+        self.m_psn.next = self.o_psn.q.val();
+        self.m_class.next = self.o_class.q.val();
+        self.m_base.next = self.o_base.q.val();
+        self.m_bitmap.next = self.o_bitmap.q.val();
+        self.stat_new.next = self.o_stat_new.q.val();
+        self.stat_duplicate.next = self.o_stat_dup.q.val();
+        self.stat_out_of_window.next = self.o_stat_oow.q.val();
+        self.stat_cleared.next = self.o_stat_clr.q.val();
+    }
+}
+
+/// Calls `$body` with `$ty` bound to the `SackEngine` type of the configuration.
+#[macro_export]
+macro_rules! with_sack_engine {
+    ($cfg:expr, $ty:ident => $body:expr) => {{
+        let cfg: &$crate::mrnic_model::SackConfig = $cfg;
+        match (cfg.connections, cfg.window) {
+            (16, 32) => { type $ty = $crate::sack::SackEngine<4, 32>; Ok($body) }
+            (16, 64) => { type $ty = $crate::sack::SackEngine<4, 64>; Ok($body) }
+            (16, 128) => { type $ty = $crate::sack::SackEngine<4, 128>; Ok($body) }
+            (16, 256) => { type $ty = $crate::sack::SackEngine<4, 256>; Ok($body) }
+            (64, 32) => { type $ty = $crate::sack::SackEngine<6, 32>; Ok($body) }
+            (64, 64) => { type $ty = $crate::sack::SackEngine<6, 64>; Ok($body) }
+            (64, 128) => { type $ty = $crate::sack::SackEngine<6, 128>; Ok($body) }
+            (64, 256) => { type $ty = $crate::sack::SackEngine<6, 256>; Ok($body) }
+            (256, 32) => { type $ty = $crate::sack::SackEngine<8, 32>; Ok($body) }
+            (256, 64) => { type $ty = $crate::sack::SackEngine<8, 64>; Ok($body) }
+            (256, 128) => { type $ty = $crate::sack::SackEngine<8, 128>; Ok($body) }
+            (256, 256) => { type $ty = $crate::sack::SackEngine<8, 256>; Ok($body) }
+            (1024, 32) => { type $ty = $crate::sack::SackEngine<10, 32>; Ok($body) }
+            (1024, 64) => { type $ty = $crate::sack::SackEngine<10, 64>; Ok($body) }
+            (1024, 128) => { type $ty = $crate::sack::SackEngine<10, 128>; Ok($body) }
+            (1024, 256) => { type $ty = $crate::sack::SackEngine<10, 256>; Ok($body) }
+            (4096, 32) => { type $ty = $crate::sack::SackEngine<12, 32>; Ok($body) }
+            (4096, 64) => { type $ty = $crate::sack::SackEngine<12, 64>; Ok($body) }
+            (4096, 128) => { type $ty = $crate::sack::SackEngine<12, 128>; Ok($body) }
+            (4096, 256) => { type $ty = $crate::sack::SackEngine<12, 256>; Ok($body) }
+            _ => cfg.validate().and_then(|_| Err($crate::mrnic_model::ConfigError(format!(
+                "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.window)))),
+        }
+    }};
+}
+
+/// The Verilog of the SACK engine for a configuration (module `top`), or the reason it is refused.
+pub fn sack_verilog(cfg: &SackConfig) -> Result<String, ConfigError> {
+    cfg.validate()?;
+    crate::with_sack_engine!(cfg, E => {
+        let mut uut = E::try_new()?;
+        uut.connect_all();
+        generate_verilog(&uut)
+    })
+}
