@@ -6,4 +6,5 @@ pub use mrnic_model;
 pub use rust_hdl;
 
 pub mod sack;
+pub mod tops;
 pub mod ports;
