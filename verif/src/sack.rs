@@ -210,3 +210,145 @@ pub mod rusthdl {
         }
     }
 }
+
+/// The Verilated RTL as a device under test.
+pub mod verilated {
+    use super::*;
+    use crate::vl::{BuildOpts, Model, Port, Sim};
+    use mrnic_model::Config;
+
+    /// Port handles, resolved once against the manifest.
+    struct Ports {
+        clock: Port,
+        rst: Port,
+        s_valid: Port,
+        s_conn: Port,
+        s_psn: Port,
+        s_clear: Port,
+        m_ready: Port,
+        s_ready: Port,
+        m_valid: Port,
+        m_conn: Port,
+        m_psn: Port,
+        m_class: Port,
+        m_base: Port,
+        m_bitmap: Port,
+        stats: [Port; 4],
+    }
+
+    pub struct VlSack {
+        pub sim: Sim,
+        p: Ports,
+        words: Vec<u32>,
+    }
+
+    /// Builds (or takes from the cache) the Verilated model of `verilog` (the SACK engine's
+    /// generated Verilog, possibly mutated by a test) for the ports of `cfg`'s engine.
+    pub fn build(label: &str, cfg: &Config, verilog: &str) -> Model {
+        let t = mrnic_hdl::tops::sack_engine(cfg).unwrap_or_else(|e| panic!("{e}"));
+        Model::build(label, verilog, &t.ports, &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    impl VlSack {
+        pub fn new(sim: Sim) -> Self {
+            let g = |n: &str| sim.port(n).unwrap_or_else(|e| panic!("{e}"));
+            let p = Ports {
+                clock: g("clock"),
+                rst: g("rst"),
+                s_valid: g("s_valid"),
+                s_conn: g("s_conn"),
+                s_psn: g("s_psn"),
+                s_clear: g("s_clear"),
+                m_ready: g("m_ready"),
+                s_ready: g("s_ready"),
+                m_valid: g("m_valid"),
+                m_conn: g("m_conn"),
+                m_psn: g("m_psn"),
+                m_class: g("m_class"),
+                m_base: g("m_base"),
+                m_bitmap: g("m_bitmap"),
+                stats: [g("stat_new"), g("stat_duplicate"), g("stat_out_of_window"), g("stat_cleared")],
+            };
+            let words = vec![0; p.m_bitmap.width().div_ceil(32)];
+            let mut s = Self { sim, p, words };
+            s.sim.set(&s.p.clock, 0);
+            s.sim.eval();
+            s
+        }
+    }
+
+    impl SackDut for VlSack {
+        fn cycle(&mut self, i: &SackInputs) -> SackOutputs {
+            let (s, p) = (&mut self.sim, &self.p);
+            s.set(&p.rst, i.rst as u64);
+            s.set(&p.s_valid, i.s_valid as u64);
+            s.set(&p.s_conn, i.s_conn as u64);
+            s.set(&p.s_psn, i.s_psn as u64);
+            s.set(&p.s_clear, i.s_clear as u64);
+            s.set(&p.m_ready, i.m_ready as u64);
+            s.set(&p.clock, 0);
+            s.eval();
+            let m_valid = s.get(&p.m_valid) == 1;
+            let bitmap = if m_valid {
+                s.get_wide_into(&p.m_bitmap, &mut self.words);
+                Bitmap::from_u32_words(&self.words)
+            } else {
+                Bitmap::default()
+            };
+            let o = outputs_from_ports(
+                s.get(&p.s_ready) == 1,
+                m_valid,
+                s.get(&p.m_conn),
+                s.get(&p.m_psn),
+                s.get(&p.m_class),
+                s.get(&p.m_base),
+                bitmap,
+                [s.get(&p.stats[0]), s.get(&p.stats[1]), s.get(&p.stats[2]), s.get(&p.stats[3])],
+            );
+            s.set(&p.clock, 1);
+            s.eval();
+            o
+        }
+    }
+
+    /// Runs the differential test on a Verilated model; on a mismatch, re-runs the same seed
+    /// with an FST trace of the cycles before it and panics with the seed, the cycle, the
+    /// inputs, the differing outputs and the waveform's path.
+    pub fn check(model: &Model, label: &str, seed: u64, cycles: u64, cfg: &Config) -> RunReport {
+        let (c, w) = (cfg.sack.connections, cfg.sack.window);
+        let mut dut = VlSack::new(model.sim().unwrap_or_else(|e| panic!("{e}")));
+        match run_differential(&mut dut, seed, cycles, c, w) {
+            Ok(r) => r,
+            Err(m) => {
+                let wave = crate::vl::waves_dir().join(format!("{label}-seed{seed}.fst"));
+                let traced = trace_rerun(model, &wave, &m, c, w);
+                panic!("{m}  waveform: {traced}\n  re-run: MRNIC_SEED={seed} (see verif/tests/sack_diff.rs)");
+            }
+        }
+    }
+
+    /// A device that opens a trace at a given cycle.
+    struct TraceFrom {
+        dut: VlSack,
+        cycle: u64,
+        start: u64,
+        path: std::path::PathBuf,
+    }
+    impl SackDut for TraceFrom {
+        fn cycle(&mut self, i: &SackInputs) -> SackOutputs {
+            if self.cycle == self.start {
+                let _ = self.dut.sim.trace_to(&self.path);
+            }
+            self.cycle += 1;
+            self.dut.cycle(i)
+        }
+    }
+
+    fn trace_rerun(model: &Model, wave: &std::path::Path, m: &Mismatch, c: usize, w: usize) -> String {
+        let Ok(sim) = model.sim() else { return "(no waveform: model could not be re-instantiated)".into() };
+        let mut dut = TraceFrom { dut: VlSack::new(sim), cycle: 0, start: m.cycle.saturating_sub(2000), path: wave.into() };
+        let _ = run_differential(&mut dut, m.seed, m.cycle + 8, c, w);
+        dut.dut.sim.close_trace();
+        format!("{} (cycles {}..={}; time = 2 x cycle)", wave.display(), dut.start, m.cycle + 7)
+    }
+}
