@@ -6,5 +6,6 @@
 pub mod config;
 pub mod sack;
 pub mod stimulus;
+pub mod wire;
 
 pub use config::{Config, ConfigError, SackConfig};
