@@ -82,6 +82,11 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     // ---- connection state
     ram_base: RAM<Bits<24>, CONN_BITS>,
     ram_bitmap: RAM<Bits<W>, CONN_BITS>,
+    // ---- stage R registers (RAM read in flight)
+    r_valid: DFF<bool>,
+    r_conn: DFF<Bits<CONN_BITS>>,
+    r_psn: DFF<Bits<24>>,
+    r_clear: DFF<bool>,
     // ---- stage B registers
     b_valid: DFF<bool>,
     b_conn: DFF<Bits<CONN_BITS>>,
@@ -90,6 +95,8 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_onehot: DFF<Bits<W>>,
     b_ge: DFF<Bits<W>>,
     b_fwd: DFF<bool>,
+    b_base_rd: DFF<Bits<24>>,
+    b_bitmap_rd: DFF<Bits<W>>,
     // ---- forwarding register: the last write
     fw_valid: DFF<bool>,
     fw_conn: DFF<Bits<CONN_BITS>>,
@@ -116,7 +123,10 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     // ---- combinational intermediates
     stall: Signal<Local, bool>,
     b_fire: Signal<Local, bool>,
-    a_slot: Signal<Local, Bits<24>>,
+    r_slot: Signal<Local, Bits<24>>,
+    r_fw_hit: Signal<Local, bool>,
+    base_hi: Signal<Local, Bits<24>>,
+    base_hi_next: Signal<Local, Bits<24>>,
     cur_base: Signal<Local, Bits<24>>,
     cur_bitmap: Signal<Local, Bits<W>>,
     diff: Signal<Local, Bits<24>>,
@@ -228,6 +238,10 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             stat_cleared: Default::default(),
             ram_base: Default::default(),
             ram_bitmap: Default::default(),
+            r_valid: Default::default(),
+            r_conn: Default::default(),
+            r_psn: Default::default(),
+            r_clear: Default::default(),
             b_valid: Default::default(),
             b_conn: Default::default(),
             b_psn: Default::default(),
@@ -235,6 +249,8 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_onehot: Default::default(),
             b_ge: Default::default(),
             b_fwd: Default::default(),
+            b_base_rd: Default::default(),
+            b_bitmap_rd: Default::default(),
             fw_valid: Default::default(),
             fw_conn: Default::default(),
             fw_base: Default::default(),
@@ -257,7 +273,10 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             o_stat_clr: Default::default(),
             stall: Default::default(),
             b_fire: Default::default(),
-            a_slot: Default::default(),
+            r_slot: Default::default(),
+            r_fw_hit: Default::default(),
+            base_hi: Default::default(),
+            base_hi_next: Default::default(),
             cur_base: Default::default(),
             cur_bitmap: Default::default(),
             diff: Default::default(),
@@ -345,7 +364,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_bitmap.read_clock.next = self.clock.val();
         self.ram_bitmap.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_fwd, fw_valid, fw_conn,
+            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_fwd, fw_valid, fw_conn,
             fw_base, fw_bitmap, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
             o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
@@ -356,17 +375,22 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.stall.next = self.o_valid.q.val() & !self.m_ready.val();
         self.s_ready.next = !self.stall.val() & !self.rst.val();
         self.b_fire.next = self.b_valid.q.val() & !self.stall.val() & !self.rst.val();
-        self.a_slot.next = self.s_psn.val() & self.k_slot_mask.val();
         self.ram_base.read_address.next = self.s_conn.val();
         self.ram_bitmap.read_address.next = self.s_conn.val();
         if self.stall.val() {
-            self.ram_base.read_address.next = self.b_conn.q.val();
-            self.ram_bitmap.read_address.next = self.b_conn.q.val();
+            self.ram_base.read_address.next = self.r_conn.q.val();
+            self.ram_bitmap.read_address.next = self.r_conn.q.val();
         }
 
+        // ---------------- stage R: the RAM word arrives; merge the last write into it
+        // (the write of the cycle before may be missing from the read); the write B makes
+        // in this same cycle is forwarded next cycle through `b_fwd`.
+        self.r_slot.next = self.r_psn.q.val() & self.k_slot_mask.val();
+        self.r_fw_hit.next = self.fw_valid.q.val() & (self.fw_conn.q.val() == self.r_conn.q.val());
+
         // ---------------- stage B: read-modify-write of the connection state
-        self.cur_base.next = self.ram_base.read_data.val();
-        self.cur_bitmap.next = self.ram_bitmap.read_data.val();
+        self.cur_base.next = self.b_base_rd.q.val();
+        self.cur_bitmap.next = self.b_bitmap_rd.q.val();
         if self.b_fwd.q.val() {
             self.cur_base.next = self.fw_base.q.val();
             self.cur_bitmap.next = self.fw_bitmap.q.val();
@@ -385,11 +409,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         } else if self.hit.val() {
             self.b_class.next = self.k_class_duplicate.val();
         }
-        // Set the packet's bit (idempotent for a duplicate in the window).
-        self.set_bm.next = self.cur_bitmap.val();
-        if self.in_win.val() {
-            self.set_bm.next = self.cur_bitmap.val() | self.b_onehot.q.val();
-        }
+        // Set the packet's bit unconditionally; whether the result is kept (in window) is a
+        // select at the end, so the 24-bit window test runs beside the trees, not before them.
+        self.set_bm.next = self.cur_bitmap.val() | self.b_onehot.q.val();
         // Run from the packet's slot upward: prefix-AND of the bitmap with the slots below
         // forced to 1 (py), and from slot 0 for the wrap-around part (px). Kogge-Stone levels.
         self.run_y.next = self.set_bm.val() | !self.b_ge.q.val();
@@ -432,9 +454,13 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc5.val()).any().into()) << 5)
             | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc6.val()).any().into()) << 6)
             | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc7.val()).any().into()) << 7);
-        self.adv_base.next = (self.cur_base.val() & self.k_hi_mask.val()) + self.p_index.val();
+        // The base's slot bits become the first zero's index; the bits above step by one
+        // window when the run wrapped (the increment is computed beside the trees).
+        self.base_hi.next = self.cur_base.val() & self.k_hi_mask.val();
+        self.base_hi_next.next = self.base_hi.val() + self.k_window.val();
+        self.adv_base.next = self.base_hi.val() | self.p_index.val();
         if self.all_hi.val() {
-            self.adv_base.next = (self.cur_base.val() & self.k_hi_mask.val()) + self.k_window.val() + self.p_index.val();
+            self.adv_base.next = self.base_hi_next.val() | self.p_index.val();
         }
         self.new_base.next = self.cur_base.val();
         self.new_bitmap.next = self.set_bm.val();
@@ -444,6 +470,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         } else if self.is_base.val() {
             self.new_base.next = self.adv_base.val();
             self.new_bitmap.next = self.set_bm.val() & !self.run_mask.val();
+        } else if !self.in_win.val() {
+            self.new_bitmap.next = self.cur_bitmap.val();
         }
         // Write back and remember the write for forwarding.
         self.ram_base.write_address.next = self.b_conn.q.val();
@@ -463,17 +491,25 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.c_slot.next = self.c_base.q.val() & self.k_slot_mask.val();
         self.c_slot_rev.next = self.k_slot_mask.val() - self.c_slot.val();
         if !self.stall.val() {
-            // A -> B
-            self.b_valid.d.next = self.s_valid.val();
-            self.b_conn.d.next = self.s_conn.val();
-            self.b_psn.d.next = self.s_psn.val();
-            self.b_clear.d.next = self.s_clear.val();
-            self.b_onehot.d.next = self.k_one.val() << self.a_slot.val();
-            self.b_ge.d.next = self.k_ones.val() << self.a_slot.val();
-            self.b_fwd.d.next = self.fw_valid.q.val() & (self.fw_conn.q.val() == self.s_conn.val());
-            if self.b_valid.q.val() {
-                self.b_fwd.d.next = self.b_conn.q.val() == self.s_conn.val();
+            // A -> R
+            self.r_valid.d.next = self.s_valid.val();
+            self.r_conn.d.next = self.s_conn.val();
+            self.r_psn.d.next = self.s_psn.val();
+            self.r_clear.d.next = self.s_clear.val();
+            // R -> B
+            self.b_valid.d.next = self.r_valid.q.val();
+            self.b_conn.d.next = self.r_conn.q.val();
+            self.b_psn.d.next = self.r_psn.q.val();
+            self.b_clear.d.next = self.r_clear.q.val();
+            self.b_onehot.d.next = self.k_one.val() << self.r_slot.val();
+            self.b_ge.d.next = self.k_ones.val() << self.r_slot.val();
+            self.b_base_rd.d.next = self.ram_base.read_data.val();
+            self.b_bitmap_rd.d.next = self.ram_bitmap.read_data.val();
+            if self.r_fw_hit.val() {
+                self.b_base_rd.d.next = self.fw_base.q.val();
+                self.b_bitmap_rd.d.next = self.fw_bitmap.q.val();
             }
+            self.b_fwd.d.next = self.b_valid.q.val() & (self.b_conn.q.val() == self.r_conn.q.val());
             // B -> C
             self.c_valid.d.next = self.b_valid.q.val();
             self.c_conn.d.next = self.b_conn.q.val();
@@ -507,6 +543,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
 
         // ---------------- reset: control state only
         if self.rst.val() {
+            self.r_valid.d.next = false;
             self.b_valid.d.next = false;
             self.c_valid.d.next = false;
             self.o_valid.d.next = false;

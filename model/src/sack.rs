@@ -17,8 +17,8 @@
 //! the new base and the bitmap relative to the new base (bit `i` = PSN `base + i`
 //! received), which is what an ACK carries.
 //!
-//! [`SackShell`] wraps these functions in the RTL's cycle behaviour: three-stage
-//! pipeline, latency 3, initiation interval 1, one global stall.
+//! [`SackShell`] wraps these functions in the RTL's cycle behaviour: four-stage
+//! pipeline, latency 4, initiation interval 1, one global stall.
 
 use serde::{Deserialize, Serialize};
 
@@ -243,14 +243,15 @@ pub struct SackOutputs {
 
 /// The cycle shell: the functional model with the RTL's latency and handshakes.
 ///
-/// Pipeline: input transfer in cycle t -> stage B (state read, classify, update) ->
-/// stage C (result) -> output register (`m_valid`) in cycle t+3. All stages advance
+/// Pipeline: input transfer in cycle t -> stage R (RAM read) -> stage B (classify, update)
+/// -> stage C (result) -> output register (`m_valid`) in cycle t+4. All stages advance
 /// together unless the output holds a beat that is not taken (`m_valid && !m_ready`):
 /// then everything holds and `s_ready` is low. `rst` clears the pipeline and the
 /// counters but not the connection state (RAM holds data, not control).
 #[derive(Clone, Debug)]
 pub struct SackShell {
     pub engine: SackEngine,
+    r: Option<SackOp>,
     b: Option<SackOp>,
     c: Option<SackOutput>,
     m: Option<SackOutput>,
@@ -258,11 +259,11 @@ pub struct SackShell {
 }
 
 /// Latency from an input transfer to the result on the output, in cycles.
-pub const SACK_LATENCY: usize = 3;
+pub const SACK_LATENCY: usize = 4;
 
 impl SackShell {
     pub fn new(connections: usize, window: usize) -> Self {
-        Self { engine: SackEngine::new(connections, window), b: None, c: None, m: None, stats: SackStats::default() }
+        Self { engine: SackEngine::new(connections, window), r: None, b: None, c: None, m: None, stats: SackStats::default() }
     }
 
     fn stall(&self, i: &SackInputs) -> bool {
@@ -278,6 +279,7 @@ impl SackShell {
     pub fn step(&mut self, i: &SackInputs) -> SackOutputs {
         let out = self.outputs(i);
         if i.rst {
+            self.r = None;
             self.b = None;
             self.c = None;
             self.m = None;
@@ -295,7 +297,8 @@ impl SackShell {
             }
             self.m = self.c;
             self.c = self.b.map(|op| SackOutput { conn: op.conn, psn: op.psn, result: self.engine.apply(op) });
-            self.b = i.s_valid.then_some(SackOp { conn: i.s_conn, psn: i.s_psn & PSN_MASK, clear: i.s_clear });
+            self.b = self.r;
+            self.r = i.s_valid.then_some(SackOp { conn: i.s_conn, psn: i.s_psn & PSN_MASK, clear: i.s_clear });
         }
         out
     }
@@ -396,15 +399,15 @@ mod tests {
     }
 
     #[test]
-    fn shell_has_latency_three_and_holds_everything_on_backpressure() {
+    fn shell_has_latency_four_and_holds_everything_on_backpressure() {
         let mut sh = SackShell::new(4, 256);
         let go = SackInputs { s_valid: true, s_conn: 1, s_psn: 0, m_ready: true, ..Default::default() };
-        for _ in 0..3 {
+        for _ in 0..SACK_LATENCY {
             assert!(sh.step(&go).m.is_none());
         }
         let idle_ready = SackInputs { m_ready: true, ..Default::default() };
         let o = sh.outputs(&idle_ready);
-        assert_eq!(o.m.unwrap().result.base, 1, "first packet out after three edges");
+        assert_eq!(o.m.unwrap().result.base, 1, "first packet out after four edges");
         // Backpressure: the output beat holds and s_ready drops.
         let blocked = SackInputs { m_ready: false, ..go };
         let o1 = sh.step(&blocked);

@@ -115,9 +115,9 @@ impl SackStimulus {
                 m.sweeps += 1;
                 f.sweep.pop_front().unwrap()
             }
-            7..=99 => {
-                // Loss gap: skip 1..w/2 PSNs, to be retransmitted later.
-                let k = r.gen_range(1..=(w / 2).max(1));
+            7..=59 => {
+                // Loss gap: skip a few PSNs (now and then up to w/2), retransmitted later.
+                let k = if r.gen_bool(0.05) { r.gen_range(1..=(w / 2).max(1)) } else { r.gen_range(1..=3) };
                 for d in 0..k {
                     if f.holes.len() < 512 {
                         f.holes.push_back((f.next + d) & PSN_MASK);
@@ -129,26 +129,28 @@ impl SackStimulus {
                 f.next = (f.next + 1) & PSN_MASK;
                 p
             }
-            100..=299 if !f.holes.is_empty() => {
-                // Retransmission of a hole, in random order.
-                let i = r.gen_range(0..f.holes.len());
+            60..=339 if !f.holes.is_empty() => {
+                // Retransmission of a hole: in random order, but the oldest first once it
+                // holds the window back (as a sender's RTO would), so the base keeps moving.
+                let oldest_far = crate::sack::psn_distance(f.next, f.holes[0]) >= w - w / 4;
+                let i = if oldest_far { 0 } else { r.gen_range(0..f.holes.len()) };
                 m.retransmits += 1;
-                f.holes.swap_remove_back(i).unwrap()
+                f.holes.remove(i).unwrap()
             }
-            300..=379 if !f.recent.is_empty() => {
+            340..=399 if !f.recent.is_empty() => {
                 m.duplicates += 1;
                 f.recent[r.gen_range(0..f.recent.len())]
             }
-            380..=409 => {
+            400..=424 => {
                 m.behind += 1;
                 f.next.wrapping_sub(r.gen_range(w..4 * w)) & PSN_MASK
             }
-            410..=439 => {
+            425..=449 => {
                 m.out_of_window += 1;
                 let ahead = if r.gen_bool(0.5) { r.gen_range(w..2 * w) } else { r.gen_range(w..(1 << 23)) };
                 (f.next + ahead) & PSN_MASK
             }
-            440..=449 => {
+            450..=459 => {
                 m.random += 1;
                 r.gen::<u32>() & PSN_MASK
             }
