@@ -19,28 +19,30 @@
 //! - status: `stat_new`, `stat_duplicate`, `stat_out_of_window`, `stat_cleared` (32-bit,
 //!   wrapping; counted as results enter the output register).
 //!
-//! **Latency** 3 cycles from an input transfer to `m_valid`. **Initiation interval** 1,
+//! **Latency** 4 cycles from an input transfer to `m_valid`. **Initiation interval** 1,
 //! including back-to-back packets of the same connection (no stall: forwarding).
 //!
-//! **Pipeline.**
-//! - A (input): the RAM read is issued at `s_conn`; the slot one-hot and the "slot and
-//!   above" thermometer are computed from the PSN (they depend on the PSN only, so they are
-//!   off the feedback loop), and the forwarding select is precomputed as one flip-flop.
-//! - B (read-modify-write): the state is the RAM read data or, when the previous write went
-//!   to the same connection, the forwarded last write (a 2:1 mux whose select is a
-//!   flip-flop). Classification, bit set, run detection (log-depth prefix-AND trees) and the
-//!   base advance are computed and written back to RAM and to the forwarding register in the
-//!   same cycle. The bitmap is kept circular (slot = PSN mod W) so no shifter sits in the loop.
-//! - C -> output: the circular bitmap is rotated to be relative to the new base (a log-depth
-//!   barrel shifter, outside the loop) into the output register.
+//! **Pipeline** (wide read-modify-write, pipelined around a one-cycle loop).
+//! - A (input): the RAM read is issued at `s_conn`.
+//! - R (RAM read): the RAM word arrives; the last write (`fw_*`), which may be missing from
+//!   it, is merged in here, a stage early. The slot one-hot and the "slot and above"
+//!   thermometer (PSN only) are registered, and the loop's forwarding select `b_fwd` is
+//!   precomputed as one flip-flop.
+//! - B (the loop): state = merged read word, or the write B made the cycle before (2:1 mux,
+//!   select = flip-flop). Bit set, run detection (two 8-level Kogge-Stone prefix-AND trees),
+//!   first-zero encoder, base advance; the 24-bit window test, PSN == base and the base's
+//!   upper-bits increment run beside the trees and only drive the final selects. Written back
+//!   to RAM and `fw_*` in the same cycle. The bitmap is circular (slot = PSN mod W): no
+//!   shifter in the loop.
+//! - C -> output: rotate the circular bitmap to the new base (log-depth barrel shifter).
 //!
 //! **Combinational paths.** `m_ready -> s_ready` (global stall) and `m_ready -> RAM read
-//! address` (a stalled stage B re-reads its connection). No path from `s_*` to `m_*`.
+//! address` (a stalled stage R re-reads its connection). No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** Read-after-write on the same connection in consecutive cycles: the RAM's
-//! registered read returns the old word, so the last write is forwarded. Only the last write
-//! can be missing from a read, so one forwarding register suffices. While stalled, stage B
-//! re-reads its connection each cycle, so the held read data stays fresh.
+//! **Hazards.** A RAM word can miss two writes to its connection: the one made in the cycle
+//! its read was issued (merged at R) and the one made while it is in R (forwarded by
+//! `b_fwd`). While stalled, R re-reads its connection each cycle (no writes happen during a
+//! stall), so the held word stays fresh.
 //!
 //! **Reset** clears the valid bits, the forwarding register's valid bit and the counters.
 //! Connection state (RAM) is data and is not reset: clear each connection at setup. The RAM
