@@ -1,6 +1,19 @@
-// PLACEHOLDER (lead): helper owning the FPGA flow replaces this whole file.
-use anyhow::{bail, Result};
+//! `mrnic synth`: a thin wrapper over the FPGA flow in the `mrnic-fpga` crate.
+//!
+//! Writes `OUT/<board>/` (top.v, logs, report.json, bitstream, summary.json) and prints the
+//! resource / Fmax table and the critical path. See docs/synthesis.md.
+
+use anyhow::Result;
 use std::path::Path;
-pub fn run(board: &str, _preset: Option<&str>, _out: &Path, _freq: Option<f64>, _seed: Option<u32>) -> Result<()> {
-    bail!("synth for board {board}: flow not built yet")
+
+/// Runs the flow for `board` (`ulx3s` or `icebreaker`) with `preset` (default: the board's),
+/// nextpnr target `freq_mhz` (default: the board's) and nextpnr `seed` (default 1).
+pub fn run(
+    board: &str,
+    preset: Option<&str>,
+    out: &Path,
+    freq_mhz: Option<f64>,
+    seed: Option<u32>,
+) -> Result<()> {
+    mrnic_fpga::flow::run(board, preset, out, freq_mhz, seed).map(|_| ())
 }
