@@ -96,6 +96,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_clear: DFF<bool>,
     b_onehot: DFF<Bits<W>>,
     b_ge: DFF<Bits<W>>,
+    b_gt: DFF<Bits<W>>,
     b_fwd: DFF<bool>,
     b_base_rd: DFF<Bits<24>>,
     b_bitmap_rd: DFF<Bits<W>>,
@@ -157,9 +158,9 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     all_hi: Signal<Local, bool>,
     full: Signal<Local, bool>,
     run_mask: Signal<Local, Bits<W>>,
-    zero_hi: Signal<Local, Bits<W>>,
-    zero_lo: Signal<Local, Bits<W>>,
-    p_onehot: Signal<Local, Bits<W>>,
+    b_slot: Signal<Local, Bits<24>>,
+    p_hi: Signal<Local, Bits<24>>,
+    p_lo: Signal<Local, Bits<24>>,
     p_index: Signal<Local, Bits<24>>,
     adv_base: Signal<Local, Bits<24>>,
     new_base: Signal<Local, Bits<24>>,
@@ -185,14 +186,14 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     k_low5: Constant<Bits<W>>,
     k_low6: Constant<Bits<W>>,
     k_low7: Constant<Bits<W>>,
-    k_enc0: Constant<Bits<W>>,
-    k_enc1: Constant<Bits<W>>,
-    k_enc2: Constant<Bits<W>>,
-    k_enc3: Constant<Bits<W>>,
-    k_enc4: Constant<Bits<W>>,
-    k_enc5: Constant<Bits<W>>,
-    k_enc6: Constant<Bits<W>>,
-    k_enc7: Constant<Bits<W>>,
+    k_therm0: Constant<Bits<W>>,
+    k_therm1: Constant<Bits<W>>,
+    k_therm2: Constant<Bits<W>>,
+    k_therm3: Constant<Bits<W>>,
+    k_therm4: Constant<Bits<W>>,
+    k_therm5: Constant<Bits<W>>,
+    k_therm6: Constant<Bits<W>>,
+    k_therm7: Constant<Bits<W>>,
 }
 
 /// A W-bit constant with bit i set where `f(i)`.
@@ -218,7 +219,9 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
         }
         // Prefix levels: level k combines spans of 2^k; spans >= W are the identity.
         let low = |span: usize| mask::<W>(move |i| i < span);
-        let enc = |j: u32| mask::<W>(move |i| (i >> j) & 1 == 1);
+        // Thermometer-to-binary: bit j of the count is set by a 1->0 step at a position
+        // a = 2^j - 1 (mod 2^(j+1)) paired with a + 2^j.
+        let therm = |j: u32| mask::<W>(move |i| i % (2usize << j) == (1usize << j) - 1);
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -250,6 +253,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_clear: Default::default(),
             b_onehot: Default::default(),
             b_ge: Default::default(),
+            b_gt: Default::default(),
             b_fwd: Default::default(),
             b_base_rd: Default::default(),
             b_bitmap_rd: Default::default(),
@@ -307,9 +311,9 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             all_hi: Default::default(),
             full: Default::default(),
             run_mask: Default::default(),
-            zero_hi: Default::default(),
-            zero_lo: Default::default(),
-            p_onehot: Default::default(),
+            b_slot: Default::default(),
+            p_hi: Default::default(),
+            p_lo: Default::default(),
             p_index: Default::default(),
             adv_base: Default::default(),
             new_base: Default::default(),
@@ -334,14 +338,14 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             k_low5: low(32),
             k_low6: low(64),
             k_low7: low(128),
-            k_enc0: enc(0),
-            k_enc1: enc(1),
-            k_enc2: enc(2),
-            k_enc3: enc(3),
-            k_enc4: enc(4),
-            k_enc5: enc(5),
-            k_enc6: enc(6),
-            k_enc7: enc(7),
+            k_therm0: therm(0),
+            k_therm1: therm(1),
+            k_therm2: therm(2),
+            k_therm3: therm(3),
+            k_therm4: therm(4),
+            k_therm5: therm(5),
+            k_therm6: therm(6),
+            k_therm7: therm(7),
         })
     }
 
@@ -366,7 +370,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_bitmap.read_clock.next = self.clock.val();
         self.ram_bitmap.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_fwd, fw_valid, fw_conn,
+            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_fwd, fw_valid, fw_conn,
             fw_base, fw_bitmap, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
             o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
@@ -416,7 +420,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.set_bm.next = self.cur_bitmap.val() | self.b_onehot.q.val();
         // Run from the packet's slot upward: prefix-AND of the bitmap with the slots below
         // forced to 1 (py), and from slot 0 for the wrap-around part (px). Kogge-Stone levels.
-        self.run_y.next = self.set_bm.val() | !self.b_ge.q.val();
+        // (cur | onehot | below-slot) == (cur | not-above-slot): one level, the mux folded in.
+        self.run_y.next = self.cur_bitmap.val() | !self.b_gt.q.val();
         self.py1.next = self.run_y.val() & ((self.run_y.val() << 1) | self.k_low0.val());
         self.py2.next = self.py1.val() & ((self.py1.val() << 2) | self.k_low1.val());
         self.py3.next = self.py2.val() & ((self.py2.val() << 4) | self.k_low2.val());
@@ -439,23 +444,31 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         if self.all_hi.val() {
             self.run_mask.next = (self.py8.val() & self.b_ge.q.val()) | (self.px8.val() & !self.b_ge.q.val());
         }
-        // First zero at/after the slot (zero_hi), or from slot 0 after wrapping (zero_lo).
-        self.zero_hi.next = !self.py8.val() & ((self.py8.val() << 1) | self.k_one.val());
-        self.zero_lo.next = !self.px8.val() & ((self.px8.val() << 1) | self.k_one.val());
-        self.p_onehot.next = self.zero_hi.val();
+        // py8 and px8 are thermometers (ones below the first zero): their counts are the
+        // first zero's index, encoded directly (log-depth OR trees), and selected last.
+        self.b_slot.next = self.b_psn.q.val() & self.k_slot_mask.val();
+        self.p_hi.next = bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 1) & self.k_therm0.val()).any().into())
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 2) & self.k_therm1.val()).any().into()) << 1)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 4) & self.k_therm2.val()).any().into()) << 2)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 8) & self.k_therm3.val()).any().into()) << 3)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 16) & self.k_therm4.val()).any().into()) << 4)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 32) & self.k_therm5.val()).any().into()) << 5)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 64) & self.k_therm6.val()).any().into()) << 6)
+            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 128) & self.k_therm7.val()).any().into()) << 7);
+        self.p_lo.next = bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 1) & self.k_therm0.val()).any().into())
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 2) & self.k_therm1.val()).any().into()) << 1)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 4) & self.k_therm2.val()).any().into()) << 2)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 8) & self.k_therm3.val()).any().into()) << 3)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 16) & self.k_therm4.val()).any().into()) << 4)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 32) & self.k_therm5.val()).any().into()) << 5)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 64) & self.k_therm6.val()).any().into()) << 6)
+            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 128) & self.k_therm7.val()).any().into()) << 7);
+        self.p_index.next = self.p_hi.val();
         if self.full.val() {
-            self.p_onehot.next = self.b_onehot.q.val();
+            self.p_index.next = self.b_slot.val();
         } else if self.all_hi.val() {
-            self.p_onehot.next = self.zero_lo.val();
+            self.p_index.next = self.p_lo.val();
         }
-        self.p_index.next = bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc0.val()).any().into())
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc1.val()).any().into()) << 1)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc2.val()).any().into()) << 2)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc3.val()).any().into()) << 3)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc4.val()).any().into()) << 4)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc5.val()).any().into()) << 5)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc6.val()).any().into()) << 6)
-            | (bit_cast::<24, 1>((self.p_onehot.val() & self.k_enc7.val()).any().into()) << 7);
         // The base's slot bits become the first zero's index; the bits above step by one
         // window when the run wrapped (the increment is computed beside the trees).
         self.base_hi.next = self.cur_base.val() & self.k_hi_mask.val();
@@ -505,6 +518,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.b_clear.d.next = self.r_clear.q.val();
             self.b_onehot.d.next = self.k_one.val() << self.r_slot.val();
             self.b_ge.d.next = self.k_ones.val() << self.r_slot.val();
+            self.b_gt.d.next = (self.k_ones.val() << self.r_slot.val()) << 1;
             self.b_base_rd.d.next = self.ram_base.read_data.val();
             self.b_bitmap_rd.d.next = self.ram_bitmap.read_data.val();
             if self.r_fw_hit.val() {
