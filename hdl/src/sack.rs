@@ -24,24 +24,26 @@
 //!
 //! **Pipeline** (wide read-modify-write, pipelined around a one-cycle loop).
 //! - A (input): the RAM read is issued at `s_conn`.
-//! - R (RAM read): the RAM word arrives; the last write (`fw_*`), which may be missing from
-//!   it, is merged in here, a stage early. The slot one-hot and the "slot and above"
+//! - R (RAM read): the RAM word arrives; the last two writes (`fw_*`, `fw2_*`), which may be
+//!   missing from it, are merged in here, a stage early. The slot one-hot and the "slot and above"
 //!   thermometer (PSN only) are registered, and the loop's forwarding select `b_fwd` is
 //!   precomputed as one flip-flop.
 //! - B (the loop): state = merged read word, or the write B made the cycle before (2:1 mux,
 //!   select = flip-flop). Bit set, run detection (two 8-level Kogge-Stone prefix-AND trees),
 //!   first-zero encoder, base advance; the 24-bit window test, PSN == base and the base's
-//!   upper-bits increment run beside the trees and only drive the final selects. Written back
-//!   to RAM and `fw_*` in the same cycle. The bitmap is circular (slot = PSN mod W): no
+//!   upper-bits increment run beside the trees and only drive the final selects. The result
+//!   goes to the register `fw_*`; the RAM is written from `fw_*` one cycle later, so the block
+//!   RAMs' inputs are off the loop. The bitmap is circular (slot = PSN mod W): no
 //!   shifter in the loop.
 //! - C -> output: rotate the circular bitmap to the new base (log-depth barrel shifter).
 //!
 //! **Combinational paths.** `m_ready -> s_ready` (global stall) and `m_ready -> RAM read
 //! address` (a stalled stage R re-reads its connection). No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** A RAM word can miss two writes to its connection: the one made in the cycle
-//! its read was issued (merged at R) and the one made while it is in R (forwarded by
-//! `b_fwd`). While stalled, R re-reads its connection each cycle (no writes happen during a
+//! **Hazards.** A RAM word can miss the three most recent results: the two before its R
+//! stage (merged at R from `fw_*`/`fw2_*`, the newer first) and the one computed while it is
+//! in R (forwarded by `b_fwd`). Merging a result that already reached the RAM is harmless:
+//! it is the last write to that connection. While stalled, R re-reads its connection each cycle (no writes happen during a
 //! stall), so the held word stays fresh.
 //!
 //! **Reset** clears the valid bits, the forwarding register's valid bit and the counters.
@@ -105,6 +107,12 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     fw_conn: DFF<Bits<CONN_BITS>>,
     fw_base: DFF<Bits<24>>,
     fw_bitmap: DFF<Bits<W>>,
+    // ---- the write before the last one, and the RAM write (one cycle after the loop)
+    fw2_valid: DFF<bool>,
+    fw2_conn: DFF<Bits<CONN_BITS>>,
+    fw2_base: DFF<Bits<24>>,
+    fw2_bitmap: DFF<Bits<W>>,
+    fw_we: DFF<bool>,
     // ---- stage C registers (bitmap still circular)
     c_valid: DFF<bool>,
     c_conn: DFF<Bits<CONN_BITS>>,
@@ -128,6 +136,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_fire: Signal<Local, bool>,
     r_slot: Signal<Local, Bits<24>>,
     r_fw_hit: Signal<Local, bool>,
+    r_fw2_hit: Signal<Local, bool>,
     base_hi: Signal<Local, Bits<24>>,
     base_hi_next: Signal<Local, Bits<24>>,
     cur_base: Signal<Local, Bits<24>>,
@@ -261,6 +270,11 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             fw_conn: Default::default(),
             fw_base: Default::default(),
             fw_bitmap: Default::default(),
+            fw2_valid: Default::default(),
+            fw2_conn: Default::default(),
+            fw2_base: Default::default(),
+            fw2_bitmap: Default::default(),
+            fw_we: Default::default(),
             c_valid: Default::default(),
             c_conn: Default::default(),
             c_psn: Default::default(),
@@ -281,6 +295,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_fire: Default::default(),
             r_slot: Default::default(),
             r_fw_hit: Default::default(),
+            r_fw2_hit: Default::default(),
             base_hi: Default::default(),
             base_hi_next: Default::default(),
             cur_base: Default::default(),
@@ -371,11 +386,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_bitmap.write_clock.next = self.clock.val();
         dff_setup!(
             self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_fwd, fw_valid, fw_conn,
-            fw_base, fw_bitmap, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
+            fw_base, fw_bitmap, fw2_valid, fw2_conn, fw2_base, fw2_bitmap, fw_we, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
             o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
-        self.ram_base.write_enable.next = false;
-        self.ram_bitmap.write_enable.next = false;
 
         // ---------------- stage A: accept, issue the RAM read, precompute PSN masks
         self.stall.next = self.o_valid.q.val() & !self.m_ready.val();
@@ -393,6 +406,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         // in this same cycle is forwarded next cycle through `b_fwd`.
         self.r_slot.next = self.r_psn.q.val() & self.k_slot_mask.val();
         self.r_fw_hit.next = self.fw_valid.q.val() & (self.fw_conn.q.val() == self.r_conn.q.val());
+        self.r_fw2_hit.next = self.fw2_valid.q.val() & (self.fw2_conn.q.val() == self.r_conn.q.val());
 
         // ---------------- stage B: read-modify-write of the connection state
         self.cur_base.next = self.b_base_rd.q.val();
@@ -488,14 +502,21 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         } else if !self.in_win.val() {
             self.new_bitmap.next = self.cur_bitmap.val();
         }
-        // Write back and remember the write for forwarding.
-        self.ram_base.write_address.next = self.b_conn.q.val();
-        self.ram_bitmap.write_address.next = self.b_conn.q.val();
-        self.ram_base.write_data.next = self.new_base.val();
-        self.ram_bitmap.write_data.next = self.new_bitmap.val();
+        // Remember the write (the loop's register); the RAM is written from that register one
+        // cycle later, so the block RAMs' inputs are not on the loop. The two writes a read can
+        // then miss are merged at stage R from fw_* and fw2_*.
+        self.ram_base.write_address.next = self.fw_conn.q.val();
+        self.ram_bitmap.write_address.next = self.fw_conn.q.val();
+        self.ram_base.write_data.next = self.fw_base.q.val();
+        self.ram_bitmap.write_data.next = self.fw_bitmap.q.val();
+        self.ram_base.write_enable.next = self.fw_we.q.val();
+        self.ram_bitmap.write_enable.next = self.fw_we.q.val();
+        self.fw_we.d.next = self.b_fire.val();
         if self.b_fire.val() {
-            self.ram_base.write_enable.next = true;
-            self.ram_bitmap.write_enable.next = true;
+            self.fw2_valid.d.next = self.fw_valid.q.val();
+            self.fw2_conn.d.next = self.fw_conn.q.val();
+            self.fw2_base.d.next = self.fw_base.q.val();
+            self.fw2_bitmap.d.next = self.fw_bitmap.q.val();
             self.fw_valid.d.next = true;
             self.fw_conn.d.next = self.b_conn.q.val();
             self.fw_base.d.next = self.new_base.val();
@@ -524,6 +545,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             if self.r_fw_hit.val() {
                 self.b_base_rd.d.next = self.fw_base.q.val();
                 self.b_bitmap_rd.d.next = self.fw_bitmap.q.val();
+            } else if self.r_fw2_hit.val() {
+                self.b_base_rd.d.next = self.fw2_base.q.val();
+                self.b_bitmap_rd.d.next = self.fw2_bitmap.q.val();
             }
             self.b_fwd.d.next = self.b_valid.q.val() & (self.b_conn.q.val() == self.r_conn.q.val());
             // B -> C
@@ -564,6 +588,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.c_valid.d.next = false;
             self.o_valid.d.next = false;
             self.fw_valid.d.next = false;
+            self.fw2_valid.d.next = false;
             self.o_stat_new.d.next = 0.into();
             self.o_stat_dup.d.next = 0.into();
             self.o_stat_oow.d.next = 0.into();

@@ -58,6 +58,7 @@ fn deliberately_broken_rtl_variants_are_caught() {
         ("base_advance_off_by_one_on_wrap", "adv_base = base_hi_next | p_index;", "adv_base = (base_hi_next | p_index) + 24'h1;"),
         ("no_forwarding_of_the_write_in_flight", "b_fwd$d = b_valid$q & (b_conn$q == r_conn$q);", "b_fwd$d = 1'b0;"),
         ("no_merge_of_the_last_write_into_the_read", "r_fw_hit = fw_valid$q & (fw_conn$q == r_conn$q);", "r_fw_hit = 1'b0;"),
+        ("no_merge_of_the_write_before_the_last", "r_fw2_hit = fw2_valid$q & (fw2_conn$q == r_conn$q);", "r_fw2_hit = 1'b0;"),
         ("window_check_off_by_one", "in_win = diff < k_window;", "in_win = diff <= k_window;"),
         ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
     ];
