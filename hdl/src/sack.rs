@@ -99,6 +99,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_onehot: DFF<Bits<W>>,
     b_ge: DFF<Bits<W>>,
     b_gt: DFF<Bits<W>>,
+    b_psn_hi_prev: DFF<Bits<24>>,
     b_fwd: DFF<bool>,
     b_base_rd: DFF<Bits<24>>,
     b_bitmap_rd: DFF<Bits<W>>,
@@ -144,6 +145,10 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     diff: Signal<Local, Bits<24>>,
     is_base: Signal<Local, bool>,
     in_win: Signal<Local, bool>,
+    cls_in_win: Signal<Local, bool>,
+    same_hi: Signal<Local, bool>,
+    prev_hi: Signal<Local, bool>,
+    low_le: Signal<Local, bool>,
     hit: Signal<Local, bool>,
     b_class: Signal<Local, Bits<2>>,
     set_bm: Signal<Local, Bits<W>>,
@@ -263,6 +268,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_onehot: Default::default(),
             b_ge: Default::default(),
             b_gt: Default::default(),
+            b_psn_hi_prev: Default::default(),
             b_fwd: Default::default(),
             b_base_rd: Default::default(),
             b_bitmap_rd: Default::default(),
@@ -303,6 +309,10 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             diff: Default::default(),
             is_base: Default::default(),
             in_win: Default::default(),
+            cls_in_win: Default::default(),
+            same_hi: Default::default(),
+            prev_hi: Default::default(),
+            low_le: Default::default(),
             hit: Default::default(),
             b_class: Default::default(),
             set_bm: Default::default(),
@@ -385,7 +395,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_bitmap.read_clock.next = self.clock.val();
         self.ram_bitmap.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_fwd, fw_valid, fw_conn,
+            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_psn_hi_prev, b_fwd, fw_valid, fw_conn,
             fw_base, fw_bitmap, fw2_valid, fw2_conn, fw2_base, fw2_bitmap, fw_we, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
             o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
@@ -416,15 +426,25 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.cur_bitmap.next = self.fw_bitmap.q.val();
         }
         self.diff.next = self.b_psn.q.val() - self.cur_base.val();
+        self.b_slot.next = self.b_psn.q.val() & self.k_slot_mask.val();
+        self.base_hi.next = self.cur_base.val() & self.k_hi_mask.val();
         self.is_base.next = self.b_psn.q.val() == self.cur_base.val();
-        self.in_win.next = self.diff.val() < self.k_window.val();
+        // In window (0 <= PSN - base < W) without a 24-bit subtraction on the loop: the PSN is
+        // in the base's W-aligned block at or above the base's slot, or in the next block
+        // below it (the PSN's block minus one is precomputed at R).
+        self.same_hi.next = self.base_hi.val() == (self.b_psn.q.val() & self.k_hi_mask.val());
+        self.prev_hi.next = self.base_hi.val() == self.b_psn_hi_prev.q.val();
+        self.low_le.next = (self.cur_base.val() & self.k_slot_mask.val()) <= self.b_slot.val();
+        self.in_win.next = (self.same_hi.val() & self.low_le.val()) | (self.prev_hi.val() & !self.low_le.val());
+        // The classification (off the loop: it only goes to stage C) uses the plain distance.
+        self.cls_in_win.next = self.diff.val() < self.k_window.val();
         self.hit.next = (self.cur_bitmap.val() & self.b_onehot.q.val()).any();
         self.b_class.next = self.k_class_new.val();
         if self.b_clear.q.val() {
             self.b_class.next = self.k_class_cleared.val();
         } else if self.diff.val().get_bit(23) {
             self.b_class.next = self.k_class_duplicate.val();
-        } else if !self.in_win.val() {
+        } else if !self.cls_in_win.val() {
             self.b_class.next = self.k_class_out_of_window.val();
         } else if self.hit.val() {
             self.b_class.next = self.k_class_duplicate.val();
@@ -460,7 +480,6 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         }
         // py8 and px8 are thermometers (ones below the first zero): their counts are the
         // first zero's index, encoded directly (log-depth OR trees), and selected last.
-        self.b_slot.next = self.b_psn.q.val() & self.k_slot_mask.val();
         self.p_hi.next = bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 1) & self.k_therm0.val()).any().into())
             | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 2) & self.k_therm1.val()).any().into()) << 1)
             | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 4) & self.k_therm2.val()).any().into()) << 2)
@@ -485,7 +504,6 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         }
         // The base's slot bits become the first zero's index; the bits above step by one
         // window when the run wrapped (the increment is computed beside the trees).
-        self.base_hi.next = self.cur_base.val() & self.k_hi_mask.val();
         self.base_hi_next.next = self.base_hi.val() + self.k_window.val();
         self.adv_base.next = self.base_hi.val() | self.p_index.val();
         if self.all_hi.val() {
@@ -540,6 +558,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.b_onehot.d.next = self.k_one.val() << self.r_slot.val();
             self.b_ge.d.next = self.k_ones.val() << self.r_slot.val();
             self.b_gt.d.next = (self.k_ones.val() << self.r_slot.val()) << 1;
+            self.b_psn_hi_prev.d.next = (self.r_psn.q.val() & self.k_hi_mask.val()) - self.k_window.val();
             self.b_base_rd.d.next = self.ram_base.read_data.val();
             self.b_bitmap_rd.d.next = self.ram_bitmap.read_data.val();
             if self.r_fw_hit.val() {

@@ -59,7 +59,8 @@ fn deliberately_broken_rtl_variants_are_caught() {
         ("no_forwarding_of_the_write_in_flight", "b_fwd$d = b_valid$q & (b_conn$q == r_conn$q);", "b_fwd$d = 1'b0;"),
         ("no_merge_of_the_last_write_into_the_read", "r_fw_hit = fw_valid$q & (fw_conn$q == r_conn$q);", "r_fw_hit = 1'b0;"),
         ("no_merge_of_the_write_before_the_last", "r_fw2_hit = fw2_valid$q & (fw2_conn$q == r_conn$q);", "r_fw2_hit = 1'b0;"),
-        ("window_check_off_by_one", "in_win = diff < k_window;", "in_win = diff <= k_window;"),
+        ("window_class_off_by_one", "cls_in_win = diff < k_window;", "cls_in_win = diff <= k_window;"),
+        ("loop_window_check_off_by_one", "low_le = (cur_base & k_slot_mask) <= b_slot;", "low_le = (cur_base & k_slot_mask) < b_slot;"),
         ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
     ];
     for (name, from, to) in mutants {
