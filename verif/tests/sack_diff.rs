@@ -75,3 +75,25 @@ fn deliberately_broken_rtl_variants_are_caught() {
         }
     }
 }
+
+/// The FPGA flow tells yosys (`-no-rw-check`) that a read and a write of the same RAM address
+/// in one cycle may return anything. That is safe only if the engine never uses such a read:
+/// here both RAMs return garbage (the inverted word) on a same-address collision, and the
+/// engine must still match the model exactly. (Collisions are constant in the stimulus: in a
+/// full-rate run on one connection, packet n's write lands as packet n+3's read is issued.)
+#[test]
+fn read_during_write_collisions_never_reach_the_outputs() {
+    let cfg = Config::preset("small").unwrap();
+    let good = mrnic_hdl::tops::sack_engine(&cfg).unwrap().verilog;
+    let from = "read_data <= mem[read_address];";
+    assert_eq!(good.matches(from).count(), 2, "both RAMs");
+    let bad = good.replace(
+        from,
+        "read_data <= (write_enable && write_address == read_address) ? ~mem[read_address] : mem[read_address];",
+    );
+    let model = build("sack_small_rw_garbage", &cfg, &bad);
+    for seed in [21, 22] {
+        let r = check(&model, "sack_small_rw_garbage", seed, 300_000, &cfg);
+        assert!(r.packets_in > 150_000, "{r:?}");
+    }
+}
