@@ -4,6 +4,7 @@
 //!   file each, and a JSON manifest (ports, parameters).
 //! - `mrnic synth --board ulx3s|icebreaker`: bitstream and synthesis report.
 //! - `mrnic vectors`: cycle-by-cycle test vectors from the golden model (for cocotb).
+//! - `mrnic pcap --out FILE`: a pcap of an mrnic exchange (open it in Wireshark or tshark).
 //! - `mrnic presets`: the named configurations.
 
 use anyhow::{Context, Result};
@@ -69,6 +70,14 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write a pcap of an mrnic exchange (RoCEv2 framing, UDP 4791): data on four paths, a
+    /// loss and its retransmission, ACKs with SACK bitmaps, an ECN echo, a probe and a NAK.
+    /// For now the scripted exchange of `mrnic_model::wire::demo`; the transport model's
+    /// traces replace it when it lands.
+    Pcap {
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the named presets with their parameters.
     Presets,
 }
@@ -118,6 +127,15 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Gen { cfg, out } => gen(&load_config(&cfg)?, &out),
         Cmd::Synth { board, preset, out, freq, seed } => synth::run(&board, preset.as_deref(), &out, freq, seed),
         Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
+        Cmd::Pcap { out } => {
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            }
+            let f = std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?;
+            let n = mrnic_model::wire::demo::write_pcap(std::io::BufWriter::new(f))?;
+            println!("wrote {n} frames to {}", out.display());
+            Ok(())
+        }
         Cmd::Presets => {
             for p in mrnic_model::config::PRESETS {
                 let c = Config::preset(p)?;
