@@ -71,6 +71,22 @@ fn b_to_a(entropy: u16, bth: Bth, body: Body) -> Frame {
     }
 }
 
+/// An ACK from B to A, captured at `t_ns`: the BTH PSN carries the cumulative PSN.
+fn ack_from_b(t_ns: u64, entropy: u16, cumulative: u32, ack: Ack) -> Captured {
+    Captured {
+        t_ns,
+        dropped: false,
+        frame: b_to_a(
+            entropy,
+            Bth {
+                psn: cumulative,
+                ..Bth::default()
+            },
+            Body::Ack(ack),
+        ),
+    }
+}
+
 /// The payload of WRITE packet `i` of the demo message.
 pub fn payload(i: usize) -> Vec<u8> {
     (0..SEG).map(|k| (i * 31 + k) as u8).collect()
@@ -177,18 +193,7 @@ pub fn exchange() -> Vec<Captured> {
             ce[p] = 0;
             pkts[p] = 0;
             let at = out[idx].t_ns + 2_000 + 150;
-            acks.push(Captured {
-                t_ns: at,
-                dropped: false,
-                frame: b_to_a(
-                    0x1111,
-                    Bth {
-                        psn: r.base,
-                        ..Bth::default()
-                    },
-                    Body::Ack(ack),
-                ),
-            });
+            acks.push(ack_from_b(at, 0x1111, r.base, ack));
         }
     }
     out.extend(acks);
@@ -209,18 +214,7 @@ pub fn exchange() -> Vec<Captured> {
         sack: r.bitmap,
     };
     t += 2_000;
-    out.push(Captured {
-        t_ns: t,
-        dropped: false,
-        frame: b_to_a(
-            0x1112,
-            Bth {
-                psn: r.base,
-                ..Bth::default()
-            },
-            Body::Ack(ack),
-        ),
-    });
+    out.push(ack_from_b(t, 0x1112, r.base, ack));
     // The sender declares PSN 102 lost (path PSN gap on path 2 above the reorder
     // threshold) and retransmits it on healthy path 3.
     t += 2_000;
@@ -238,18 +232,7 @@ pub fn exchange() -> Vec<Captured> {
         sack: r.bitmap,
     };
     t += 2_000;
-    out.push(Captured {
-        t_ns: t,
-        dropped: false,
-        frame: b_to_a(
-            0x1113,
-            Bth {
-                psn: r.base,
-                ..Bth::default()
-            },
-            Body::Ack(ack),
-        ),
-    });
+    out.push(ack_from_b(t, 0x1113, r.base, ack));
     // Path 2 is suspect: the sender re-rolls its entropy and probes it.
     t += 1_000;
     let new_port = UdpHeader::from_entropy(0x2a2a).src_port;
