@@ -51,7 +51,7 @@
 //! powers up zeroed on FPGAs (base 0, empty bitmap), which is what the model assumes.
 //! During reset `s_ready` is low and nothing is written.
 
-use mrnic_model::config::{ConfigError, SackConfig};
+use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
 /// Classification codes on `m_class` (the same as `mrnic_model::sack::Class`).
@@ -658,14 +658,4 @@ macro_rules! with_sack_engine {
                 "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.window)))),
         }
     }};
-}
-
-/// The Verilog of the SACK engine for a configuration (module `top`), or the reason it is refused.
-pub fn sack_verilog(cfg: &SackConfig) -> Result<String, ConfigError> {
-    cfg.validate()?;
-    crate::with_sack_engine!(cfg, E => {
-        let mut uut = E::try_new()?;
-        uut.connect_all();
-        generate_verilog(&uut)
-    })
 }
