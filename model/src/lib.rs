@@ -6,6 +6,7 @@
 pub mod config;
 pub mod sack;
 pub mod stimulus;
+pub mod transport;
 pub mod wire;
 
 pub use config::{Config, ConfigError, SackConfig};

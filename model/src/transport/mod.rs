@@ -1,0 +1,222 @@
+//! The mrnic transport: the golden model of one connection's two ends.
+//!
+//! `docs/protocol.md` §6 is the prose form of this module; the names here are the
+//! spec's. A connection end is a [`Qp`]: a [`Requester`] (sends WRITE/SEND work
+//! requests, processes ACK/NAK/PROBE_REPLY) and a [`Responder`] (places DATA,
+//! answers with ACK/NAK/PROBE_REPLY). The hardware's four blocks are functions of
+//! this model, one source of truth:
+//!
+//! | block | model | used by |
+//! |---|---|---|
+//! | SACK bitmap engine | [`crate::sack::SackState`] | [`Responder`] |
+//! | path table | [`path::PathTable`] | [`Requester`] |
+//! | retransmit queue | [`rtx::RetransmitQueue`] | [`Requester`] |
+//! | DMA placement unit | [`placement`] (`check`, [`placement::HostMemory`]) | [`Responder`] |
+//!
+//! The model is event driven and has no clock of its own: every call takes `now`
+//! (ns). A driver (the [`loopback`] network of the property tests, or the network
+//! simulator `sim/`) calls [`Qp::poll_tx`] when the link is free, [`Qp::on_frame`]
+//! when a frame arrives and [`Qp::on_timer`] at [`Qp::next_wakeup`].
+
+pub mod loopback;
+pub mod path;
+pub mod placement;
+pub mod qp;
+pub mod requester;
+pub mod responder;
+pub mod rtx;
+
+pub use qp::{Qp, QpAddr, QpSetup, QpStats};
+pub use requester::{Completion, Requester, WcStatus, WorkRequest};
+pub use responder::{RecvCompletion, Responder};
+
+use crate::config::{ConfigError, SACK_WINDOWS};
+use crate::wire::MAX_PAYLOAD;
+use serde::{Deserialize, Serialize};
+
+/// 24-bit sequence numbers (PSN, path PSN).
+pub const SEQ_MASK: u32 = 0x00FF_FFFF;
+const SEQ_HALF: u32 = 1 << 23;
+
+/// `(a + n) mod 2^24`.
+#[inline]
+pub fn seq_add(a: u32, n: u32) -> u32 {
+    a.wrapping_add(n) & SEQ_MASK
+}
+/// `(a - b) mod 2^24`.
+#[inline]
+pub fn seq_dist(a: u32, b: u32) -> u32 {
+    a.wrapping_sub(b) & SEQ_MASK
+}
+/// 24-bit serial arithmetic: `a` is after `b` (`0 < a - b < 2^23`).
+#[inline]
+pub fn seq_after(a: u32, b: u32) -> bool {
+    let d = seq_dist(a, b);
+    d != 0 && d < SEQ_HALF
+}
+/// `a` is after `b` or equal to it.
+#[inline]
+pub fn seq_after_eq(a: u32, b: u32) -> bool {
+    seq_dist(a, b) < SEQ_HALF
+}
+
+/// The transport's parameters (`docs/protocol.md` §5). The ones marked *wire* must
+/// agree between the two ends; the others are local policy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TransportConfig {
+    /// *wire* Paths per connection, P (1..=16).
+    pub paths: u8,
+    /// *wire* Largest DATA payload in bytes (64..=9000, a multiple of 4).
+    pub mtu: u32,
+    /// *wire* SACK window W in PSNs: the responder accepts `[c, c + W)`, the requester
+    /// never has a PSN at or beyond `c + W` in flight. Must equal `sack.window`.
+    pub window: u32,
+    /// *wire* BTH partition key.
+    pub pkey: u16,
+    /// K: a packet is lost when the responder has seen path PSN `x + K` on its path.
+    pub reorder_threshold: u32,
+    /// N: the responder ACKs every N DATA packets per path (1..=255).
+    pub ack_every: u32,
+    /// T: ... or this long after the first unacknowledged packet on the path.
+    pub ack_timeout_ns: u64,
+    /// Per-path retransmission timeout bounds; `rto_init_ns` before the first RTT sample.
+    pub rto_min_ns: u64,
+    pub rto_max_ns: u64,
+    pub rto_init_ns: u64,
+    /// DCTCP gain g = 2^-dctcp_g_shift.
+    pub dctcp_g_shift: u8,
+    /// Per-path congestion window, packets.
+    pub cwnd_init: u32,
+    pub cwnd_min: u32,
+    pub cwnd_max: u32,
+    /// Consecutive loss events or timeouts that fail a path.
+    pub fail_threshold: u32,
+    /// Probes on one entropy before it is re-rolled again.
+    pub max_probes: u32,
+    /// NoRecvBuffer NAKs for one message before giving up; 7 = never.
+    pub rnr_retry: u8,
+    /// The RNR delay a responder puts in a NoRecvBuffer NAK, µs.
+    pub rnr_delay_us: u16,
+    /// IP DSCP of every packet.
+    pub dscp: u8,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        Self {
+            paths: 8,
+            mtu: 4096,
+            window: 256,
+            pkey: crate::wire::DEFAULT_PKEY,
+            reorder_threshold: 3,
+            ack_every: 4,
+            ack_timeout_ns: 2_000,
+            rto_min_ns: 50_000,
+            rto_max_ns: 100_000_000,
+            rto_init_ns: 1_000_000,
+            dctcp_g_shift: 4,
+            cwnd_init: 16,
+            cwnd_min: 1,
+            cwnd_max: 256,
+            fail_threshold: 3,
+            max_probes: 4,
+            rnr_retry: 7,
+            rnr_delay_us: 10,
+            dscp: 26,
+        }
+    }
+}
+
+impl TransportConfig {
+    /// Refuses values the protocol cannot carry or the model cannot honour, with the reason.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |s: String| Err(ConfigError(s));
+        if self.paths == 0 || self.paths > crate::wire::MAX_PATHS {
+            return bad(format!("transport.paths = {}: must be 1..=16 (a 4-bit path id on the wire)", self.paths));
+        }
+        if self.mtu < 64 || self.mtu > 9000 || self.mtu % 4 != 0 || self.mtu as usize > MAX_PAYLOAD {
+            return bad(format!("transport.mtu = {}: must be a multiple of 4 in 64..=9000", self.mtu));
+        }
+        if !SACK_WINDOWS.contains(&(self.window as usize)) {
+            return bad(format!("transport.window = {}: must be one of {:?} (the SACK bitmap width)", self.window, SACK_WINDOWS));
+        }
+        if self.reorder_threshold == 0 {
+            return bad("transport.reorder_threshold = 0: must be >= 1 (1 = any path PSN gap is a loss)".into());
+        }
+        if self.ack_every == 0 || self.ack_every > 255 {
+            return bad(format!("transport.ack_every = {}: must be 1..=255 (the ACK's 8-bit packet count)", self.ack_every));
+        }
+        if self.ack_timeout_ns == 0 {
+            return bad("transport.ack_timeout_ns = 0: must be > 0".into());
+        }
+        if self.rto_min_ns == 0 || self.rto_min_ns > self.rto_init_ns || self.rto_init_ns > self.rto_max_ns {
+            return bad(format!(
+                "transport RTO bounds: need 0 < rto_min_ns ({}) <= rto_init_ns ({}) <= rto_max_ns ({})",
+                self.rto_min_ns, self.rto_init_ns, self.rto_max_ns
+            ));
+        }
+        if self.rto_max_ns >= 1 << 31 {
+            return bad(format!("transport.rto_max_ns = {}: must be below 2^31 ns (the timestamp echo range)", self.rto_max_ns));
+        }
+        if self.dctcp_g_shift == 0 || self.dctcp_g_shift > 10 {
+            return bad(format!("transport.dctcp_g_shift = {}: must be 1..=10 (g = 1/2 .. 1/1024)", self.dctcp_g_shift));
+        }
+        if self.cwnd_min == 0 || self.cwnd_min > self.cwnd_init || self.cwnd_init > self.cwnd_max {
+            return bad(format!(
+                "transport windows: need 1 <= cwnd_min ({}) <= cwnd_init ({}) <= cwnd_max ({})",
+                self.cwnd_min, self.cwnd_init, self.cwnd_max
+            ));
+        }
+        if self.fail_threshold == 0 || self.max_probes == 0 {
+            return bad("transport.fail_threshold and transport.max_probes must be >= 1".into());
+        }
+        if self.rnr_retry > 7 {
+            return bad(format!("transport.rnr_retry = {}: must be 0..=7 (7 = retry forever)", self.rnr_retry));
+        }
+        if self.dscp > 63 {
+            return bad(format!("transport.dscp = {}: must be 0..=63", self.dscp));
+        }
+        Ok(())
+    }
+
+    /// Bytes on the wire of a full-MTU DATA frame (no VLAN tag).
+    pub fn max_data_frame(&self) -> u32 {
+        (crate::wire::ETH_HLEN + crate::wire::L3_OVERHEAD + crate::wire::DATA_HDRS_LEN) as u32 + self.mtu
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serial_arithmetic_wraps_at_2_pow_24() {
+        assert_eq!(seq_add(SEQ_MASK, 1), 0);
+        assert!(seq_after(0, SEQ_MASK));
+        assert!(!seq_after(SEQ_MASK, 0));
+        assert!(seq_after_eq(5, 5) && !seq_after(5, 5));
+        assert_eq!(seq_dist(2, SEQ_MASK - 1), 4);
+        assert!(seq_after(SEQ_HALF - 1, 0) && !seq_after(SEQ_HALF, 0));
+    }
+
+    #[test]
+    fn default_transport_config_is_valid_and_bad_values_are_refused_with_the_reason() {
+        TransportConfig::default().validate().unwrap();
+        let cases: Vec<(TransportConfig, &str)> = vec![
+            (TransportConfig { paths: 17, ..Default::default() }, "paths = 17"),
+            (TransportConfig { paths: 0, ..Default::default() }, "paths = 0"),
+            (TransportConfig { mtu: 4097, ..Default::default() }, "mtu = 4097"),
+            (TransportConfig { window: 100, ..Default::default() }, "window = 100"),
+            (TransportConfig { ack_every: 0, ..Default::default() }, "ack_every = 0"),
+            (TransportConfig { rto_min_ns: 2_000_000, ..Default::default() }, "RTO bounds"),
+            (TransportConfig { cwnd_init: 0, ..Default::default() }, "cwnd_min"),
+            (TransportConfig { rnr_retry: 9, ..Default::default() }, "rnr_retry = 9"),
+            (TransportConfig { reorder_threshold: 0, ..Default::default() }, "reorder_threshold = 0"),
+        ];
+        for (c, want) in cases {
+            let e = c.validate().unwrap_err();
+            assert!(e.0.contains(want), "{e} should mention {want}");
+        }
+    }
+}

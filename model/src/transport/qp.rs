@@ -1,0 +1,189 @@
+//! A connection end (queue pair): a [`Requester`] and a [`Responder`] behind one
+//! address, plus the connection checks of `docs/protocol.md` §4 step 8 (destination
+//! QP, peer address, partition key; path ids are checked by each half).
+
+use super::placement::{Access, MemoryRegion, RecvBuffer};
+use super::requester::{Completion, Requester, WorkRequest};
+use super::responder::{RecvCompletion, Responder};
+use super::TransportConfig;
+use crate::config::ConfigError;
+use crate::wire::{Body, Bth, Ecn, EthHeader, Frame, Ipv4Header, UdpHeader};
+use serde::{Deserialize, Serialize};
+
+/// What a half wants to send; the [`Qp`] adds the addresses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Out {
+    pub psn: u32,
+    pub ack_req: bool,
+    pub solicited: bool,
+    /// UDP source port (`0xC000 | entropy`).
+    pub sport: u16,
+    pub body: Body,
+}
+
+/// One end's addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QpAddr {
+    pub mac: [u8; 6],
+    pub ip: [u8; 4],
+    /// 24 bits.
+    pub qpn: u32,
+}
+
+/// What the two ends agree on at connection setup, seen from this end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QpSetup {
+    pub local: QpAddr,
+    pub remote: QpAddr,
+    /// Initial PSN of this end's requester; `peer_isn` of the peer's.
+    pub isn: u32,
+    pub peer_isn: u32,
+    /// Initial path PSN of every path, both directions (default 0).
+    pub path_isn: u32,
+    /// Protection domain of the responder's memory regions.
+    pub pd: u32,
+    /// Seed of the path entropies.
+    pub seed: u64,
+}
+
+/// Frames refused by the connection checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QpStats {
+    pub rx_wrong_qp: u64,
+    pub rx_wrong_peer: u64,
+    pub rx_wrong_pkey: u64,
+    pub tx_frames: u64,
+    pub rx_frames: u64,
+}
+
+/// A connection end.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Qp {
+    pub cfg: TransportConfig,
+    pub setup: QpSetup,
+    pub req: Requester,
+    pub rsp: Responder,
+    pub stats: QpStats,
+}
+
+impl Qp {
+    /// Refuses an invalid configuration with the reason.
+    pub fn new(cfg: &TransportConfig, setup: QpSetup) -> Result<Qp, ConfigError> {
+        cfg.validate()?;
+        Ok(Qp {
+            cfg: cfg.clone(),
+            setup,
+            req: Requester::new(cfg, setup.isn, setup.path_isn, setup.seed),
+            rsp: Responder::new(cfg, setup.peer_isn, setup.path_isn, setup.pd),
+            stats: QpStats::default(),
+        })
+    }
+
+    /// Posts a WRITE or SEND; returns its MSN.
+    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, String> {
+        self.req.post(wr)
+    }
+
+    /// Allocates host memory (zeroed) and registers it as region `rkey`.
+    pub fn register(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool) -> Result<(), String> {
+        if self.rsp.mrs.regions.contains_key(&rkey) {
+            return Err(format!("rkey {rkey:#x} is already registered"));
+        }
+        self.rsp.mem.alloc(base, len, backed)?;
+        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd: self.setup.pd };
+        self.rsp.mrs.regions.insert(rkey, mr);
+        Ok(())
+    }
+
+    /// Allocates a receive buffer in host memory and posts it.
+    pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), String> {
+        self.rsp.mem.alloc(addr, len, backed)?;
+        self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
+        Ok(())
+    }
+
+    pub fn take_completions(&mut self) -> Vec<Completion> {
+        self.req.take_completions()
+    }
+    pub fn take_recv_completions(&mut self) -> Vec<RecvCompletion> {
+        self.rsp.take_completions()
+    }
+
+    /// A frame from the network (already decoded: `wire::decode` made checks 1-7).
+    pub fn on_frame(&mut self, now: u64, f: &Frame) {
+        self.stats.rx_frames += 1;
+        if f.bth.dest_qp != self.setup.local.qpn {
+            self.stats.rx_wrong_qp += 1;
+            return;
+        }
+        if f.ip.src != self.setup.remote.ip {
+            self.stats.rx_wrong_peer += 1;
+            return;
+        }
+        if f.bth.pkey != self.cfg.pkey {
+            self.stats.rx_wrong_pkey += 1;
+            return;
+        }
+        match &f.body {
+            Body::Data { kind, ext, placement, payload } => self.rsp.on_data(
+                now,
+                f.bth.psn,
+                f.bth.ack_req,
+                f.bth.solicited,
+                *kind,
+                ext,
+                placement,
+                payload,
+                f.ip.ecn == Ecn::Ce,
+                f.udp.src_port,
+            ),
+            Body::Probe(p) => self.rsp.on_probe(p, f.udp.src_port),
+            Body::Ack(a) => self.req.on_ack(now, f.bth.psn, a),
+            Body::Nak(n) => self.req.on_nak(now, f.bth.psn, n),
+            Body::ProbeReply(r) => self.req.on_probe_reply(now, r),
+        }
+    }
+
+    /// The next frame to put on the link: the responder's ACK/NAK/PROBE_REPLY first
+    /// (small, and they clock the peer), then the requester's.
+    pub fn poll_tx(&mut self, now: u64) -> Option<Frame> {
+        let o = match self.rsp.poll_tx() {
+            Some(o) => o,
+            None => self.req.poll_tx(now)?,
+        };
+        self.stats.tx_frames += 1;
+        Some(self.wrap(o))
+    }
+
+    /// Earliest time [`Qp::on_timer`] has work.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        match (self.req.next_wakeup(), self.rsp.next_wakeup()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn on_timer(&mut self, now: u64) {
+        self.req.on_timer(now);
+        self.rsp.on_timer(now);
+    }
+
+    /// The frame around a half's output.
+    pub fn wrap(&self, o: Out) -> Frame {
+        let (l, r) = (&self.setup.local, &self.setup.remote);
+        Frame {
+            eth: EthHeader { dst: r.mac, src: l.mac, vlan: None },
+            ip: Ipv4Header { dscp: self.cfg.dscp, ecn: Ecn::Ect0, src: l.ip, dst: r.ip, ..Ipv4Header::default() },
+            udp: UdpHeader { src_port: o.sport },
+            bth: Bth {
+                solicited: o.solicited,
+                mig_req: true,
+                pkey: self.cfg.pkey,
+                dest_qp: r.qpn,
+                ack_req: o.ack_req,
+                psn: o.psn,
+            },
+            body: o.body,
+        }
+    }
+}

@@ -1,0 +1,551 @@
+//! Requester: the sending half of a connection end (`docs/protocol.md` §6.1-§6.9).
+//!
+//! Work requests (WRITE, SEND) are segmented into MTU packets with consecutive PSNs.
+//! [`Requester::poll_tx`] sends, in this order: a due path probe, the oldest lost PSN
+//! (on a path other than the one it was lost on when another can send), new data.
+//! Each packet goes on the next path in round-robin order that has window room
+//! ([`PathTable::select`]). ACKs acknowledge cumulatively and selectively, give an
+//! RTT and an ECN sample for their path, and drive per-path loss detection: a packet
+//! is lost when the responder has seen a path PSN `K` beyond it on the same path.
+//! Each path's RTO is the backstop for tail losses and dead routes; repeated losses
+//! or timeouts fail the path (new entropy, probe). A work request completes when all
+//! its PSNs are acknowledged, in posting order.
+
+use super::path::{PathState, PathTable};
+use super::qp::Out;
+use super::rtx::{Acked, RetransmitQueue, SlotState};
+use super::{seq_add, seq_after, seq_after_eq, TransportConfig};
+use crate::wire::{data_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
+use crate::wire::{DATA_HDRS_LEN, ETH_HLEN, L3_OVERHEAD};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// A WRITE or SEND posted by the application.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkRequest {
+    pub wr_id: u64,
+    pub kind: DataKind,
+    /// Bytes to send.
+    pub len: u64,
+    /// WRITE: destination in the responder's region `rkey`. SEND: ignored.
+    pub remote_va: u64,
+    pub rkey: u32,
+    /// Set SE on the last packet.
+    pub solicited: bool,
+    /// The bytes (`len` of them); `None` sends zeros without storing them (simulator).
+    pub data: Option<Arc<[u8]>>,
+}
+
+/// How a work request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WcStatus {
+    Success,
+    /// Fatal NAK for this message (BadRkey, OutOfBounds, AccessDenied, InvalidRequest).
+    RemoteError(NakCode),
+    /// NoRecvBuffer more than `rnr_retry` times.
+    RnrRetryExceeded,
+    /// Not executed: the connection went to the error state before it completed.
+    Flushed,
+}
+
+/// A requester completion, in posting order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Completion {
+    pub wr_id: u64,
+    pub msn: u32,
+    pub status: WcStatus,
+    pub bytes: u64,
+}
+
+/// Requester counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxStats {
+    pub data_sent: u64,
+    pub retransmissions: u64,
+    pub payload_bytes_sent: u64,
+    pub acks: u64,
+    pub acks_ignored: u64,
+    pub naks: u64,
+    pub rnr_naks: u64,
+    pub losses_by_path: u64,
+    pub losses_by_timeout: u64,
+    pub spurious_losses: u64,
+    pub path_failures: u64,
+    pub probes_sent: u64,
+    pub completions: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct TxMsg {
+    wr: WorkRequest,
+    msn: u32,
+    ssn: u32,
+    npkts: u32,
+    /// Packets given a PSN so far.
+    segmented: u32,
+    first_psn: u32,
+    rnr_naks: u32,
+}
+
+/// The requester half of a connection end.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Requester {
+    cfg: TransportConfig,
+    pub rtx: RetransmitQueue,
+    pub paths: PathTable,
+    /// Posted, not yet completed, oldest first.
+    msgs: VecDeque<TxMsg>,
+    /// Index in `msgs` of the message being segmented.
+    seg: usize,
+    next_msn: u32,
+    next_ssn: u32,
+    /// Last rate hint received, Mbit/s (0 = none), and its token bucket (bytes).
+    pub rate_hint: u32,
+    tokens: f64,
+    tokens_at: u64,
+    /// A fatal NAK put the connection in the error state.
+    pub error: bool,
+    last_now: u64,
+    completions: Vec<Completion>,
+    scratch: Vec<u32>,
+    pub stats: TxStats,
+}
+
+fn ts32(now: u64) -> u32 {
+    now as u32
+}
+
+impl Requester {
+    pub fn new(cfg: &TransportConfig, isn: u32, path_isn: u32, seed: u64) -> Self {
+        Self {
+            cfg: cfg.clone(),
+            rtx: RetransmitQueue::new(cfg.window, cfg.paths as usize, isn & super::SEQ_MASK),
+            paths: PathTable::new(cfg, seed, path_isn),
+            msgs: VecDeque::new(),
+            seg: 0,
+            next_msn: 0,
+            next_ssn: 0,
+            rate_hint: 0,
+            tokens: 0.0,
+            tokens_at: 0,
+            error: false,
+            last_now: 0,
+            completions: Vec::new(),
+            scratch: Vec::new(),
+            stats: TxStats::default(),
+        }
+    }
+
+    /// Posts a work request; refused (with the reason) in the error state or when the
+    /// data does not match the length.
+    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, String> {
+        if self.error {
+            return Err("the connection is in the error state".into());
+        }
+        if let Some(d) = &wr.data {
+            if d.len() as u64 != wr.len {
+                return Err(format!("work request {}: data has {} bytes, len says {}", wr.wr_id, d.len(), wr.len));
+            }
+        }
+        let npkts = wr.len.div_ceil(u64::from(self.cfg.mtu)).max(1);
+        if npkts > u64::from(u32::MAX) {
+            return Err(format!("work request {}: {} bytes is too many packets", wr.wr_id, wr.len));
+        }
+        let msn = self.next_msn;
+        self.next_msn = self.next_msn.wrapping_add(1);
+        let ssn = if wr.kind == DataKind::Send {
+            let s = self.next_ssn;
+            self.next_ssn = seq_add(s, 1);
+            s
+        } else {
+            0
+        };
+        self.msgs.push_back(TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 });
+        Ok(msn)
+    }
+
+    /// Completed work requests since the last call, in posting order.
+    pub fn take_completions(&mut self) -> Vec<Completion> {
+        std::mem::take(&mut self.completions)
+    }
+    /// Work requests posted and not completed.
+    pub fn outstanding(&self) -> usize {
+        self.msgs.len()
+    }
+    /// The cumulative PSN: every PSN before it is acknowledged.
+    pub fn cum_psn(&self) -> u32 {
+        self.rtx.base
+    }
+    pub fn next_psn(&self) -> u32 {
+        self.rtx.next
+    }
+
+    fn has_new_data(&self) -> bool {
+        self.seg < self.msgs.len()
+    }
+
+    fn refill(&mut self, now: u64) {
+        if self.rate_hint != 0 {
+            let depth = 2.0 * f64::from(self.cfg.max_data_frame());
+            let dt = now.saturating_sub(self.tokens_at) as f64;
+            self.tokens = (self.tokens + dt * f64::from(self.rate_hint) / 8000.0).min(depth);
+        }
+        self.tokens_at = now;
+    }
+
+    /// The next frame to send now, if any.
+    pub fn poll_tx(&mut self, now: u64) -> Option<Out> {
+        self.last_now = now;
+        if let Some(p) = (0..self.paths.len()).find(|&p| self.paths.paths[p].probe_due) {
+            let seq = self.paths.on_probe_sent(p, now);
+            self.stats.probes_sent += 1;
+            let port = 0xC000 | self.paths.paths[p].entropy;
+            let probe = Probe { path_id: p as u8, port, seq, timestamp: ts32(now) };
+            return Some(Out { psn: self.rtx.next, ack_req: false, solicited: false, sport: port, body: Body::Probe(probe) });
+        }
+        if self.error {
+            return None;
+        }
+        if self.rate_hint != 0 {
+            self.refill(now);
+            if self.tokens <= 0.0 {
+                return None;
+            }
+        }
+        if let Some(psn) = self.rtx.oldest_lost(now) {
+            let avoid = self.rtx.slot(psn).map(|s| s.path as usize);
+            let p = self.paths.select(avoid)?;
+            self.stats.retransmissions += 1;
+            return Some(self.transmit(psn, p, now));
+        }
+        if !self.has_new_data() || !self.rtx.has_room() {
+            return None;
+        }
+        let p = self.paths.select(None)?;
+        let m = &mut self.msgs[self.seg];
+        let off = m.segmented;
+        let psn = self.rtx.push_new(m.msn, off);
+        if off == 0 {
+            m.first_psn = psn;
+        }
+        m.segmented += 1;
+        if m.segmented == m.npkts {
+            self.seg += 1;
+        }
+        Some(self.transmit(psn, p, now))
+    }
+
+    fn transmit(&mut self, psn: u32, p: usize, now: u64) -> Out {
+        let path_psn = self.paths.on_send(p);
+        self.rtx.on_transmit(psn, p as u8, path_psn, now);
+        let slot = *self.rtx.slot(psn).expect("live");
+        let k = slot.msn.wrapping_sub(self.msgs[0].msn) as usize;
+        let m = &self.msgs[k];
+        let mtu = u64::from(self.cfg.mtu);
+        let start = u64::from(slot.pkt_offset) * mtu;
+        let end = (start + mtu).min(m.wr.len);
+        let payload = match &m.wr.data {
+            Some(d) => d[start as usize..end as usize].to_vec(),
+            None => vec![0; (end - start) as usize],
+        };
+        let last = slot.pkt_offset + 1 == m.npkts;
+        let retx = slot.tx_count > 1;
+        let mut flags = 0;
+        if last {
+            flags |= data_flags::LAST;
+        }
+        if retx {
+            flags |= data_flags::RETX;
+        }
+        let ext = DataExt {
+            path_id: p as u8,
+            path_psn,
+            msn: m.msn,
+            pkt_offset: slot.pkt_offset,
+            flags,
+            ssn: m.ssn,
+            timestamp: ts32(now),
+        };
+        let placement = match m.wr.kind {
+            DataKind::Write => Placement { va: m.wr.remote_va.wrapping_add(start), rkey: m.wr.rkey },
+            DataKind::Send => Placement { va: start, rkey: 0 },
+        };
+        self.stats.data_sent += 1;
+        self.stats.payload_bytes_sent += payload.len() as u64;
+        if self.rate_hint != 0 {
+            let n = payload.len();
+            self.tokens -= (ETH_HLEN + L3_OVERHEAD + DATA_HDRS_LEN + n + (4 - n % 4) % 4) as f64;
+        }
+        let body = Body::Data { kind: m.wr.kind, ext, placement, payload };
+        Out { psn, ack_req: last || retx, solicited: last && m.wr.solicited, sport: 0xC000 | self.paths.paths[p].entropy, body }
+    }
+
+    fn acked(&mut self, psn: u32) {
+        match self.rtx.ack(psn) {
+            Acked::Nothing => {}
+            Acked::InFlight { path, .. } => self.paths.on_acked_inflight(path as usize, &self.cfg),
+            Acked::WasLost { path } => {
+                self.stats.spurious_losses += 1;
+                self.paths.on_acked_lost(path as usize)
+            }
+        }
+    }
+
+    /// Applies a cumulative PSN `c` (from an ACK or a NAK). False: `c` is after the
+    /// next PSN (a corrupt or foreign acknowledgement).
+    fn cumulative(&mut self, c: u32) -> bool {
+        if seq_after(c, self.rtx.next) {
+            return false;
+        }
+        if seq_after(c, self.rtx.base) {
+            let mut psn = self.rtx.base;
+            while psn != c {
+                self.acked(psn);
+                psn = seq_add(psn, 1);
+            }
+            self.rtx.advance_base(c);
+        }
+        true
+    }
+
+    fn declare_lost(&mut self, psn: u32, by_timeout: bool) {
+        let Some(s) = self.rtx.slot(psn).copied() else { return };
+        if s.state != SlotState::InFlight {
+            return;
+        }
+        self.rtx.mark_lost(psn, 0);
+        let p = s.path as usize;
+        if by_timeout {
+            self.stats.losses_by_timeout += 1;
+            self.paths.on_lost_by_timeout(p);
+        } else {
+            self.stats.losses_by_path += 1;
+            if self.paths.on_lost(p, psn, self.rtx.next, &self.cfg) {
+                self.fail_path(p);
+            }
+        }
+    }
+
+    fn fail_path(&mut self, p: usize) {
+        if matches!(self.paths.paths[p].state, PathState::Failed | PathState::Probing) {
+            return;
+        }
+        self.stats.path_failures += 1;
+        let mut v = std::mem::take(&mut self.scratch);
+        v.clear();
+        self.rtx.drain_path(p, &mut v);
+        for &psn in &v {
+            self.rtx.mark_lost(psn, 0);
+            self.stats.losses_by_timeout += 1;
+        }
+        self.scratch = v;
+        self.paths.fail(p);
+    }
+
+    /// An ACK (BTH PSN = cumulative PSN `c`).
+    pub fn on_ack(&mut self, now: u64, c: u32, a: &Ack) {
+        self.last_now = now;
+        self.stats.acks += 1;
+        if self.error || !self.cumulative(c) {
+            self.stats.acks_ignored += 1;
+            return;
+        }
+        self.set_rate_hint(now, a.rate_hint);
+        // Selective acknowledgements: the bitmap is relative to c (bit 0 is c itself).
+        for (w, &word) in a.sack.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                let psn = seq_add(c, i);
+                if i < self.cfg.window && self.rtx.is_live(psn) {
+                    self.acked(psn);
+                }
+            }
+        }
+        let p = a.path_id as usize;
+        if p < self.paths.len() {
+            let sample = ts32(now).wrapping_sub(a.ts_echo).wrapping_sub(a.ack_delay);
+            if sample < 1 << 31 {
+                self.paths.on_rtt(p, f64::from(sample));
+            }
+            let (cum, next) = (self.rtx.base, self.rtx.next);
+            self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next, &self.cfg);
+            let x = &mut self.paths.paths[p];
+            let sent_last = seq_add(x.next_path_psn, super::SEQ_MASK);
+            let fresh = !x.acked_any || seq_after_eq(a.path_psn, x.highest_acked_path_psn);
+            if fresh && seq_after_eq(sent_last, a.path_psn) {
+                x.acked_any = true;
+                x.highest_acked_path_psn = a.path_psn;
+                let mut v = std::mem::take(&mut self.scratch);
+                v.clear();
+                self.rtx.path_losses(p, a.path_psn, self.cfg.reorder_threshold, &mut v);
+                for &psn in &v {
+                    self.declare_lost(psn, false);
+                }
+                self.scratch = v;
+            }
+        }
+        self.complete();
+    }
+
+    fn set_rate_hint(&mut self, now: u64, h: u32) {
+        if h != 0 && self.rate_hint == 0 {
+            self.tokens = 2.0 * f64::from(self.cfg.max_data_frame());
+            self.tokens_at = now;
+        } else if h != self.rate_hint {
+            self.refill(now);
+        }
+        self.rate_hint = h;
+    }
+
+    /// A NAK for PSN `psn`.
+    pub fn on_nak(&mut self, now: u64, psn: u32, n: &Nak) {
+        self.last_now = now;
+        self.stats.naks += 1;
+        if self.error || !self.cumulative(n.cumulative) {
+            return;
+        }
+        let Some(s) = self.rtx.slot(psn).copied() else {
+            self.complete();
+            return;
+        };
+        let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
+        if n.code == NakCode::NoRecvBuffer {
+            self.stats.rnr_naks += 1;
+            let hold = now + u64::from(n.rnr_delay_us) * 1000;
+            match s.state {
+                SlotState::InFlight => {
+                    // Not a congestion or path event: release the window share only.
+                    self.paths.release(s.path as usize);
+                    self.rtx.mark_lost(psn, hold);
+                }
+                SlotState::Lost => self.rtx.mark_lost(psn, hold),
+                _ => {}
+            }
+            if let Some(m) = self.msgs.get_mut(k) {
+                m.rnr_naks += 1;
+                if self.cfg.rnr_retry < 7 && m.rnr_naks > u32::from(self.cfg.rnr_retry) {
+                    self.fatal(k, WcStatus::RnrRetryExceeded);
+                }
+            }
+        } else {
+            self.fatal(k, WcStatus::RemoteError(n.code));
+        }
+        self.complete();
+    }
+
+    /// Error state: complete message `k` with `status` and flush the later ones.
+    fn fatal(&mut self, k: usize, status: WcStatus) {
+        self.complete();
+        let k = k.min(self.msgs.len());
+        let mut i = 0;
+        while let Some(m) = self.msgs.pop_front() {
+            let st = match i.cmp(&k) {
+                std::cmp::Ordering::Less if self.acked_through(&m) => WcStatus::Success,
+                std::cmp::Ordering::Equal => status,
+                _ => WcStatus::Flushed,
+            };
+            self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
+            self.stats.completions += 1;
+            i += 1;
+        }
+        self.seg = 0;
+        self.error = true;
+    }
+
+    fn acked_through(&self, m: &TxMsg) -> bool {
+        m.segmented == m.npkts && seq_after(self.rtx.base, seq_add(m.first_psn, m.npkts - 1))
+    }
+
+    /// A PROBE_REPLY.
+    pub fn on_probe_reply(&mut self, now: u64, r: &Probe) {
+        self.last_now = now;
+        let p = r.path_id as usize;
+        if p < self.paths.len() {
+            self.paths.on_probe_reply(p, r.seq, r.port, now, &self.cfg);
+        }
+    }
+
+    fn complete(&mut self) {
+        while let Some(m) = self.msgs.front() {
+            if self.seg == 0 || !self.acked_through(m) {
+                break;
+            }
+            let m = self.msgs.pop_front().expect("front");
+            self.seg -= 1;
+            self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: WcStatus::Success, bytes: m.wr.len });
+            self.stats.completions += 1;
+        }
+    }
+
+    /// The earliest time [`Requester::on_timer`] has work: a path RTO, a probe
+    /// interval, the end of an RNR hold, or tokens for a rate-limited packet.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        let mut t: Option<u64> = None;
+        let mut at = |x: u64| t = Some(t.map_or(x, |y: u64| y.min(x)));
+        for p in 0..self.paths.len() {
+            if let Some(d) = self.path_deadline(p) {
+                at(d);
+            }
+            if let Some(d) = self.paths.probe_deadline(p, &self.cfg) {
+                at(d);
+            }
+        }
+        if let Some(r) = self.rtx.next_release(self.last_now) {
+            at(r);
+        }
+        if self.rate_hint != 0 && self.tokens <= 0.0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
+            let ns = (-self.tokens * 8000.0 / f64::from(self.rate_hint)).ceil() as u64 + 1;
+            at(self.tokens_at + ns);
+        }
+        t
+    }
+
+    /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
+    fn path_deadline(&self, p: usize) -> Option<u64> {
+        if !matches!(self.paths.paths[p].state, PathState::Ok | PathState::Suspect) {
+            return None;
+        }
+        let sent = self.rtx.peek_oldest_on_path(p)?;
+        Some(sent + self.paths.rto(p, &self.cfg))
+    }
+
+    /// Path RTOs (declare the path's expired packets lost, one strike, window to the
+    /// minimum, RTO doubled) and probe intervals.
+    pub fn on_timer(&mut self, now: u64) {
+        self.last_now = now;
+        if self.rate_hint != 0 {
+            self.refill(now);
+        }
+        for p in 0..self.paths.len() {
+            if self.path_deadline(p).is_some_and(|d| d <= now) {
+                let rto = self.paths.rto(p, &self.cfg);
+                while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
+                    if sent + rto > now {
+                        break;
+                    }
+                    self.rtx.pop_path_head(p);
+                    self.declare_lost(psn, true);
+                }
+                if self.paths.on_timeout(p, self.rtx.next, &self.cfg) {
+                    self.fail_path(p);
+                }
+            }
+            if self.paths.probe_deadline(p, &self.cfg).is_some_and(|d| d <= now) {
+                self.paths.on_probe_timeout(p, &self.cfg);
+            }
+        }
+    }
+
+    /// Packets in flight: sent, neither acknowledged nor declared lost.
+    pub fn inflight(&self) -> u32 {
+        self.paths.paths.iter().map(|p| p.inflight).sum()
+    }
+
+    /// Debug view: `(psn, state)` of every live PSN.
+    pub fn live(&self) -> Vec<(u32, SlotState)> {
+        self.rtx.iter().map(|(p, s)| (p, s.state)).collect()
+    }
+}

@@ -1,0 +1,375 @@
+//! Responder: the receiving half of a connection end (`docs/protocol.md` §6.10-§6.12).
+//!
+//! For each DATA packet, in this order: path PSN gap bookkeeping, classification by
+//! the SACK state (new / duplicate / out of window), for a new packet the message and
+//! placement checks ([`placement::check`]), then the SACK update, the DMA write and
+//! the message bookkeeping, and last the ACK decision (immediately on a path gap, a
+//! BTH A bit, a duplicate or an out-of-window PSN; otherwise every N packets or T ns
+//! per path). Completions of SEND messages are delivered in MSN order, exactly once.
+
+use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
+use super::qp::Out;
+use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig};
+use crate::sack::SackState;
+use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// A SEND delivered to the application, in message order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecvCompletion {
+    /// The receive buffer's work request id.
+    pub wr_id: u64,
+    pub ssn: u32,
+    pub msn: u32,
+    pub bytes: u64,
+    pub solicited: bool,
+}
+
+/// Responder counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RxStats {
+    pub data_new: u64,
+    pub data_duplicate: u64,
+    pub data_out_of_window: u64,
+    pub data_bad_path: u64,
+    pub data_in_error: u64,
+    pub path_gaps: u64,
+    pub ce_marked: u64,
+    pub acks_sent: u64,
+    pub naks_sent: u64,
+    pub probes_answered: u64,
+    pub bytes_placed: u64,
+    pub messages_completed: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct RxPath {
+    expected: u32,
+    highest: u32,
+    pending: u32,
+    ce: u32,
+    newest_ts: u32,
+    newest_arrival: u64,
+    ack_due: Option<u64>,
+    sport: u16,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+struct RxMsg {
+    known: bool,
+    send: bool,
+    first_psn: u32,
+    ssn: u32,
+    received: u32,
+    bytes: u64,
+    last_offset: Option<u32>,
+    max_offset: u32,
+    solicited: bool,
+}
+
+impl RxMsg {
+    fn complete(&self) -> bool {
+        self.known && self.last_offset.is_some_and(|l| self.received == l.wrapping_add(1))
+    }
+}
+
+/// The responder half of a connection end.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Responder {
+    cfg: TransportConfig,
+    pub sack: SackState,
+    paths: Vec<RxPath>,
+    /// Messages `next_msn ..` seen so far (index = MSN - next_msn).
+    msgs: VecDeque<RxMsg>,
+    /// MSN of the next message to complete.
+    pub next_msn: u32,
+    pub pd: u32,
+    pub mrs: MrTable,
+    pub rq: RecvQueue,
+    pub mem: HostMemory,
+    /// Fatal NAK sent: the connection places nothing more.
+    pub error: Option<NakCode>,
+    last_error_nak: Option<u64>,
+    /// Rate hint put in every ACK, Mbit/s (0 = none).
+    pub rate_hint: u32,
+    out: VecDeque<Out>,
+    completions: Vec<RecvCompletion>,
+    pub stats: RxStats,
+}
+
+impl Responder {
+    /// `peer_isn`: the requester's initial PSN; `path_isn`: its initial path PSN.
+    pub fn new(cfg: &TransportConfig, peer_isn: u32, path_isn: u32, pd: u32) -> Self {
+        let mut sack = SackState::default();
+        sack.clear(peer_isn);
+        let p = RxPath {
+            expected: path_isn & super::SEQ_MASK,
+            highest: seq_add(path_isn, super::SEQ_MASK),
+            pending: 0,
+            ce: 0,
+            newest_ts: 0,
+            newest_arrival: 0,
+            ack_due: None,
+            sport: 0,
+        };
+        Self {
+            cfg: cfg.clone(),
+            sack,
+            paths: vec![p; cfg.paths as usize],
+            msgs: VecDeque::new(),
+            next_msn: 0,
+            pd,
+            mrs: MrTable::default(),
+            rq: RecvQueue::default(),
+            mem: HostMemory::default(),
+            error: None,
+            last_error_nak: None,
+            rate_hint: 0,
+            out: VecDeque::new(),
+            completions: Vec::new(),
+            stats: RxStats::default(),
+        }
+    }
+
+    /// Posts a receive buffer for the next SEND.
+    pub fn post_recv(&mut self, b: RecvBuffer) {
+        self.rq.bufs.push_back(b);
+    }
+
+    /// Delivered SEND completions since the last call.
+    pub fn take_completions(&mut self) -> Vec<RecvCompletion> {
+        std::mem::take(&mut self.completions)
+    }
+
+    /// Next ACK/NAK/PROBE_REPLY to send.
+    pub fn poll_tx(&mut self) -> Option<Out> {
+        self.out.pop_front()
+    }
+    pub fn has_output(&self) -> bool {
+        !self.out.is_empty()
+    }
+
+    /// Earliest ACK timer.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        self.paths.iter().filter_map(|p| p.ack_due).min()
+    }
+
+    /// Sends the ACKs whose coalescing timer expired.
+    pub fn on_timer(&mut self, now: u64) {
+        for p in 0..self.paths.len() {
+            if self.paths[p].ack_due.is_some_and(|t| t <= now) {
+                self.send_ack(p, 0, now);
+            }
+        }
+    }
+
+    /// A DATA packet for this connection (it passed the frame and connection checks).
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_data(
+        &mut self,
+        now: u64,
+        psn: u32,
+        ack_req: bool,
+        solicited: bool,
+        kind: DataKind,
+        ext: &DataExt,
+        pl: &Placement,
+        payload: &[u8],
+        ce: bool,
+        sport: u16,
+    ) {
+        let p = ext.path_id as usize;
+        if p >= self.paths.len() {
+            self.stats.data_bad_path += 1;
+            return;
+        }
+        // Path PSN bookkeeping (also for packets that will be refused: the path PSN was used).
+        let rp = &mut self.paths[p];
+        let gap = seq_after(ext.path_psn, rp.expected);
+        if seq_after_eq(ext.path_psn, rp.expected) {
+            rp.expected = seq_add(ext.path_psn, 1);
+        }
+        if seq_after(ext.path_psn, rp.highest) {
+            rp.highest = ext.path_psn;
+        }
+        rp.sport = sport;
+        if gap {
+            self.stats.path_gaps += 1;
+        }
+
+        if let Some(code) = self.error {
+            self.stats.data_in_error += 1;
+            if self.last_error_nak.is_none_or(|t| now >= t + self.cfg.rto_min_ns) {
+                self.last_error_nak = Some(now);
+                self.send_nak(psn, code, p, ext.msn, sport);
+            }
+            return;
+        }
+
+        let w = self.cfg.window as usize;
+        let d = seq_dist(psn, self.sack.base);
+        let new = d < (1 << 23) && (d as usize) < w && !self.sack.bitmap.get(d as usize);
+        let mut flags = 0;
+        if new {
+            match self.accept(psn, solicited, kind, ext, pl, payload) {
+                Ok(()) => {}
+                Err(code) => {
+                    self.send_nak(psn, code, p, ext.msn, sport);
+                    if code != NakCode::NoRecvBuffer {
+                        self.error = Some(code);
+                        self.last_error_nak = Some(now);
+                    }
+                    return;
+                }
+            }
+        } else if d >= (1 << 23) || self.sack.bitmap.get(d as usize) {
+            self.stats.data_duplicate += 1;
+            flags |= ack_flags::DUPLICATE;
+        } else {
+            self.stats.data_out_of_window += 1;
+        }
+
+        let rp = &mut self.paths[p];
+        rp.pending += 1;
+        if ce {
+            rp.ce += 1;
+            self.stats.ce_marked += 1;
+        }
+        rp.newest_ts = ext.timestamp;
+        rp.newest_arrival = now;
+        if gap {
+            flags |= ack_flags::PATH_GAP;
+        }
+        if ack_req {
+            flags |= ack_flags::ACK_REQ;
+        }
+        if flags != 0 || !new || rp.pending >= self.cfg.ack_every {
+            self.send_ack(p, flags, now);
+        } else if rp.ack_due.is_none() {
+            rp.ack_due = Some(now + self.cfg.ack_timeout_ns);
+        }
+    }
+
+    /// Checks, records and places a new packet; `Err` = the NAK to send.
+    fn accept(
+        &mut self,
+        psn: u32,
+        solicited: bool,
+        kind: DataKind,
+        ext: &DataExt,
+        pl: &Placement,
+        payload: &[u8],
+    ) -> Result<(), NakCode> {
+        let send = kind == DataKind::Send;
+        // The message: within a window of the next completion, consistent with its
+        // earlier packets (kind, first PSN, SSN, LAST).
+        let k = ext.msn.wrapping_sub(self.next_msn);
+        if k >= self.cfg.window {
+            return Err(NakCode::InvalidRequest);
+        }
+        let first_psn = seq_dist(psn, ext.pkt_offset);
+        let m = self.msgs.get(k as usize).copied().unwrap_or_default();
+        if m.known {
+            if m.send != send || m.first_psn != first_psn || (send && m.ssn != ext.ssn) {
+                return Err(NakCode::InvalidRequest);
+            }
+            if let Some(l) = m.last_offset {
+                if ext.pkt_offset > l || (ext.last() && ext.pkt_offset != l) {
+                    return Err(NakCode::InvalidRequest);
+                }
+            }
+            if ext.last() && ext.pkt_offset < m.max_offset {
+                return Err(NakCode::InvalidRequest);
+            }
+        }
+        let req = PlacementRequest { kind, va: pl.va, rkey: pl.rkey, len: payload.len() as u32, ssn: ext.ssn };
+        let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq)?;
+
+        // Accepted: SACK, DMA, message bookkeeping, completions.
+        self.sack.receive(psn, self.cfg.window as usize);
+        self.stats.data_new += 1;
+        if self.mem.write(addr, payload).is_ok() {
+            self.stats.bytes_placed += payload.len() as u64;
+        }
+        while self.msgs.len() <= k as usize {
+            self.msgs.push_back(RxMsg::default());
+        }
+        let m = &mut self.msgs[k as usize];
+        if !m.known {
+            *m = RxMsg { known: true, send, first_psn, ssn: ext.ssn, ..RxMsg::default() };
+        }
+        m.received += 1;
+        m.bytes += payload.len() as u64;
+        m.max_offset = m.max_offset.max(ext.pkt_offset);
+        if ext.last() {
+            m.last_offset = Some(ext.pkt_offset);
+            m.solicited = solicited;
+        }
+        self.deliver();
+        Ok(())
+    }
+
+    fn deliver(&mut self) {
+        while self.msgs.front().is_some_and(RxMsg::complete) {
+            let m = self.msgs.pop_front().expect("front exists");
+            if m.send {
+                if let Some(b) = self.rq.consume(m.ssn) {
+                    self.completions.push(RecvCompletion {
+                        wr_id: b.wr_id,
+                        ssn: m.ssn,
+                        msn: self.next_msn,
+                        bytes: m.bytes,
+                        solicited: m.solicited,
+                    });
+                }
+            }
+            self.stats.messages_completed += 1;
+            self.next_msn = self.next_msn.wrapping_add(1);
+        }
+    }
+
+    /// A PROBE: answered at once on the probe's own source port.
+    pub fn on_probe(&mut self, probe: &Probe, sport: u16) {
+        self.stats.probes_answered += 1;
+        self.out.push_back(Out {
+            psn: self.sack.base,
+            ack_req: false,
+            solicited: false,
+            sport,
+            body: Body::ProbeReply(*probe),
+        });
+    }
+
+    fn send_ack(&mut self, p: usize, flags: u8, now: u64) {
+        let rp = &mut self.paths[p];
+        let ack = Ack {
+            path_id: p as u8,
+            path_psn: rp.highest,
+            flags,
+            ecn_ce: rp.ce.min(255) as u8,
+            ecn_pkts: rp.pending.min(255) as u8,
+            rate_hint: self.rate_hint,
+            ts_echo: rp.newest_ts,
+            ack_delay: now.saturating_sub(rp.newest_arrival).min(u64::from(u32::MAX)) as u32,
+            sack: self.sack.bitmap,
+        };
+        rp.pending = 0;
+        rp.ce = 0;
+        rp.ack_due = None;
+        self.stats.acks_sent += 1;
+        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport: rp.sport, body: Body::Ack(ack) });
+    }
+
+    fn send_nak(&mut self, psn: u32, code: NakCode, p: usize, msn: u32, sport: u16) {
+        self.stats.naks_sent += 1;
+        let rnr = if code == NakCode::NoRecvBuffer { self.cfg.rnr_delay_us } else { 0 };
+        self.out.push_back(Out {
+            psn,
+            ack_req: false,
+            solicited: false,
+            sport,
+            body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.sack.base }),
+        });
+    }
+}
