@@ -70,13 +70,19 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Write a pcap of an mrnic exchange (RoCEv2 framing, UDP 4791): data on four paths, a
-    /// loss and its retransmission, ACKs with SACK bitmaps, an ECN echo, a probe and a NAK.
-    /// For now the scripted exchange of `mrnic_model::wire::demo`; the transport model's
-    /// traces replace it when it lands.
+    /// Write a pcap of a simulated mrnic exchange (RoCEv2 framing, UDP 4791): the transport
+    /// model over a lossy network with a congested and a dying route: data on four paths,
+    /// losses and their selective retransmissions, ACKs with SACK bitmaps and ECN echoes, a
+    /// failed path probed on a new entropy, and a NAK for a bad rkey.
     Pcap {
         #[arg(long)]
         out: PathBuf,
+        /// Seed of the network's loss and of the path entropies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write every frame as JSON lines (time, sender, dropped, typed frame).
+        #[arg(long)]
+        trace: Option<PathBuf>,
     },
     /// List the named presets with their parameters.
     Presets,
@@ -127,13 +133,28 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Gen { cfg, out } => gen(&load_config(&cfg)?, &out),
         Cmd::Synth { board, preset, out, freq, seed } => synth::run(&board, preset.as_deref(), &out, freq, seed),
         Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
-        Cmd::Pcap { out } => {
+        Cmd::Pcap { out, seed, trace } => {
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             }
             let f = std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?;
-            let n = mrnic_model::wire::demo::write_pcap(std::io::BufWriter::new(f))?;
-            println!("wrote {n} frames to {}", out.display());
+            let (frames, report) = mrnic_model::transport::exchange::exchange(seed);
+            let n = mrnic_model::transport::exchange::write_pcap(std::io::BufWriter::new(f), &frames)?;
+            println!(
+                "wrote {n} frames to {} ({} dropped by the network, {} retransmissions, {} path failures, seed {seed})",
+                out.display(),
+                frames.iter().filter(|c| c.dropped).count(),
+                report.a_tx.retransmissions,
+                report.a_tx.path_failures
+            );
+            if let Some(t) = trace {
+                let mut w = std::io::BufWriter::new(std::fs::File::create(&t).with_context(|| format!("creating {}", t.display()))?);
+                for c in &frames {
+                    serde_json::to_writer(&mut w, c)?;
+                    std::io::Write::write_all(&mut w, b"\n")?;
+                }
+                println!("wrote the same frames as JSON lines to {}", t.display());
+            }
             Ok(())
         }
         Cmd::Presets => {

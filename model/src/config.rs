@@ -61,6 +61,10 @@ pub struct Config {
     pub name: String,
     #[serde(default)]
     pub sack: SackConfig,
+    /// The transport's parameters (`docs/protocol.md` §5); `transport.window` is the
+    /// SACK window and must equal `sack.window`.
+    #[serde(default)]
+    pub transport: crate::transport::TransportConfig,
 }
 
 /// A refused configuration, with the reason.
@@ -93,7 +97,12 @@ impl Config {
                 )))
             }
         };
-        Ok(Config { name: name.to_string(), sack })
+        let transport = crate::transport::TransportConfig {
+            window: sack.window as u32,
+            cwnd_max: sack.window as u32,
+            ..Default::default()
+        };
+        Ok(Config { name: name.to_string(), sack, transport })
     }
 
     /// Parses a TOML configuration and validates it.
@@ -108,7 +117,15 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.sack.validate()
+        self.sack.validate()?;
+        self.transport.validate()?;
+        if self.transport.window as usize != self.sack.window {
+            return Err(ConfigError(format!(
+                "transport.window = {} differs from sack.window = {}: they are the same window (the SACK bitmap width)",
+                self.transport.window, self.sack.window
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -134,5 +151,9 @@ mod tests {
         let e = Config::from_toml("name='x'\n[sack]\nconnections=1024\nwindow=256\nbogus=1\n").unwrap_err();
         assert!(e.0.contains("bogus"), "{e}");
         assert!(Config::preset("nope").unwrap_err().0.contains("presets"));
+        let e = Config::from_toml("name='x'\n[sack]\nconnections=1024\nwindow=64\n").unwrap_err();
+        assert!(e.0.contains("differs from sack.window"), "{e}");
+        let e = Config::from_toml("name='x'\n[transport]\npaths=20\n").unwrap_err();
+        assert!(e.0.contains("paths = 20"), "{e}");
     }
 }

@@ -4,7 +4,11 @@ mod common;
 
 use common::*;
 use mrnic_model::transport::loopback::{route_of, NetConfig, RouteFailure};
+use mrnic_model::transport::loopback::{Loopback, Report};
 use mrnic_model::transport::path::PathState;
+use mrnic_model::transport::qp::Out;
+use mrnic_model::transport::{Qp, WcStatus, WorkRequest};
+use mrnic_model::wire::{Body, DataExt, Frame, NakCode, Placement};
 use mrnic_model::transport::TransportConfig;
 use mrnic_model::wire::DataKind::{Send, Write};
 
@@ -83,4 +87,166 @@ fn a_dead_route_fails_its_paths_which_are_rerolled_and_probed_back() {
     }
     println!("{}", serde_json::to_string(&r.a_tx).unwrap());
     println!("end {} ns; states {:?}", r.end_ns, l.a.req.paths.paths.iter().map(|p| (p.state, route_of(0xC000 | p.entropy, 4))).collect::<Vec<_>>());
+}
+
+fn write_wr(id: u64, len: u64, va: u64, rkey: u32) -> WorkRequest {
+    WorkRequest { wr_id: id, kind: Write, len, remote_va: va, rkey, solicited: false, data: Some(vec![0xA5; len as usize].into()) }
+}
+
+fn bad_write(rkey: u32, va: u64, len: u64, remote_write: bool) -> (Loopback, Report) {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    b.register(RKEY, REGION, 1 << 20, remote_write, true).unwrap();
+    a.post(write_wr(0, 64 * 1024, REGION, RKEY)).unwrap();
+    a.post(write_wr(1, len, va, rkey)).unwrap();
+    a.post(write_wr(2, 4096, REGION + (1 << 19), RKEY)).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(3, 0, 10 * MS);
+    (l, r)
+}
+
+#[test]
+fn a_bad_rkey_completes_with_a_remote_error_flushes_the_rest_and_writes_nothing() {
+    let (mut l, r) = bad_write(0x999, REGION, 100, true);
+    assert!(r.finished);
+    let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+    assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::BadRkey), WcStatus::Flushed]);
+    assert_eq!(l.b.rsp.error, Some((NakCode::BadRkey, 1)), "message 1 refused");
+    assert_eq!(l.b.rsp.mem.bytes_written, 64 * 1024, "only the first WRITE was placed");
+    assert!(l.a.req.post(write_wr(3, 1, REGION, RKEY)).is_err(), "posting in the error state is refused");
+}
+
+#[test]
+fn out_of_bounds_and_access_denied_writes_are_refused_with_their_nak() {
+    let (l, r) = bad_write(RKEY, REGION + (1 << 20) - 10, 11, true);
+    assert_eq!(r.completions[1].status, WcStatus::RemoteError(NakCode::OutOfBounds));
+    assert_eq!(l.b.rsp.mem.violations, 0);
+    let (l, r) = bad_write(RKEY, REGION, 8, false);
+    assert_eq!(r.completions[0].status, WcStatus::RemoteError(NakCode::AccessDenied));
+    assert_eq!(l.b.rsp.mem.bytes_written, 0);
+}
+
+#[test]
+fn a_send_without_a_receive_buffer_is_retried_after_the_rnr_delay_until_one_is_posted() {
+    let (mut a, b) = pair(&cfg(), 0, 0, 0, 9);
+    let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7) as u8).collect();
+    a.post(WorkRequest { wr_id: 0, kind: Send, len: 10_000, remote_va: 0, rkey: 0, solicited: true, data: Some(data.clone().into()) })
+        .unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    assert!(!l.run_until(200_000, |l| !l.completions.is_empty()));
+    let naks = l.a.req.stats.rnr_naks;
+    assert!(naks >= 5, "retried every ~10 us: {naks} RNR NAKs in 200 us");
+    assert_eq!(l.a.req.paths.paths.iter().map(|p| p.strikes).sum::<u32>(), 0, "RNR is not a path event");
+    l.b.post_recv(77, RECV, 10_000, true).unwrap();
+    let r = l.run_to_completion(1, 1, 10 * MS);
+    assert!(r.finished);
+    assert_eq!(r.completions[0].status, WcStatus::Success);
+    assert_eq!(r.recv_completions[0].wr_id, 77);
+    assert_eq!(r.recv_completions[0].bytes, 10_000);
+    assert!(r.recv_completions[0].solicited);
+    assert_eq!(l.b.rsp.mem.read(RECV, 10_000).unwrap(), &data[..]);
+}
+
+#[test]
+fn rnr_retry_gives_up_after_the_configured_count() {
+    let c = TransportConfig { rnr_retry: 2, ..cfg() };
+    let (mut a, b) = pair(&c, 0, 0, 0, 9);
+    a.post(WorkRequest { wr_id: 0, kind: Send, len: 100, remote_va: 0, rkey: 0, solicited: false, data: None }).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(1, 0, 10 * MS);
+    assert_eq!(r.completions[0].status, WcStatus::RnrRetryExceeded);
+    assert_eq!(l.a.req.stats.rnr_naks, 3);
+}
+
+/// A DATA frame from A to B, built by hand.
+fn data(a: &Qp, psn: u32, msn: u32, off: u32, last: bool, va: u64, len: usize) -> Frame {
+    let ext = DataExt { path_id: 0, path_psn: psn, msn, pkt_offset: off, flags: if last { 1 } else { 0 }, ssn: 0, timestamp: 0 };
+    let body = Body::Data { kind: Write, ext, placement: Placement { va, rkey: RKEY }, payload: vec![1; len] };
+    a.wrap(Out { psn, ack_req: false, solicited: false, sport: 0xC000, body })
+}
+
+fn naks(b: &mut Qp) -> Vec<NakCode> {
+    std::iter::from_fn(|| b.poll_tx(0)).filter_map(|f| if let Body::Nak(n) = f.body { Some(n.code) } else { None }).collect()
+}
+
+#[test]
+fn contradicting_message_framing_is_refused_as_an_invalid_request() {
+    // Packet offsets beyond the LAST one, a second LAST, and a first PSN that moves.
+    for (second, why) in [((5u32, 6u32, false), "offset past LAST"), ((6, 7, true), "a second LAST"), ((9, 1, false), "first PSN moved")] {
+        let (a, mut b) = pair(&cfg(), 0, 0, 0, 1);
+        b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
+        b.on_frame(0, &data(&a, 4, 0, 4, true, REGION, 8)); // message 0 = PSNs 0..=4
+        assert!(naks(&mut b).is_empty());
+        let (psn, off, last) = second;
+        b.on_frame(0, &data(&a, psn, 0, off, last, REGION, 8));
+        assert_eq!(naks(&mut b), vec![NakCode::InvalidRequest], "{why}");
+        assert_eq!(b.rsp.mem.bytes_written, 8, "{why}: nothing placed");
+    }
+}
+
+#[test]
+fn frames_for_another_qp_peer_or_partition_are_dropped_and_counted() {
+    let (a, mut b) = pair(&cfg(), 0, 0, 0, 1);
+    b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
+    let good = data(&a, 0, 0, 0, true, REGION, 8);
+    let mut f = good.clone();
+    f.bth.dest_qp ^= 1;
+    b.on_frame(0, &f);
+    let mut f = good.clone();
+    f.ip.src = [9, 9, 9, 9];
+    b.on_frame(0, &f);
+    let mut f = good.clone();
+    f.bth.pkey = 0x7FFF;
+    b.on_frame(0, &f);
+    let mut f = good;
+    if let Body::Data { ext, .. } = &mut f.body {
+        ext.path_id = 8;
+    }
+    b.on_frame(0, &f);
+    let s = b.stats;
+    assert_eq!((s.rx_wrong_qp, s.rx_wrong_peer, s.rx_wrong_pkey, b.rsp.stats.data_bad_path), (1, 1, 1, 1));
+    assert_eq!(b.rsp.mem.bytes_written, 0);
+    assert!(b.poll_tx(0).is_none(), "no ACK or NAK for a dropped frame");
+}
+
+#[test]
+fn ecn_marks_shrink_only_the_marked_paths_windows() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 3);
+    b.register(RKEY, REGION, 1 << 24, true, false).unwrap();
+    a.post(write_wr(0, 8 << 20, REGION, RKEY)).unwrap();
+    let net = NetConfig { routes: 4, ce_routes: vec![2], ..Default::default() };
+    let mut l = Loopback::new(a, b, net);
+    assert!(l.run_to_completion(1, 0, 100 * MS).finished);
+    assert!(l.b.rsp.stats.ce_marked > 0);
+    for p in &l.a.req.paths.paths {
+        let marked = route_of(0xC000 | p.entropy, 4) == 2;
+        assert_eq!(p.stat_ecn_cuts > 0, marked, "{p:?}");
+        if marked {
+            assert!(p.alpha > 0.5 && p.cwnd < 4.0, "alpha {} cwnd {}", p.alpha, p.cwnd);
+        } else {
+            assert!(p.cwnd > 16.0, "unmarked paths grow: {}", p.cwnd);
+        }
+    }
+}
+
+#[test]
+fn the_rate_hint_paces_the_sender() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 3);
+    b.register(RKEY, REGION, 1 << 24, true, false).unwrap();
+    b.rsp.rate_hint = 10_000; // 10 Gb/s
+    a.post(write_wr(0, 4 << 20, REGION, RKEY)).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(1, 0, 100 * MS);
+    assert!(r.finished);
+    let gbps = (4u64 << 23) as f64 / r.end_ns as f64;
+    assert!(gbps < 10.5 && gbps > 8.0, "paced to the 10 Gb/s hint: {gbps:.2} Gb/s");
+}
+
+#[test]
+fn a_thirty_percent_lossy_network_still_delivers_a_large_write_within_bounded_time() {
+    let w = Workload { msgs: vec![(Write, 4 << 20), (Send, 100_000)], data_seed: 8 };
+    let net = NetConfig { loss: 0.30, dup: 0.02, jitter_ns: 1000, seed: 8, ..Default::default() };
+    let (_, r, v) = run(&cfg(), net, &w, (0, 0, 0), 1_000 * MS);
+    v.unwrap();
+    println!("{} ns, {}", r.end_ns, serde_json::to_string(&r.a_tx).unwrap());
+    assert!(r.end_ns < 100 * MS, "{} ns", r.end_ns);
 }

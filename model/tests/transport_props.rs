@@ -76,6 +76,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(48),
         max_shrink_iters: 200,
+        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

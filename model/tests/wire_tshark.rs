@@ -1,9 +1,11 @@
-//! The scripted exchange as a pcap, dissected by tshark: every frame must be
+//! The simulated exchange (`transport::exchange`: the transport model over a lossy
+//! network with a dying route) as a pcap, dissected by tshark: every frame must be
 //! Ethernet / IPv4 / UDP / InfiniBand with good IPv4 and UDP checksums and no
 //! malformed-packet or error-level expert info. tshark does not check the ICRC,
 //! so the pcap is also read back and every frame decoded by `wire::decode`.
 
-use mrnic_model::wire::{self, demo, pcap};
+use mrnic_model::transport::exchange;
+use mrnic_model::wire::{self, pcap};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -55,22 +57,23 @@ fn flagged(file: &str) -> String {
 }
 
 #[test]
-fn demo_pcap_dissects_cleanly() {
+fn the_simulated_exchange_pcap_dissects_cleanly() {
     let dir = std::env::temp_dir().join(format!("mrnic-wire-tshark-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("demo.pcap");
-    let n = demo::write_pcap(std::fs::File::create(&file).unwrap()).unwrap();
+    let file = dir.join("exchange.pcap");
+    let (script, report) = exchange::exchange(1);
+    assert!(report.finished, "the exchange completes: {report:?}");
+    let n = exchange::write_pcap(std::fs::File::create(&file).unwrap(), &script).unwrap();
     let f = file.to_str().unwrap();
     if let Ok(keep) = std::env::var("MRNIC_PCAP_OUT") {
         std::fs::copy(&file, keep).unwrap(); // to look at it in Wireshark
     }
-    assert!(n >= 15, "{n} frames");
+    assert!(n >= 100, "{n} frames");
 
-    // Our own decoder: every frame valid, ICRC included, and equal to the script.
+    // Our own decoder: every frame valid, ICRC included, and equal to the capture.
     let bytes = std::fs::read(&file).unwrap();
     let (linktype, recs) = pcap::read(&bytes).unwrap();
     assert_eq!(linktype, pcap::LINKTYPE_ETHERNET);
-    let script = demo::exchange();
     assert_eq!(recs.len(), script.len());
     for (r, c) in recs.iter().zip(&script) {
         assert_eq!(r.t_ns, c.t_ns);
@@ -79,6 +82,7 @@ fn demo_pcap_dissects_cleanly() {
     let kinds: Vec<u8> = script.iter().map(|c| c.frame.opcode()).collect();
     for op in [
         wire::opcode::WRITE,
+        wire::opcode::SEND,
         wire::opcode::ACK,
         wire::opcode::NAK,
         wire::opcode::PROBE,
@@ -86,9 +90,15 @@ fn demo_pcap_dissects_cleanly() {
     ] {
         assert!(
             kinds.contains(&op),
-            "opcode {op:#x} missing from the script"
+            "opcode {op:#x} missing from the exchange"
         );
     }
+    assert!(script
+        .iter()
+        .any(|c| matches!(&c.frame.body, wire::Body::Nak(n) if n.code == wire::NakCode::BadRkey)));
+    assert!(script
+        .iter()
+        .any(|c| matches!(&c.frame.body, wire::Body::Ack(a) if a.ecn_ce > 0)));
     assert!(script.iter().any(|c| c.dropped));
     assert!(script
         .iter()

@@ -43,6 +43,8 @@ pub struct NetConfig {
     pub loss: f64,
     pub dup: f64,
     pub failures: Vec<RouteFailure>,
+    /// Routes whose switches mark every ECT frame CE (a congested hop).
+    pub ce_routes: Vec<u32>,
     /// Encode every frame to bytes and decode it back before delivery.
     pub through_bytes: bool,
     pub seed: u64,
@@ -59,6 +61,7 @@ impl Default for NetConfig {
             loss: 0.0,
             dup: 0.0,
             failures: Vec::new(),
+            ce_routes: Vec::new(),
             through_bytes: false,
             seed: 1,
         }
@@ -228,6 +231,10 @@ impl Loopback {
         }
         if dropped {
             return;
+        }
+        let mut frame = frame;
+        if self.net.ce_routes.contains(&route) && frame.ip.ecn != wire::Ecn::NotEct {
+            frame.ip.ecn = wire::Ecn::Ce;
         }
         let frame = if self.net.through_bytes {
             let bytes = wire::encode(&frame);

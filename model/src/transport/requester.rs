@@ -104,7 +104,10 @@ pub struct Requester {
     pub rate_hint: u32,
     tokens: f64,
     tokens_at: u64,
-    /// A fatal NAK put the connection in the error state.
+    /// A fatal NAK for this MSN: earlier messages still complete, this one completes
+    /// with the status, later ones are flushed.
+    pub fatal: Option<(u32, WcStatus)>,
+    /// The fatal completion was delivered: the connection is in the error state.
     pub error: bool,
     last_now: u64,
     completions: Vec<Completion>,
@@ -129,6 +132,7 @@ impl Requester {
             rate_hint: 0,
             tokens: 0.0,
             tokens_at: 0,
+            fatal: None,
             error: false,
             last_now: 0,
             completions: Vec::new(),
@@ -140,8 +144,8 @@ impl Requester {
     /// Posts a work request; refused (with the reason) in the error state or when the
     /// data does not match the length.
     pub fn post(&mut self, wr: WorkRequest) -> Result<u32, String> {
-        if self.error {
-            return Err("the connection is in the error state".into());
+        if self.error || self.fatal.is_some() {
+            return Err("the connection is in the error state (a fatal NAK)".into());
         }
         if let Some(d) = &wr.data {
             if d.len() as u64 != wr.len {
@@ -219,7 +223,7 @@ impl Requester {
             self.stats.retransmissions += 1;
             return Some(self.transmit(psn, p, now));
         }
-        if !self.has_new_data() || !self.rtx.has_room() {
+        if !self.has_new_data() || !self.rtx.has_room() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
             return None;
         }
         let p = self.paths.select(None)?;
@@ -436,23 +440,29 @@ impl Requester {
         self.complete();
     }
 
-    /// Error state: complete message `k` with `status` and flush the later ones.
+    /// `a` is message `b` or a later one (relative to the oldest outstanding message).
+    fn msn_at_or_after(&self, a: u32, b: u32) -> bool {
+        let f = self.msgs.front().map_or(0, |m| m.msn);
+        a.wrapping_sub(f) >= b.wrapping_sub(f)
+    }
+
+    /// A fatal error for message `k` (index in `msgs`): its PSNs and those of later
+    /// messages are abandoned (no retransmission, no timeout); earlier messages go on
+    /// and complete; then `k` completes with `status` and the rest are flushed.
     fn fatal(&mut self, k: usize, status: WcStatus) {
-        self.complete();
-        let k = k.min(self.msgs.len());
-        let mut i = 0;
-        while let Some(m) = self.msgs.pop_front() {
-            let st = match i.cmp(&k) {
-                std::cmp::Ordering::Less if self.acked_through(&m) => WcStatus::Success,
-                std::cmp::Ordering::Equal => status,
-                _ => WcStatus::Flushed,
-            };
-            self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
-            self.stats.completions += 1;
-            i += 1;
+        let Some(msn) = self.msgs.get(k).map(|m| m.msn) else { return };
+        if self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(msn, m)) {
+            return;
         }
-        self.seg = 0;
-        self.error = true;
+        self.fatal = Some((msn, status));
+        let live: Vec<(u32, u32)> = self.rtx.iter().map(|(psn, s)| (psn, s.msn)).collect();
+        for (psn, m) in live {
+            if self.msn_at_or_after(m, msn) {
+                if let Acked::InFlight { path, .. } = self.rtx.ack(psn) {
+                    self.paths.release(path as usize);
+                }
+            }
+        }
     }
 
     fn acked_through(&self, m: &TxMsg) -> bool {
@@ -470,6 +480,17 @@ impl Requester {
 
     fn complete(&mut self) {
         while let Some(m) = self.msgs.front() {
+            if let Some((fmsn, status)) = self.fatal.filter(|&(f, _)| f == m.msn) {
+                let _ = fmsn;
+                for (i, m) in std::mem::take(&mut self.msgs).into_iter().enumerate() {
+                    let st = if i == 0 { status } else { WcStatus::Flushed };
+                    self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
+                    self.stats.completions += 1;
+                }
+                self.seg = 0;
+                self.error = true;
+                return;
+            }
             if self.seg == 0 || !self.acked_through(m) {
                 break;
             }

@@ -88,8 +88,9 @@ pub struct Responder {
     pub mrs: MrTable,
     pub rq: RecvQueue,
     pub mem: HostMemory,
-    /// Fatal NAK sent: the connection places nothing more.
-    pub error: Option<NakCode>,
+    /// Fatal NAK sent for message `.1`: nothing of that message or later ones is
+    /// placed (earlier messages still complete).
+    pub error: Option<(NakCode, u32)>,
     last_error_nak: Option<u64>,
     /// Rate hint put in every ACK, Mbit/s (0 = none).
     pub rate_hint: u32,
@@ -198,13 +199,15 @@ impl Responder {
             self.stats.path_gaps += 1;
         }
 
-        if let Some(code) = self.error {
-            self.stats.data_in_error += 1;
-            if self.last_error_nak.is_none_or(|t| now >= t + self.cfg.rto_min_ns) {
-                self.last_error_nak = Some(now);
-                self.send_nak(psn, code, p, ext.msn, sport);
+        if let Some((code, emsn)) = self.error {
+            if ext.msn.wrapping_sub(self.next_msn) >= emsn.wrapping_sub(self.next_msn) {
+                self.stats.data_in_error += 1;
+                if self.last_error_nak.is_none_or(|t| now >= t + self.cfg.rto_min_ns) {
+                    self.last_error_nak = Some(now);
+                    self.send_nak(psn, code, p, ext.msn, sport);
+                }
+                return;
             }
-            return;
         }
 
         let w = self.cfg.window as usize;
@@ -217,7 +220,10 @@ impl Responder {
                 Err(code) => {
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
-                        self.error = Some(code);
+                        let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
+                        if self.error.is_none_or(|(_, e)| earlier(e)) {
+                            self.error = Some((code, ext.msn));
+                        }
                         self.last_error_nak = Some(now);
                     }
                     return;

@@ -13,7 +13,6 @@
 //! [`Frame::validate`] reports them.
 
 pub mod bth;
-pub mod demo;
 pub mod eth;
 pub mod ext;
 pub mod gen;
