@@ -10,7 +10,7 @@
 //! - nothing is written outside an allocation (the host memory's own count);
 //! - the transfer finishes within a bound of simulated time.
 //!
-//! `PROPTEST_CASES` sets the number of cases (default 48).
+//! `PROPTEST_CASES` sets the number of cases (default 400; about a second).
 
 mod common;
 
@@ -68,13 +68,13 @@ fn net() -> impl Strategy<Value = NetConfig> {
 }
 
 fn workload() -> impl Strategy<Value = Workload> {
-    let msg = (prop_oneof![Just(DataKind::Write), Just(DataKind::Send)], prop_oneof![0u64..16, 0u64..20_000]);
+    let msg = (prop_oneof![Just(DataKind::Write), Just(DataKind::Send)], prop_oneof![0u64..16, 0u64..20_000, 0u64..300_000]);
     (prop::collection::vec(msg, 1..6), any::<u64>()).prop_map(|(msgs, data_seed)| Workload { msgs, data_seed })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(48),
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(400),
         max_shrink_iters: 200,
         failure_persistence: None,
         ..ProptestConfig::default()

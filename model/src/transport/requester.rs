@@ -565,6 +565,33 @@ impl Requester {
         self.paths.paths.iter().map(|p| p.inflight).sum()
     }
 
+    /// The bookkeeping invariants: each path's `inflight` equals the PSNs in flight on
+    /// it, the lost set equals the PSNs in state Lost, the window is respected, and
+    /// completed messages' PSNs are behind the cumulative PSN. Tests call it.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut inflight = vec![0u32; self.paths.len()];
+        let mut lost = 0;
+        for (_, s) in self.rtx.iter() {
+            match s.state {
+                SlotState::InFlight => inflight[s.path as usize] += 1,
+                SlotState::Lost => lost += 1,
+                _ => {}
+            }
+        }
+        for (p, x) in self.paths.paths.iter().enumerate() {
+            if x.inflight != inflight[p] {
+                return Err(format!("path {p}: inflight {} but {} PSNs in flight on it", x.inflight, inflight[p]));
+            }
+        }
+        if lost != self.rtx.lost_count() {
+            return Err(format!("lost set holds {} PSNs, {} slots are Lost", self.rtx.lost_count(), lost));
+        }
+        if self.rtx.outstanding() > self.cfg.window {
+            return Err(format!("{} PSNs outstanding in a window of {}", self.rtx.outstanding(), self.cfg.window));
+        }
+        Ok(())
+    }
+
     /// Debug view: `(psn, state)` of every live PSN.
     pub fn live(&self) -> Vec<(u32, SlotState)> {
         self.rtx.iter().map(|(p, s)| (p, s.state)).collect()
