@@ -25,6 +25,21 @@ pub enum PathState {
     Probing,
 }
 
+/// A multi-plane NIC (P planes, each its own fabric) sends path `p` on plane
+/// `p mod planes`: the paths of a connection are spread over the planes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plane {
+    pub plane: u8,
+    pub planes: u8,
+}
+
+impl Plane {
+    /// Path `p` is on this plane.
+    pub fn has(&self, p: usize) -> bool {
+        self.planes <= 1 || p % self.planes as usize == self.plane as usize
+    }
+}
+
 /// One row of the path table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Path {
@@ -150,10 +165,11 @@ impl PathTable {
 
     /// Round robin from the path after the last one used. A retransmission passes the
     /// path it was lost on as `avoid`: that path is taken only when no other can send,
-    /// and OK paths are preferred to SUSPECT ones.
-    pub fn select(&self, avoid: Option<usize>) -> Option<usize> {
+    /// and OK paths are preferred to SUSPECT ones. `plane`: only paths of that NIC
+    /// plane (see [`Plane`]).
+    pub fn select(&self, avoid: Option<usize>, plane: Option<Plane>) -> Option<usize> {
         let n = self.paths.len();
-        let order = (1..=n).map(|k| (self.rr + k) % n);
+        let order = (1..=n).map(|k| (self.rr + k) % n).filter(|&p| plane.is_none_or(|pl| pl.has(p)));
         if avoid.is_none() {
             return order.into_iter().find(|&p| self.can_send(p));
         }
@@ -397,14 +413,14 @@ mod tests {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
         let mut order = vec![];
-        while let Some(p) = t.select(None) {
+        while let Some(p) = t.select(None, None) {
             t.on_send(p);
             order.push(p);
         }
         assert_eq!(order, vec![0, 1, 2, 3, 0, 1, 2, 3]);
         t.on_acked_inflight(2, &c);
         t.fail(1);
-        assert_eq!(t.select(None), Some(2));
+        assert_eq!(t.select(None, None), Some(2));
         assert!(!t.can_send(1));
     }
 
@@ -414,13 +430,18 @@ mod tests {
         let mut t = PathTable::new(&c, 1, 0);
         t.paths[1].state = PathState::Suspect;
         t.rr = 3; // next in order: 0, 1, 2, 3
-        assert_eq!(t.select(Some(0)), Some(2));
+        assert_eq!(t.select(Some(0), None), Some(2));
         for p in [2, 3] {
             t.paths[p].inflight = 2;
         }
-        assert_eq!(t.select(Some(0)), Some(1), "a suspect path beats the avoided one");
+        assert_eq!(t.select(Some(0), None), Some(1), "a suspect path beats the avoided one");
         t.paths[1].inflight = 2;
-        assert_eq!(t.select(Some(0)), Some(0), "the avoided path when nothing else can send");
+        assert_eq!(t.select(Some(0), None), Some(0), "the avoided path when nothing else can send");
+        let odd = Plane { plane: 1, planes: 2 };
+        t.paths[1].inflight = 0;
+        assert_eq!(t.select(Some(0), Some(odd)), Some(1), "only paths of the plane");
+        t.paths[1].inflight = 2;
+        assert_eq!(t.select(Some(0), Some(odd)), None, "no path of plane 1 can send");
     }
 
     #[test]

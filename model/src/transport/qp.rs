@@ -2,6 +2,7 @@
 //! address, plus the connection checks of `docs/protocol.md` §4 step 8 (destination
 //! QP, peer address, partition key; path ids are checked by each half).
 
+use super::path::Plane;
 use super::placement::{Access, MemoryRegion, RecvBuffer};
 use super::requester::{Completion, Requester, WorkRequest};
 use super::responder::{RecvCompletion, Responder};
@@ -147,9 +148,15 @@ impl Qp {
     /// The next frame to put on the link: the responder's ACK/NAK/PROBE_REPLY first
     /// (small, and they clock the peer), then the requester's.
     pub fn poll_tx(&mut self, now: u64) -> Option<Frame> {
-        let o = match self.rsp.poll_tx() {
+        self.poll_tx_on(now, None)
+    }
+
+    /// [`Qp::poll_tx`] for one plane of a multi-plane NIC: only frames of the plane's
+    /// paths (path `p` is on plane `p mod planes`).
+    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Frame> {
+        let o = match self.rsp.poll_tx_on(plane) {
             Some(o) => o,
-            None => self.req.poll_tx(now)?,
+            None => self.req.poll_tx_on(now, plane)?,
         };
         self.stats.tx_frames += 1;
         Some(self.wrap(o))

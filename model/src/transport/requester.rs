@@ -11,7 +11,7 @@
 //! or timeouts fail the path (new entropy, probe). A work request completes when all
 //! its PSNs are acknowledged, in posting order.
 
-use super::path::{PathState, PathTable};
+use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
 use super::rtx::{Acked, RetransmitQueue, SlotState};
 use super::{seq_add, seq_after, seq_after_eq, TransportConfig};
@@ -200,8 +200,14 @@ impl Requester {
 
     /// The next frame to send now, if any.
     pub fn poll_tx(&mut self, now: u64) -> Option<Out> {
+        self.poll_tx_on(now, None)
+    }
+
+    /// The next frame to send now on NIC plane `plane` (only its paths), if any.
+    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Out> {
         self.last_now = now;
-        if let Some(p) = (0..self.paths.len()).find(|&p| self.paths.paths[p].probe_due) {
+        let on = |p: usize| plane.is_none_or(|pl| pl.has(p));
+        if let Some(p) = (0..self.paths.len()).find(|&p| self.paths.paths[p].probe_due && on(p)) {
             let seq = self.paths.on_probe_sent(p, now);
             self.stats.probes_sent += 1;
             let port = 0xC000 | self.paths.paths[p].entropy;
@@ -219,14 +225,14 @@ impl Requester {
         }
         if let Some(psn) = self.rtx.oldest_lost(now) {
             let avoid = self.rtx.slot(psn).map(|s| s.path as usize);
-            let p = self.paths.select(avoid)?;
+            let p = self.paths.select(avoid, plane)?;
             self.stats.retransmissions += 1;
             return Some(self.transmit(psn, p, now));
         }
         if !self.has_new_data() || !self.rtx.has_room() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
             return None;
         }
-        let p = self.paths.select(None)?;
+        let p = self.paths.select(None, plane)?;
         let m = &mut self.msgs[self.seg];
         let off = m.segmented;
         let psn = self.rtx.push_new(m.msn, off);

@@ -7,6 +7,7 @@
 //! BTH A bit, a duplicate or an out-of-window PSN; otherwise every N packets or T ns
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
+use super::path::Plane;
 use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
 use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig};
@@ -146,6 +147,13 @@ impl Responder {
     /// Next ACK/NAK/PROBE_REPLY to send.
     pub fn poll_tx(&mut self) -> Option<Out> {
         self.out.pop_front()
+    }
+
+    /// Next ACK/NAK/PROBE_REPLY for NIC plane `plane` (that of its path id).
+    pub fn poll_tx_on(&mut self, plane: Option<Plane>) -> Option<Out> {
+        let Some(pl) = plane else { return self.out.pop_front() };
+        let i = self.out.iter().position(|o| pl.has(o.body.path_id() as usize))?;
+        self.out.remove(i)
     }
     pub fn has_output(&self) -> bool {
         !self.out.is_empty()

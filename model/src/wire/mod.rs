@@ -186,7 +186,8 @@ impl Body {
     pub fn is_empty(&self) -> bool {
         false
     }
-    fn path_id(&self) -> u8 {
+    /// The path id every body carries.
+    pub fn path_id(&self) -> u8 {
         match self {
             Body::Data { ext, .. } => ext.path_id,
             Body::Ack(a) => a.path_id,
