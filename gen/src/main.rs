@@ -84,6 +84,21 @@ enum Cmd {
         #[arg(long)]
         trace: Option<PathBuf>,
     },
+    /// Run a network-simulator scenario (sim/scenarios/*.toml): mrnic (the golden model)
+    /// side by side with RoCEv2 go-back-N and IRN; writes CSV, markdown and SVG.
+    Sim {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Run the scenario's small [ci] variant.
+        #[arg(long)]
+        ci: bool,
+        /// Output directory.
+        #[arg(long, default_value = "build/sim")]
+        out: PathBuf,
+        /// No progress on stderr.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// List the named presets with their parameters.
     Presets,
 }
@@ -154,6 +169,13 @@ fn run(cli: Cli) -> Result<()> {
                     std::io::Write::write_all(&mut w, b"\n")?;
                 }
                 println!("wrote the same frames as JSON lines to {}", t.display());
+            }
+            Ok(())
+        }
+        Cmd::Sim { scenario, ci, out, quiet } => {
+            let files = mrnic_sim::cli::run_file(&scenario, ci, &out, quiet).map_err(|e| anyhow::anyhow!("{e}"))?;
+            for f in files {
+                println!("wrote {}", f.display());
             }
             Ok(())
         }

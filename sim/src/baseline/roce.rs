@@ -1,0 +1,282 @@
+//! RoCEv2-style reliable connection with go-back-N loss recovery.
+//!
+//! * One path per QP: a fixed UDP source port and plane ([`super::qp_path`]).
+//! * Receiver: accepts only the expected PSN. An out-of-order PSN is dropped
+//!   and answered with one NAK(expected PSN) per gap (re-armed once the gap is
+//!   filled); duplicates are answered with an ACK. In-order data is
+//!   acknowledged cumulatively every `ack_every` packets and at the end of
+//!   every message.
+//! * Sender: on a NAK it goes back to the NAKed PSN and resends everything
+//!   from there; on a retransmission timeout (`rto_us` after the last
+//!   progress, no backoff) it goes back to the oldest unacknowledged PSN.
+//!   Outstanding packets are unlimited unless `max_inflight_pkts` > 0 (RoCE
+//!   NICs do not window writes; they rely on the rate limiter).
+//! * Rate control: [`super::dcqcn`].
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::dcqcn::{CnpGen, Dcqcn, DcqcnConfig};
+use super::{qp_path, TxMsgs, ACK_FRAME, CNP_FRAME, DATA_HDR};
+use crate::transport::{Completion, CompletionKind, ConnSpec, Endpoint, EndpointStats, TxMeta};
+use crate::SimError;
+
+/// RoCE baseline parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoceConfig {
+    /// Retransmission timeout, µs.
+    pub rto_us: f64,
+    /// Cumulative ACK every this many in-order packets.
+    pub ack_every: u32,
+    /// Cap on outstanding packets (0 = none).
+    pub max_inflight_pkts: u32,
+    /// Rate control.
+    pub dcqcn: DcqcnConfig,
+}
+
+impl Default for RoceConfig {
+    fn default() -> Self {
+        RoceConfig { rto_us: 100.0, ack_every: 1, max_inflight_pkts: 0, dcqcn: DcqcnConfig::default() }
+    }
+}
+
+impl RoceConfig {
+    /// Refuse bad values, with the reason.
+    pub fn validate(&self) -> Result<(), SimError> {
+        if !(self.rto_us.is_finite() && self.rto_us >= 1.0) {
+            return Err(SimError::invalid("roce.rto_us", format!("{} must be >= 1", self.rto_us)));
+        }
+        if self.ack_every == 0 {
+            return Err(SimError::invalid("roce.ack_every", "must be >= 1"));
+        }
+        if self.max_inflight_pkts > 0 && self.ack_every > self.max_inflight_pkts {
+            return Err(SimError::invalid(
+                "roce.ack_every",
+                format!("{} > max_inflight_pkts {} would deadlock", self.ack_every, self.max_inflight_pkts),
+            ));
+        }
+        self.dcqcn.validate("roce")
+    }
+}
+
+/// RoCE frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoceFrame {
+    /// Payload packet.
+    Data {
+        /// Packet sequence number.
+        psn: u64,
+        /// Payload bytes.
+        len: u32,
+        /// Last packet of a message.
+        last: bool,
+    },
+    /// Cumulative ACK: every PSN below `epsn` was received.
+    Ack {
+        /// Expected PSN.
+        epsn: u64,
+    },
+    /// Sequence error NAK: resend from `epsn`.
+    Nak {
+        /// Expected PSN.
+        epsn: u64,
+    },
+    /// Congestion notification.
+    Cnp,
+}
+
+/// One RoCE QP (both the requester and responder roles).
+pub struct RoceEndpoint {
+    cfg: RoceConfig,
+    sport: u16,
+    plane: u8,
+    tx: TxMsgs,
+    una: u64,
+    nxt: u64,
+    max_sent: u64,
+    rto_at: Option<u64>,
+    cc: Dcqcn,
+    epsn: u64,
+    nak_sent: bool,
+    unacked: u32,
+    rx_msgs: u64,
+    cnp: CnpGen,
+    delivered: u64,
+    ctrl: VecDeque<RoceFrame>,
+    comps: Vec<Completion>,
+    stats: EndpointStats,
+    last_now: u64,
+}
+
+impl RoceEndpoint {
+    /// The QP at side `side` (0 = host a, 1 = host b) of `spec`.
+    pub fn new(cfg: RoceConfig, spec: &ConnSpec, side: u8) -> RoceEndpoint {
+        let (sport, plane) = qp_path(spec, side);
+        RoceEndpoint {
+            cc: Dcqcn::new(cfg.dcqcn.clone(), spec.link_bps),
+            cfg,
+            sport,
+            plane,
+            tx: TxMsgs::new(spec.mtu),
+            una: 0,
+            nxt: 0,
+            max_sent: 0,
+            rto_at: None,
+            epsn: 0,
+            nak_sent: false,
+            unacked: 0,
+            rx_msgs: 0,
+            cnp: CnpGen::default(),
+            delivered: 0,
+            ctrl: VecDeque::new(),
+            comps: Vec::new(),
+            stats: EndpointStats::default(),
+            last_now: 0,
+        }
+    }
+
+    fn rto_ns(&self) -> u64 {
+        (self.cfg.rto_us * 1000.0) as u64
+    }
+
+    fn window_open(&self) -> bool {
+        self.nxt < self.tx.end_psn()
+            && (self.cfg.max_inflight_pkts == 0 || self.nxt - self.una < self.cfg.max_inflight_pkts as u64)
+    }
+
+    fn on_ack(&mut self, now: u64, epsn: u64) {
+        if epsn > self.una && epsn <= self.max_sent {
+            self.una = epsn;
+            if self.nxt < self.una {
+                self.nxt = self.una;
+            }
+            self.tx.ack_upto(self.una, now, &mut self.comps);
+            self.rto_at = (self.una < self.max_sent).then(|| now + self.rto_ns());
+        }
+    }
+
+    fn ctrl_bytes(f: &RoceFrame) -> u32 {
+        match f {
+            RoceFrame::Cnp => CNP_FRAME,
+            _ => ACK_FRAME,
+        }
+    }
+}
+
+impl Endpoint for RoceEndpoint {
+    type Frame = RoceFrame;
+
+    fn poll_tx(&mut self, now: u64, plane: u8) -> Option<(RoceFrame, TxMeta)> {
+        self.last_now = now;
+        if plane != self.plane {
+            return None;
+        }
+        if let Some(f) = self.ctrl.pop_front() {
+            return Some((f, TxMeta { bytes: Self::ctrl_bytes(&f), sport: self.sport, ect: false }));
+        }
+        if !self.window_open() || !self.cc.can_send(now) {
+            return None;
+        }
+        let psn = self.nxt;
+        let (len, last) = self.tx.seg(psn);
+        let bytes = len + DATA_HDR;
+        self.stats.data_sent += 1;
+        if psn < self.max_sent {
+            self.stats.data_retx += 1;
+        }
+        self.nxt += 1;
+        self.max_sent = self.max_sent.max(self.nxt);
+        self.cc.on_send(now, bytes);
+        if self.rto_at.is_none() {
+            self.rto_at = Some(now + self.rto_ns());
+        }
+        Some((RoceFrame::Data { psn, len, last }, TxMeta { bytes, sport: self.sport, ect: true }))
+    }
+
+    fn on_frame(&mut self, now: u64, frame: RoceFrame, ce: bool) {
+        self.last_now = now;
+        match frame {
+            RoceFrame::Data { psn, len, last } => {
+                if ce && self.cnp.on_ce(now, &self.cfg.dcqcn) {
+                    self.ctrl.push_back(RoceFrame::Cnp);
+                    self.stats.cnps_sent += 1;
+                }
+                if psn == self.epsn {
+                    self.delivered += len as u64;
+                    self.epsn += 1;
+                    self.nak_sent = false;
+                    if last {
+                        self.comps.push(Completion { id: self.rx_msgs, at_ns: now, kind: CompletionKind::Received });
+                        self.rx_msgs += 1;
+                    }
+                    self.unacked += 1;
+                    if self.unacked >= self.cfg.ack_every || last {
+                        self.unacked = 0;
+                        self.ctrl.push_back(RoceFrame::Ack { epsn: self.epsn });
+                    }
+                } else if psn > self.epsn {
+                    if !self.nak_sent {
+                        self.nak_sent = true;
+                        self.ctrl.push_back(RoceFrame::Nak { epsn: self.epsn });
+                    }
+                } else {
+                    self.ctrl.push_back(RoceFrame::Ack { epsn: self.epsn });
+                }
+            }
+            RoceFrame::Ack { epsn } => self.on_ack(now, epsn),
+            RoceFrame::Nak { epsn } => {
+                self.on_ack(now, epsn);
+                if epsn == self.una && self.una < self.max_sent {
+                    self.nxt = self.una;
+                    self.rto_at = Some(now + self.rto_ns());
+                }
+            }
+            RoceFrame::Cnp => self.cc.on_cnp(now),
+        }
+    }
+
+    fn next_wakeup(&self) -> Option<u64> {
+        let mut w = self.rto_at;
+        let mut add = |t: Option<u64>| {
+            if let Some(t) = t {
+                w = Some(w.map_or(t, |x| x.min(t)));
+            }
+        };
+        add(self.cc.timer_wakeup());
+        if self.window_open() && !self.cc.can_send(self.last_now) {
+            add(self.cc.pacing_wakeup());
+        }
+        w
+    }
+
+    fn on_timer(&mut self, now: u64) {
+        self.last_now = now;
+        self.cc.on_timer(now);
+        if let Some(t) = self.rto_at {
+            if t <= now {
+                self.stats.timeouts += 1;
+                self.nxt = self.una;
+                self.rto_at = (self.una < self.max_sent).then(|| now + self.rto_ns());
+            }
+        }
+    }
+
+    fn post_message(&mut self, now: u64, bytes: u64) -> u64 {
+        self.last_now = now;
+        self.tx.post(bytes)
+    }
+
+    fn take_completions(&mut self, out: &mut Vec<Completion>) {
+        out.append(&mut self.comps);
+    }
+
+    fn delivered_bytes(&self) -> u64 {
+        self.delivered
+    }
+
+    fn stats(&self) -> EndpointStats {
+        self.stats
+    }
+}

@@ -1,0 +1,374 @@
+//! Scenario files: one TOML file describes a network, a workload, the
+//! transports to compare and the parameters to sweep; [`run_scenario`] runs
+//! every (sweep point x transport) combination.
+//!
+//! ```toml
+//! name = "loss_sweep"
+//! duration_us = 2000
+//! transports = ["mrnic", "roce", "irn"]
+//! [topology]            # crate::config::TopologySpec
+//! kind = "leaf_spine"
+//! [fabric]              # crate::config::FabricSpec
+//! link_gbps = 400
+//! [traffic]             # crate::config::TrafficSpec
+//! kind = "flows"
+//! messages = 0
+//! [sweep]
+//! loss = [0.0, 0.0001, 0.001, 0.01, 0.05, 0.1]
+//! [ci]                  # merged over the file when running the small (CI) variant
+//! duration_us = 200
+//! ```
+//!
+//! Unknown keys are refused (typos do not silently become defaults), and every
+//! sweep point is validated before anything runs.
+
+use serde::{Deserialize, Serialize};
+
+use crate::baseline::irn::IrnConfig;
+use crate::baseline::roce::RoceConfig;
+use crate::baseline::{IrnFactory, RoceFactory};
+use crate::config::{FabricSpec, FailureSpec, TopologySpec, TrafficSpec};
+use crate::engine::{Progress, RunConfig, RunResult};
+use crate::transport::Transport;
+use crate::SimError;
+
+/// A transport to compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportKind {
+    /// The mrnic transport (its factory is supplied by the caller of [`run_scenario`]).
+    Mrnic,
+    /// RoCEv2-style go-back-N ([`crate::baseline::roce`]).
+    Roce,
+    /// IRN-style selective repeat ([`crate::baseline::irn`]).
+    Irn,
+}
+
+impl TransportKind {
+    /// Name used in result tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportKind::Mrnic => "mrnic",
+            TransportKind::Roce => "roce",
+            TransportKind::Irn => "irn",
+        }
+    }
+}
+
+/// Values to sweep; an empty list keeps the scenario's own value. Runs are
+/// the cartesian product, in the order loss, message_bytes, planes,
+/// conns_per_pair, rate_hint (last varies fastest).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Sweep {
+    /// `fabric.loss` values.
+    pub loss: Vec<f64>,
+    /// `traffic.message_bytes` values.
+    pub message_bytes: Vec<u64>,
+    /// `topology.planes` values.
+    pub planes: Vec<u8>,
+    /// `traffic.conns_per_pair` values.
+    pub conns_per_pair: Vec<u32>,
+    /// `rate_hint` values.
+    pub rate_hint: Vec<bool>,
+}
+
+/// One combination of swept values.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Point {
+    /// Per-link loss.
+    pub loss: f64,
+    /// Message / buffer size.
+    pub message_bytes: u64,
+    /// Planes.
+    pub planes: u8,
+    /// Connections per host pair.
+    pub conns_per_pair: u32,
+    /// Receiver rate hint.
+    pub rate_hint: bool,
+}
+
+/// Names of the sweep axes, in product order.
+pub const AXES: [&str; 5] = ["loss", "message_bytes", "planes", "conns_per_pair", "rate_hint"];
+
+impl Point {
+    /// Value of axis `name` (see [`AXES`]) as a number.
+    pub fn axis(&self, name: &str) -> f64 {
+        match name {
+            "loss" => self.loss,
+            "message_bytes" => self.message_bytes as f64,
+            "planes" => self.planes as f64,
+            "conns_per_pair" => self.conns_per_pair as f64,
+            "rate_hint" => self.rate_hint as u8 as f64,
+            _ => f64::NAN,
+        }
+    }
+
+    /// Value of axis `name` formatted for tables.
+    pub fn axis_label(&self, name: &str) -> String {
+        match name {
+            "loss" => format!("{}%", self.loss * 100.0),
+            "message_bytes" => human_bytes(self.message_bytes),
+            "rate_hint" => (if self.rate_hint { "on" } else { "off" }).to_string(),
+            _ => format!("{}", self.axis(name)),
+        }
+    }
+}
+
+/// `4 KiB`, `64 MiB`, `1500 B`.
+pub fn human_bytes(b: u64) -> String {
+    if b >= 1 << 20 && b.is_multiple_of(1 << 20) {
+        format!("{} MiB", b >> 20)
+    } else if b >= 1 << 10 && b.is_multiple_of(1 << 10) {
+        format!("{} KiB", b >> 10)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name (used for output file names).
+    pub name: String,
+    /// What the experiment shows.
+    #[serde(default)]
+    pub description: String,
+    /// Seed of every random choice.
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+    /// Simulated time limit per run, µs.
+    pub duration_us: f64,
+    /// Goodput-over-time bin, µs.
+    #[serde(default = "ten")]
+    pub bin_us: f64,
+    /// Transports to compare (each runs every sweep point).
+    pub transports: Vec<TransportKind>,
+    /// Topology.
+    #[serde(default)]
+    pub topology: TopologySpec,
+    /// Physical fabric.
+    #[serde(default)]
+    pub fabric: FabricSpec,
+    /// Workload.
+    pub traffic: TrafficSpec,
+    /// Timed link events.
+    #[serde(default)]
+    pub failures: Vec<FailureSpec>,
+    /// Parameters to sweep.
+    #[serde(default)]
+    pub sweep: Sweep,
+    /// Receiver rate hint (when not swept).
+    #[serde(default)]
+    pub rate_hint: bool,
+    /// RoCE baseline parameters.
+    #[serde(default)]
+    pub roce: RoceConfig,
+    /// IRN baseline parameters.
+    #[serde(default)]
+    pub irn: IrnConfig,
+    /// Event limit per run (0 = none).
+    #[serde(default)]
+    pub max_events: u64,
+}
+
+fn one_u64() -> u64 {
+    1
+}
+fn ten() -> f64 {
+    10.0
+}
+
+/// Most runs one scenario may expand to.
+pub const MAX_RUNS: usize = 10_000;
+
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            _ => {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+impl Scenario {
+    /// Parse and validate a scenario. With `ci`, the optional `[ci]` table is
+    /// merged over the file first (tables merge key by key, other values replace).
+    pub fn from_toml_str(text: &str, ci: bool) -> Result<Scenario, SimError> {
+        let mut t: toml::Table = text.parse().map_err(|e| SimError(format!("scenario is not valid TOML: {e}")))?;
+        let over = t.remove("ci");
+        if ci {
+            if let Some(o) = over {
+                let o = o.as_table().ok_or_else(|| SimError::invalid("ci", "must be a table"))?.clone();
+                merge(&mut t, &o);
+            }
+        }
+        let sc: Scenario = toml::Value::Table(t).try_into().map_err(|e| SimError(format!("invalid scenario: {e}")))?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    /// Read, parse and validate a scenario file.
+    pub fn load(path: &std::path::Path, ci: bool) -> Result<Scenario, SimError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SimError(format!("cannot read {}: {e}", path.display())))?;
+        Scenario::from_toml_str(&text, ci).map_err(|e| SimError(format!("{}: {e}", path.display())))
+    }
+
+    /// Refuse bad scenarios, with the reason.
+    pub fn validate(&self) -> Result<(), SimError> {
+        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err(SimError::invalid("name", format!("{:?} must be non-empty [A-Za-z0-9_-]", self.name)));
+        }
+        if self.transports.is_empty() {
+            return Err(SimError::invalid("transports", "list at least one of mrnic, roce, irn"));
+        }
+        let mut t = self.transports.clone();
+        t.sort();
+        t.dedup();
+        if t.len() != self.transports.len() {
+            return Err(SimError::invalid("transports", "lists a transport twice"));
+        }
+        self.roce.validate()?;
+        self.irn.validate()?;
+        let points = self.points();
+        if points.len() * self.transports.len() > MAX_RUNS {
+            return Err(SimError::invalid("sweep", format!("expands to more than {MAX_RUNS} runs")));
+        }
+        for p in &points {
+            self.run_config(p, "").validate().map_err(|e| SimError(format!("sweep point {}: {e}", self.point_label(p))))?;
+        }
+        Ok(())
+    }
+
+    /// Every sweep point, in product order.
+    pub fn points(&self) -> Vec<Point> {
+        fn or<T: Clone>(v: &[T], d: T) -> Vec<T> {
+            if v.is_empty() {
+                vec![d]
+            } else {
+                v.to_vec()
+            }
+        }
+        let mut out = Vec::new();
+        for &loss in &or(&self.sweep.loss, self.fabric.loss) {
+            for &message_bytes in &or(&self.sweep.message_bytes, self.traffic.message_bytes) {
+                for &planes in &or(&self.sweep.planes, self.topology.planes) {
+                    for &conns_per_pair in &or(&self.sweep.conns_per_pair, self.traffic.conns_per_pair) {
+                        for &rate_hint in &or(&self.sweep.rate_hint, self.rate_hint) {
+                            out.push(Point { loss, message_bytes, planes, conns_per_pair, rate_hint });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Axes with more than one value.
+    pub fn swept_axes(&self) -> Vec<&'static str> {
+        let n = [
+            self.sweep.loss.len(),
+            self.sweep.message_bytes.len(),
+            self.sweep.planes.len(),
+            self.sweep.conns_per_pair.len(),
+            self.sweep.rate_hint.len(),
+        ];
+        AXES.iter().zip(n).filter(|(_, n)| *n > 1).map(|(a, _)| *a).collect()
+    }
+
+    /// `loss=1% planes=4` over the swept axes.
+    pub fn point_label(&self, p: &Point) -> String {
+        let v: Vec<String> = self.swept_axes().iter().map(|a| format!("{a}={}", p.axis_label(a))).collect();
+        v.join(" ")
+    }
+
+    /// The run configuration of one sweep point.
+    pub fn run_config(&self, p: &Point, label: &str) -> RunConfig {
+        let mut topology = self.topology.clone();
+        topology.planes = p.planes;
+        let mut fabric = self.fabric.clone();
+        fabric.loss = p.loss;
+        let mut traffic = self.traffic.clone();
+        traffic.message_bytes = p.message_bytes;
+        traffic.conns_per_pair = p.conns_per_pair;
+        RunConfig {
+            label: label.to_string(),
+            topology,
+            fabric,
+            traffic,
+            failures: self.failures.clone(),
+            duration_us: self.duration_us,
+            bin_us: self.bin_us,
+            seed: self.seed,
+            rate_hint: p.rate_hint,
+            max_events: self.max_events,
+        }
+    }
+}
+
+/// One run of a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Record {
+    /// Sweep point.
+    pub point: Point,
+    /// Measurements (the transport name is `result.transport`).
+    pub result: RunResult,
+}
+
+/// Everything a scenario produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Results {
+    /// Scenario name.
+    pub name: String,
+    /// Scenario description.
+    pub description: String,
+    /// Swept axes (more than one value), in product order.
+    pub axes: Vec<String>,
+    /// Runs, point-major, transports in scenario order.
+    pub records: Vec<Record>,
+}
+
+/// Run every sweep point with every transport of `sc`. `mrnic` supplies the
+/// mrnic transport; a scenario listing `mrnic` without one is refused before
+/// anything runs. `progress` receives reports from every run.
+pub fn run_scenario(
+    sc: &Scenario,
+    mrnic: Option<&dyn Transport>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Results, SimError> {
+    sc.validate()?;
+    if sc.transports.contains(&TransportKind::Mrnic) && mrnic.is_none() {
+        return Err(SimError(format!(
+            "scenario {} lists transport \"mrnic\" but no mrnic transport was supplied to run_scenario",
+            sc.name
+        )));
+    }
+    let roce = RoceFactory { cfg: sc.roce.clone() };
+    let irn = IrnFactory { cfg: sc.irn.clone() };
+    let points = sc.points();
+    let total = points.len() * sc.transports.len();
+    let mut records = Vec::with_capacity(total);
+    for p in &points {
+        for &k in &sc.transports {
+            let t: &dyn Transport = match k {
+                TransportKind::Roce => &roce,
+                TransportKind::Irn => &irn,
+                TransportKind::Mrnic => mrnic.expect("checked above"),
+            };
+            let label = format!("[{}/{}] {} {}", records.len() + 1, total, k.name(), sc.point_label(p));
+            let cfg = sc.run_config(p, label.trim_end());
+            let mut result = t.run(&cfg, progress)?;
+            result.transport = k.name().to_string();
+            records.push(Record { point: *p, result });
+        }
+    }
+    Ok(Results {
+        name: sc.name.clone(),
+        description: sc.description.clone(),
+        axes: sc.swept_axes().iter().map(|s| s.to_string()).collect(),
+        records,
+    })
+}
