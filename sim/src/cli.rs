@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// Runs the scenario file; returns the files written.
 pub fn run_file(path: &Path, ci: bool, out: &Path, quiet: bool) -> Result<Vec<PathBuf>, SimError> {
     let sc = Scenario::load(path, ci)?;
-    let mrnic = MrnicFactory::default();
+    let mrnic = MrnicFactory { cfg: sc.mrnic.clone() };
     let mut last_label = String::new();
     let mut last_print = std::time::Instant::now();
     let mut progress = |p: &crate::Progress| {

@@ -222,6 +222,8 @@ pub struct RunResult {
     pub delivered_bytes: u64,
     /// Aggregate goodput over the measured interval (start .. completion or end), Gb/s.
     pub goodput_gbps: f64,
+    /// The senders' line rate: distinct sending hosts x planes x link rate, Gb/s.
+    pub line_rate_gbps: f64,
     /// Per-connection outcome.
     pub flows: Vec<FlowReport>,
     /// Jain fairness index of per-flow goodput (delivered / own completion or the measured interval).
@@ -1001,6 +1003,10 @@ impl<F: 'static> Sim<F> {
             })
             .collect();
         let jain = jain(&rates);
+        let mut senders: Vec<u32> = flows.iter().map(|f| f.src).collect();
+        senders.sort_unstable();
+        senders.dedup();
+        let line_rate = senders.len() as f64 * f64::from(self.topo.planes) * cfg.fabric.link_bps() as f64 / 1e9;
         let mut drops = DropStats::default();
         let mut marks = 0;
         let mut peak = 0;
@@ -1049,6 +1055,7 @@ impl<F: 'static> Sim<F> {
             completion_ns: self.app.done_at.map(|t| (t - start) / 1000),
             delivered_bytes: delivered,
             goodput_gbps: goodput,
+            line_rate_gbps: line_rate,
             flows,
             jain,
             convergence_rtts: convergence,

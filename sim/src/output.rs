@@ -64,10 +64,19 @@ pub fn relative_to_roce(r: &Results, rec: &Record) -> Option<f64> {
     (d > 0.0).then(|| m.value(rec) / d)
 }
 
-const CSV_HEADER: &str = "transport,loss,message_bytes,planes,conns_per_pair,rate_hint,flows,completed,completion_us,goodput_gbps,rel_to_roce,jain,convergence_rtts,peak_queue_bytes,drops_buffer,drops_random,drops_failed,drops_no_route,ecn_marks,data_sent,data_retx,timeouts,cnps,events,wall_s";
+const CSV_HEADER: &str = "transport,loss,message_bytes,planes,conns_per_pair,rate_hint,flows,completed,completion_us,goodput_gbps,line_rate_gbps,pct_line_rate,rel_to_roce,jain,convergence_rtts,peak_queue_bytes,drops_buffer,drops_random,drops_failed,drops_no_route,ecn_marks,data_sent,data_retx,timeouts,cnps,events,wall_s";
 
 fn opt(v: Option<f64>, prec: usize) -> String {
     v.map(|x| format!("{x:.prec$}")).unwrap_or_default()
+}
+
+/// Goodput as a percentage of the senders' line rate.
+pub fn pct_line(x: &crate::engine::RunResult) -> f64 {
+    if x.line_rate_gbps > 0.0 {
+        100.0 * x.goodput_gbps / x.line_rate_gbps
+    } else {
+        0.0
+    }
 }
 
 /// One CSV row per run.
@@ -78,7 +87,7 @@ pub fn to_csv(r: &Results) -> String {
         let (p, x) = (&rec.point, &rec.result);
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{:.3},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{:.3}",
+            "{},{},{},{},{},{},{},{},{},{:.3},{:.1},{:.2},{},{:.4},{},{},{},{},{},{},{},{},{},{},{},{},{:.3}",
             x.transport,
             p.loss,
             p.message_bytes,
@@ -89,6 +98,8 @@ pub fn to_csv(r: &Results) -> String {
             x.completed,
             opt(x.completion_ns.map(|c| c as f64 / 1000.0), 3),
             x.goodput_gbps,
+            x.line_rate_gbps,
+            pct_line(x),
             opt(relative_to_roce(r, rec), 4),
             x.jain,
             opt(x.convergence_rtts, 1),
@@ -147,6 +158,7 @@ pub fn to_markdown(r: &Results) -> String {
             m.name(),
             "vs RoCE",
             if m == Metric::CompletionUs { "goodput (Gb/s)" } else { "" },
+            "% of line rate",
             "done",
             "Jain",
             "conv. (RTTs)",
@@ -171,6 +183,7 @@ pub fn to_markdown(r: &Results) -> String {
         if m == Metric::CompletionUs {
             row.push(format!("{:.1}", x.goodput_gbps));
         }
+        row.push(format!("{:.1}", pct_line(x)));
         row.push(if x.completed { "yes".into() } else { "no".into() });
         row.push(format!("{:.3}", x.jain));
         row.push(opt(x.convergence_rtts, 1));

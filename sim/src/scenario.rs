@@ -168,6 +168,10 @@ pub struct Scenario {
     /// IRN baseline parameters.
     #[serde(default)]
     pub irn: IrnConfig,
+    /// mrnic transport parameters (`[transport]` of docs/protocol.md §5; `mtu` comes
+    /// from the fabric).
+    #[serde(default)]
+    pub mrnic: mrnic_model::transport::TransportConfig,
     /// Event limit per run (0 = none).
     #[serde(default)]
     pub max_events: u64,
@@ -233,6 +237,7 @@ impl Scenario {
         }
         self.roce.validate()?;
         self.irn.validate()?;
+        self.mrnic.validate().map_err(|e| SimError::invalid("mrnic", e.0))?;
         let points = self.points();
         if points.len() * self.transports.len() > MAX_RUNS {
             return Err(SimError::invalid("sweep", format!("expands to more than {MAX_RUNS} runs")));

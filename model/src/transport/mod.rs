@@ -76,6 +76,8 @@ pub struct TransportConfig {
     /// *wire* BTH partition key.
     pub pkey: u16,
     /// K: a packet is lost when the responder has seen path PSN `x + K` on its path.
+    /// 1 (any gap) when a path keeps order, as one ECMP route does; larger for fabrics
+    /// that reorder within a route.
     pub reorder_threshold: u32,
     /// N: the responder ACKs every N DATA packets per path (1..=255).
     pub ack_every: u32,
@@ -85,14 +87,25 @@ pub struct TransportConfig {
     pub rto_min_ns: u64,
     pub rto_max_ns: u64,
     pub rto_init_ns: u64,
+    /// Head timer: the oldest outstanding PSN (it blocks the PSN window) is sent again
+    /// after this percentage of the largest path RTT while the window is at least half
+    /// used; 0 = off.
+    pub head_rto_pct: u32,
     /// DCTCP gain g = 2^-dctcp_g_shift.
     pub dctcp_g_shift: u8,
+    /// Percent of a path's window kept after a loss event (per-path detection), at most
+    /// once per window of data. 100: loss is not a congestion signal (ECN is; random
+    /// and corruption loss must not throttle a path); 50: halve, as TCP does.
+    pub loss_beta_pct: u8,
     /// Per-path congestion window, packets.
     pub cwnd_init: u32,
     pub cwnd_min: u32,
     pub cwnd_max: u32,
     /// Consecutive loss events or timeouts that fail a path.
     pub fail_threshold: u32,
+    /// A path RTO fails the path at once (new entropy, probe) instead of counting a
+    /// strike: the RTO already waited srtt + 4 rttvar with no word from the path.
+    pub fail_on_timeout: bool,
     /// Probes on one entropy before it is re-rolled again.
     pub max_probes: u32,
     /// NoRecvBuffer NAKs for one message before giving up; 7 = never.
@@ -110,18 +123,21 @@ impl Default for TransportConfig {
             mtu: 4096,
             window: 256,
             pkey: crate::wire::DEFAULT_PKEY,
-            reorder_threshold: 3,
+            reorder_threshold: 1,
             ack_every: 4,
             ack_timeout_ns: 2_000,
             rto_min_ns: 50_000,
             rto_max_ns: 100_000_000,
             rto_init_ns: 1_000_000,
+            head_rto_pct: 200,
             dctcp_g_shift: 4,
+            loss_beta_pct: 100,
             cwnd_init: 16,
             cwnd_min: 1,
             cwnd_max: 256,
             fail_threshold: 3,
-            max_probes: 4,
+            fail_on_timeout: true,
+            max_probes: 1,
             rnr_retry: 7,
             rnr_delay_us: 10,
             dscp: 26,
@@ -168,6 +184,9 @@ impl TransportConfig {
                 "transport windows: need 1 <= cwnd_min ({}) <= cwnd_init ({}) <= cwnd_max ({})",
                 self.cwnd_min, self.cwnd_init, self.cwnd_max
             ));
+        }
+        if self.loss_beta_pct == 0 || self.loss_beta_pct > 100 {
+            return bad(format!("transport.loss_beta_pct = {}: must be 1..=100", self.loss_beta_pct));
         }
         if self.fail_threshold == 0 || self.max_probes == 0 {
             return bad("transport.fail_threshold and transport.max_probes must be >= 1".into());

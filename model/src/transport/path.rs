@@ -224,8 +224,8 @@ impl PathTable {
     }
 
     /// A packet in flight on `p` is declared lost (not a timeout): its window share
-    /// is released; once per window of data the window halves and the path gets a
-    /// strike. Returns true when the path reached `fail_threshold` strikes.
+    /// is released; once per window of data the window is multiplied by
+    /// `loss_beta_pct` / 100 and the path gets a strike. Returns true when the path reached `fail_threshold` strikes.
     pub fn on_lost(&mut self, p: usize, psn: u32, next_psn: u32, cfg: &TransportConfig) -> bool {
         let x = &mut self.paths[p];
         x.inflight = x.inflight.saturating_sub(1);
@@ -233,7 +233,7 @@ impl PathTable {
         if !x.decreased_any || seq_after_eq(psn, x.last_decrease_psn) {
             x.decreased_any = true;
             x.last_decrease_psn = next_psn;
-            x.cwnd = (x.cwnd / 2.0).max(cfg.cwnd_min as f64);
+            x.cwnd = (x.cwnd * f64::from(cfg.loss_beta_pct) / 100.0).max(cfg.cwnd_min as f64);
             return Self::strike(x, cfg);
         }
         false
@@ -362,16 +362,22 @@ impl PathTable {
     }
 
     /// A PROBE_REPLY for `p`: accepted when it answers the outstanding probe on the
-    /// current entropy. The path is OK again with a fresh window and RTT.
+    /// current entropy. The path is OK again, with the mean window of the OK paths (at
+    /// least `cwnd_init`) and the probe's RTT.
     pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: u64, cfg: &TransportConfig) -> bool {
-        let x = &mut self.paths[p];
+        let x = &self.paths[p];
         if x.state != PathState::Probing || x.probe_due || seq != x.probe_seq || port != 0xC000 | x.entropy {
             return false;
         }
+        // The new route starts with the window the connection's healthy paths have now
+        // (they reflect the fabric's state), at least cwnd_init.
+        let ok: Vec<f64> = self.paths.iter().filter(|y| y.state == PathState::Ok).map(|y| y.cwnd).collect();
+        let mean = if ok.is_empty() { 0.0 } else { ok.iter().sum::<f64>() / ok.len() as f64 };
+        let x = &mut self.paths[p];
         x.state = PathState::Ok;
         x.strikes = 0;
         x.backoff = 1;
-        x.cwnd = cfg.cwnd_init as f64;
+        x.cwnd = mean.max(cfg.cwnd_init as f64);
         x.inflight = 0;
         x.srtt = (now.saturating_sub(x.probe_sent_at) as f64).max(1.0);
         x.rttvar = x.srtt / 2.0;
@@ -391,7 +397,7 @@ mod tests {
     use super::*;
 
     fn cfg() -> TransportConfig {
-        TransportConfig { paths: 4, cwnd_init: 2, ..Default::default() }
+        TransportConfig { paths: 4, cwnd_init: 2, loss_beta_pct: 50, ..Default::default() }
     }
 
     #[test]

@@ -70,10 +70,17 @@ pub struct TxStats {
     pub rnr_naks: u64,
     pub losses_by_path: u64,
     pub losses_by_timeout: u64,
+    /// The window head retransmitted by the head timer.
+    pub losses_by_head_timer: u64,
     pub spurious_losses: u64,
     pub path_failures: u64,
     pub probes_sent: u64,
     pub completions: u64,
+    /// `poll_tx` found data to send but the PSN window was full / no path had
+    /// window room / the rate hint's bucket was empty.
+    pub blocked_window: u64,
+    pub blocked_paths: u64,
+    pub blocked_tokens: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -220,19 +227,32 @@ impl Requester {
         if self.rate_hint != 0 {
             self.refill(now);
             if self.tokens <= 0.0 {
+                if self.rtx.lost_count() > 0 || self.has_new_data() {
+                    self.stats.blocked_tokens += 1;
+                }
                 return None;
             }
         }
         if let Some(psn) = self.rtx.oldest_lost(now) {
             let avoid = self.rtx.slot(psn).map(|s| s.path as usize);
-            let p = self.paths.select(avoid, plane)?;
+            let Some(p) = self.paths.select(avoid, plane) else {
+                self.stats.blocked_paths += 1;
+                return None;
+            };
             self.stats.retransmissions += 1;
             return Some(self.transmit(psn, p, now));
         }
-        if !self.has_new_data() || !self.rtx.has_room() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
+        if !self.has_new_data() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
             return None;
         }
-        let p = self.paths.select(None, plane)?;
+        if !self.rtx.has_room() {
+            self.stats.blocked_window += 1;
+            return None;
+        }
+        let Some(p) = self.paths.select(None, plane) else {
+            self.stats.blocked_paths += 1;
+            return None;
+        };
         let m = &mut self.msgs[self.seg];
         let off = m.segmented;
         let psn = self.rtx.push_new(m.msn, off);
@@ -523,11 +543,33 @@ impl Requester {
         if let Some(r) = self.rtx.next_release(self.last_now) {
             at(r);
         }
+        if let Some(d) = self.head_deadline() {
+            at(d);
+        }
         if self.rate_hint != 0 && self.tokens <= 0.0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
             let ns = (-self.tokens * 8000.0 / f64::from(self.rate_hint)).ceil() as u64 + 1;
             at(self.tokens_at + ns);
         }
         t
+    }
+
+    /// The head timer (§6.5): the oldest outstanding PSN blocks the whole PSN window,
+    /// so while it is in flight and half the window is used, it is sent again after
+    /// `head_rto_pct` % of the largest path RTT, without any path penalty.
+    fn head_deadline(&self) -> Option<u64> {
+        if self.cfg.head_rto_pct == 0 || self.rtx.outstanding() < self.cfg.window / 2 {
+            return None;
+        }
+        let s = self.rtx.slot(self.rtx.base)?;
+        if s.state != SlotState::InFlight {
+            return None;
+        }
+        let srtt = self.paths.paths.iter().map(|p| p.srtt).fold(0.0, f64::max);
+        if srtt == 0.0 {
+            return None;
+        }
+        let wait = (srtt * f64::from(self.cfg.head_rto_pct) / 100.0) as u64 + self.cfg.ack_timeout_ns;
+        Some(s.sent_at + wait)
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
@@ -546,6 +588,13 @@ impl Requester {
         if self.rate_hint != 0 {
             self.refill(now);
         }
+        if self.head_deadline().is_some_and(|d| d <= now) {
+            let psn = self.rtx.base;
+            let path = self.rtx.slot(psn).map(|s| s.path as usize).expect("head is live");
+            self.rtx.mark_lost(psn, 0);
+            self.paths.release(path);
+            self.stats.losses_by_head_timer += 1;
+        }
         for p in 0..self.paths.len() {
             if self.path_deadline(p).is_some_and(|d| d <= now) {
                 let rto = self.paths.rto(p, &self.cfg);
@@ -556,7 +605,8 @@ impl Requester {
                     self.rtx.pop_path_head(p);
                     self.declare_lost(psn, true);
                 }
-                if self.paths.on_timeout(p, self.rtx.next, &self.cfg) {
+                let struck_out = self.paths.on_timeout(p, self.rtx.next, &self.cfg);
+                if struck_out || self.cfg.fail_on_timeout {
                     self.fail_path(p);
                 }
             }
