@@ -134,12 +134,17 @@ impl Endpoint for MrnicEndpoint {
     }
 
     fn set_host_load(&mut self, active_rx_conns: u32) {
-        // Fair share of the host's ingress; no hint when alone.
-        self.qp.rsp.rate_hint = if active_rx_conns <= 1 {
+        // Fair share of the host's ingress, lowered by the CE fraction the connection
+        // sees (the responder does that per packet); no hint when alone.
+        let base = if active_rx_conns <= 1 {
             0
         } else {
             (self.host_capacity_mbps / u64::from(active_rx_conns)).clamp(1, u64::from(u32::MAX)) as u32
         };
+        self.qp.rsp.hint_base = base;
+        if base == 0 {
+            self.qp.rsp.rate_hint = 0;
+        }
     }
 
     fn stats(&self) -> EndpointStats {

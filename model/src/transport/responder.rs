@@ -93,8 +93,14 @@ pub struct Responder {
     /// placed (earlier messages still complete).
     pub error: Option<(NakCode, u32)>,
     last_error_nak: Option<u64>,
-    /// Rate hint put in every ACK, Mbit/s (0 = none).
+    /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
+    /// the CE marks this connection sees: `hint_base * (1 - ce_ewma / 2)`.
     pub rate_hint: u32,
+    /// The host's share for this connection (e.g. ingress bandwidth / active
+    /// connections), Mbit/s; 0 = leave `rate_hint` alone.
+    pub hint_base: u32,
+    /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets.
+    pub ce_ewma: f64,
     out: VecDeque<Out>,
     completions: Vec<RecvCompletion>,
     pub stats: RxStats,
@@ -128,6 +134,8 @@ impl Responder {
             error: None,
             last_error_nak: None,
             rate_hint: 0,
+            hint_base: 0,
+            ce_ewma: 0.0,
             out: VecDeque::new(),
             completions: Vec::new(),
             stats: RxStats::default(),
@@ -244,6 +252,10 @@ impl Responder {
             self.stats.data_out_of_window += 1;
         }
 
+        self.ce_ewma += ((if ce { 1.0 } else { 0.0 }) - self.ce_ewma) / 4.0;
+        if self.hint_base != 0 {
+            self.rate_hint = ((f64::from(self.hint_base) * (1.0 - self.ce_ewma / 2.0)) as u32).max(1);
+        }
         let rp = &mut self.paths[p];
         rp.pending += 1;
         if ce {
