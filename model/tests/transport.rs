@@ -250,3 +250,18 @@ fn a_thirty_percent_lossy_network_still_delivers_a_large_write_within_bounded_ti
     println!("{} ns, {}", r.end_ns, serde_json::to_string(&r.a_tx).unwrap());
     assert!(r.end_ns < 100 * MS, "{} ns", r.end_ns);
 }
+
+#[test]
+fn the_head_timer_repairs_a_stuck_window_head_long_before_the_rto() {
+    // RTOs of 10 ms: only per-path detection and the head timer can repair losses quickly.
+    let slow_rto = TransportConfig { rto_min_ns: 10 * MS, rto_init_ns: 10 * MS, ..cfg() };
+    let w = Workload { msgs: vec![(Write, 8 << 20)], data_seed: 12 };
+    let net = NetConfig { link_gbps: 400.0, loss: 0.2, seed: 12, ..Default::default() };
+    let (l, r, v) = run(&slow_rto, net.clone(), &w, (0, 0, 0), 1_000 * MS);
+    v.unwrap();
+    assert!(l.a.req.stats.losses_by_head_timer > 0, "{:?}", l.a.req.stats);
+    assert!(r.end_ns < 2 * MS, "done in {} ns", r.end_ns);
+    let (_, r0, v0) = run(&TransportConfig { head_rto_pct: 0, ..slow_rto }, net, &w, (0, 0, 0), 1_000 * MS);
+    v0.unwrap();
+    assert!(r0.end_ns > 5 * r.end_ns, "without the head timer: {} ns vs {} ns", r0.end_ns, r.end_ns);
+}

@@ -553,11 +553,12 @@ impl Requester {
         t
     }
 
-    /// The head timer (§6.5): the oldest outstanding PSN blocks the whole PSN window,
-    /// so while it is in flight and half the window is used, it is sent again after
+    /// The head timer (§6.5): the oldest outstanding PSN blocks the whole PSN window
+    /// (and, at the end of the data, completion), so while it is in flight and half
+    /// the window is used or nothing new is left to send, it is sent again after
     /// `head_rto_pct` % of the largest path RTT, without any path penalty.
     fn head_deadline(&self) -> Option<u64> {
-        if self.cfg.head_rto_pct == 0 || self.rtx.outstanding() < self.cfg.window / 2 {
+        if self.cfg.head_rto_pct == 0 || (self.rtx.outstanding() < self.cfg.window / 2 && self.has_new_data()) {
             return None;
         }
         let s = self.rtx.slot(self.rtx.base)?;
