@@ -7,13 +7,15 @@
 //! - `poll_tx(plane)` asks the QP for a frame of that plane's paths (path `p` is on
 //!   plane `p mod planes`).
 //! - A frame the fabric marked CE arrives with IPv4 ECN = CE, as on the wire.
+//! - DATA frames travel without their (zero) payload bytes, only its length
+//!   ([`MrnicFrame`]): a 1024-host fabric holds ~10^5 frames in flight.
 //! - The receiver's rate hint (when the scenario enables it): the host's ingress
 //!   capacity divided by the connections actively delivering to it.
 
 use crate::transport::{BoxEndpoint, Completion, CompletionKind, ConnSpec, Endpoint, EndpointFactory, EndpointStats, TxMeta};
 use mrnic_model::transport::path::Plane;
 use mrnic_model::transport::{Qp, QpAddr, QpSetup, TransportConfig, WorkRequest};
-use mrnic_model::wire::{DataKind, Ecn, Frame};
+use mrnic_model::wire::{Body, DataKind, Ecn, Frame};
 
 /// Where messages land in the receiver's (virtual) memory.
 const REGION: u64 = 0x1000_0000_0000;
@@ -21,6 +23,13 @@ const REGION_LEN: u64 = 1 << 40;
 const RKEY: u32 = 0x0001_0001;
 /// Ethernet FCS: the simulator counts frames up to and including it.
 const FCS: u32 = 4;
+
+/// A frame in the fabric: the typed frame with its DATA payload dropped, and the
+/// payload's length.
+pub struct MrnicFrame {
+    pub frame: Frame,
+    pub payload_len: u32,
+}
 
 /// Builds mrnic connections.
 #[derive(Clone, Debug)]
@@ -41,13 +50,13 @@ fn addr(h: u32) -> QpAddr {
 }
 
 impl EndpointFactory for MrnicFactory {
-    type Frame = Frame;
+    type Frame = MrnicFrame;
 
     fn name(&self) -> String {
         "mrnic".into()
     }
 
-    fn pair(&self, spec: &ConnSpec) -> (BoxEndpoint<Frame>, BoxEndpoint<Frame>) {
+    fn pair(&self, spec: &ConnSpec) -> (BoxEndpoint<MrnicFrame>, BoxEndpoint<MrnicFrame>) {
         let cfg = TransportConfig { mtu: spec.mtu, ..self.cfg.clone() };
         let qpn = spec.conn & 0x00FF_FFFF;
         let (a, b) = (QpAddr { qpn, ..addr(spec.a) }, QpAddr { qpn, ..addr(spec.b) });
@@ -64,7 +73,7 @@ impl EndpointFactory for MrnicFactory {
                 next_id: 0,
                 received: 0,
                 last_now: 0,
-            }) as BoxEndpoint<Frame>
+            }) as BoxEndpoint<MrnicFrame>
         };
         (mk(sa), mk(sb))
     }
@@ -81,21 +90,26 @@ pub struct MrnicEndpoint {
 }
 
 impl Endpoint for MrnicEndpoint {
-    type Frame = Frame;
+    type Frame = MrnicFrame;
 
-    fn poll_tx(&mut self, now_ns: u64, plane: u8) -> Option<(Frame, TxMeta)> {
+    fn poll_tx(&mut self, now_ns: u64, plane: u8) -> Option<(MrnicFrame, TxMeta)> {
         self.last_now = now_ns;
-        let f = self.qp.poll_tx_on(now_ns, Some(Plane { plane, planes: self.planes }))?;
+        let mut f = self.qp.poll_tx_on(now_ns, Some(Plane { plane, planes: self.planes }))?;
         let meta = TxMeta { bytes: f.wire_len() as u32 + FCS, sport: f.udp.src_port, ect: f.ip.ecn != Ecn::NotEct };
-        Some((f, meta))
+        let mut payload_len = 0;
+        if let Body::Data { payload, .. } = &mut f.body {
+            payload_len = payload.len() as u32;
+            *payload = Vec::new();
+        }
+        Some((MrnicFrame { frame: f, payload_len }, meta))
     }
 
-    fn on_frame(&mut self, now_ns: u64, mut frame: Frame, ce: bool) {
+    fn on_frame(&mut self, now_ns: u64, mut f: MrnicFrame, ce: bool) {
         self.last_now = now_ns;
         if ce {
-            frame.ip.ecn = Ecn::Ce;
+            f.frame.ip.ecn = Ecn::Ce;
         }
-        self.qp.on_frame(now_ns, &frame);
+        self.qp.on_frame_virtual(now_ns, &f.frame, Some(f.payload_len));
     }
 
     fn next_wakeup(&self) -> Option<u64> {
