@@ -131,6 +131,8 @@ pub struct Progress<'a> {
     pub events: u64,
     /// Wall-clock seconds since the run started.
     pub wall_s: f64,
+    /// The run's last report.
+    pub finished: bool,
 }
 
 /// Drops by cause.
@@ -583,6 +585,7 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
                 end_ns: end_ps / 1000,
                 events: sim.events,
                 wall_s: wall.elapsed().as_secs_f64(),
+                finished: false,
             });
         }
         if cfg.max_events > 0 && sim.events >= cfg.max_events {
@@ -601,6 +604,7 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
         end_ns: end_ps / 1000,
         events: sim.events,
         wall_s: wall.elapsed().as_secs_f64(),
+        finished: true,
     });
     Ok(sim.finish(factory.name(), cfg, end, base_rtt, wall.elapsed().as_secs_f64()))
 }

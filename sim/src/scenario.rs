@@ -336,6 +336,40 @@ pub struct Results {
     pub records: Vec<Record>,
 }
 
+/// Every run of a scenario in order: `(point, transport, label)`.
+fn runs(sc: &Scenario) -> Vec<(Point, TransportKind, String)> {
+    let points = sc.points();
+    let total = points.len() * sc.transports.len();
+    let mut v = Vec::with_capacity(total);
+    for p in &points {
+        for &k in &sc.transports {
+            let label = format!("[{}/{}] {} {}", v.len() + 1, total, k.name(), sc.point_label(p));
+            v.push((*p, k, label.trim_end().to_string()));
+        }
+    }
+    v
+}
+
+fn check_mrnic(sc: &Scenario, supplied: bool) -> Result<(), SimError> {
+    sc.validate()?;
+    if sc.transports.contains(&TransportKind::Mrnic) && !supplied {
+        return Err(SimError(format!(
+            "scenario {} lists transport \"mrnic\" but no mrnic transport was supplied to run_scenario",
+            sc.name
+        )));
+    }
+    Ok(())
+}
+
+fn results(sc: &Scenario, records: Vec<Record>) -> Results {
+    Results {
+        name: sc.name.clone(),
+        description: sc.description.clone(),
+        axes: sc.swept_axes().iter().map(|s| s.to_string()).collect(),
+        records,
+    }
+}
+
 /// Run every sweep point with every transport of `sc`. `mrnic` supplies the
 /// mrnic transport; a scenario listing `mrnic` without one is refused before
 /// anything runs. `progress` receives reports from every run.
@@ -344,36 +378,62 @@ pub fn run_scenario(
     mrnic: Option<&dyn Transport>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Results, SimError> {
-    sc.validate()?;
-    if sc.transports.contains(&TransportKind::Mrnic) && mrnic.is_none() {
-        return Err(SimError(format!(
-            "scenario {} lists transport \"mrnic\" but no mrnic transport was supplied to run_scenario",
-            sc.name
-        )));
-    }
+    check_mrnic(sc, mrnic.is_some())?;
     let roce = RoceFactory { cfg: sc.roce.clone() };
     let irn = IrnFactory { cfg: sc.irn.clone() };
-    let points = sc.points();
-    let total = points.len() * sc.transports.len();
-    let mut records = Vec::with_capacity(total);
-    for p in &points {
-        for &k in &sc.transports {
-            let t: &dyn Transport = match k {
-                TransportKind::Roce => &roce,
-                TransportKind::Irn => &irn,
-                TransportKind::Mrnic => mrnic.expect("checked above"),
-            };
-            let label = format!("[{}/{}] {} {}", records.len() + 1, total, k.name(), sc.point_label(p));
-            let cfg = sc.run_config(p, label.trim_end());
-            let mut result = t.run(&cfg, progress)?;
-            result.transport = k.name().to_string();
-            records.push(Record { point: *p, result });
-        }
+    let mut records = Vec::new();
+    for (p, k, label) in runs(sc) {
+        let t: &dyn Transport = match k {
+            TransportKind::Roce => &roce,
+            TransportKind::Irn => &irn,
+            TransportKind::Mrnic => mrnic.expect("checked above"),
+        };
+        let cfg = sc.run_config(&p, &label);
+        let mut result = t.run(&cfg, progress)?;
+        result.transport = k.name().to_string();
+        records.push(Record { point: p, result });
     }
-    Ok(Results {
-        name: sc.name.clone(),
-        description: sc.description.clone(),
-        axes: sc.swept_axes().iter().map(|s| s.to_string()).collect(),
-        records,
-    })
+    Ok(results(sc, records))
+}
+
+/// [`run_scenario`] on `jobs` threads: the runs are independent and each is
+/// deterministic, so the results are identical to the sequential ones, in the same
+/// order. `progress` is called from the worker threads (serialized).
+pub fn run_scenario_parallel(
+    sc: &Scenario,
+    mrnic: Option<&(dyn Transport + Sync)>,
+    jobs: usize,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+) -> Result<Results, SimError> {
+    check_mrnic(sc, mrnic.is_some())?;
+    let roce = RoceFactory { cfg: sc.roce.clone() };
+    let irn = IrnFactory { cfg: sc.irn.clone() };
+    let list = runs(sc);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<RunResult, SimError>>>> =
+        list.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let progress = std::sync::Mutex::new(progress);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, list.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((p, k, label)) = list.get(i) else { break };
+                let t: &(dyn Transport + Sync) = match k {
+                    TransportKind::Roce => &roce,
+                    TransportKind::Irn => &irn,
+                    TransportKind::Mrnic => mrnic.expect("checked above"),
+                };
+                let cfg = sc.run_config(p, label);
+                let r = t.run(&cfg, &mut |x: &Progress| (progress.lock().expect("progress"))(x));
+                *slots[i].lock().expect("slot") = Some(r);
+            });
+        }
+    });
+    let mut records = Vec::with_capacity(list.len());
+    for ((p, k, _), slot) in list.iter().zip(slots) {
+        let mut result = slot.into_inner().expect("slot").expect("every run ran")?;
+        result.transport = k.name().to_string();
+        records.push(Record { point: *p, result });
+    }
+    Ok(results(sc, records))
 }

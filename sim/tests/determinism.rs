@@ -36,3 +36,21 @@ fn different_seed_gives_different_results() {
     assert_ne!(a.fingerprint(), b.fingerprint());
     assert_ne!(a.drops.random, b.drops.random);
 }
+
+#[test]
+fn a_scenario_run_on_two_threads_equals_the_sequential_run_with_mrnic_too() {
+    use mrnic_sim::mrnic::MrnicFactory;
+    use mrnic_sim::scenario::{run_scenario, run_scenario_parallel, Scenario};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join("loss_sweep.toml");
+    let sc = Scenario::load(&path, true).unwrap();
+    let f = MrnicFactory { cfg: sc.mrnic.clone() };
+    let seq = run_scenario(&sc, Some(&f), &mut |_| {}).unwrap();
+    let mut finished = 0;
+    let par = run_scenario_parallel(&sc, Some(&f), 2, &mut |p| finished += p.finished as usize).unwrap();
+    assert_eq!(finished, seq.records.len(), "one final report per run");
+    assert_eq!(seq.records.len(), par.records.len());
+    for (a, b) in seq.records.iter().zip(&par.records) {
+        assert_eq!(a.point, b.point);
+        assert_eq!(a.result.fingerprint(), b.result.fingerprint());
+    }
+}
