@@ -1,7 +1,7 @@
 //! Requester: the sending half of a connection end (`docs/protocol.md` §6.1-§6.9).
 //!
 //! Work requests (WRITE, SEND) are segmented into MTU packets with consecutive PSNs.
-//! [`Requester::poll_tx`] sends, in this order: a due path probe, the oldest lost PSN
+//! [`Requester::poll_tx_on`] sends, in this order: a due path probe, the oldest lost PSN
 //! (on a path other than the one it was lost on when another can send), new data.
 //! Each packet goes on the next path in round-robin order that has window room
 //! ([`PathTable::select`]). ACKs acknowledge cumulatively and selectively, give an
@@ -205,12 +205,7 @@ impl Requester {
         self.tokens_at = now;
     }
 
-    /// The next frame to send now, if any.
-    pub fn poll_tx(&mut self, now: u64) -> Option<Out> {
-        self.poll_tx_on(now, None)
-    }
-
-    /// The next frame to send now on NIC plane `plane` (only its paths), if any.
+    /// The next frame to send now, on NIC plane `plane` only (its paths) when given.
     pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Out> {
         self.last_now = now;
         let on = |p: usize| plane.is_none_or(|pl| pl.has(p));
@@ -506,8 +501,7 @@ impl Requester {
 
     fn complete(&mut self) {
         while let Some(m) = self.msgs.front() {
-            if let Some((fmsn, status)) = self.fatal.filter(|&(f, _)| f == m.msn) {
-                let _ = fmsn;
+            if let Some((_, status)) = self.fatal.filter(|&(f, _)| f == m.msn) {
                 for (i, m) in std::mem::take(&mut self.msgs).into_iter().enumerate() {
                     let st = if i == 0 { status } else { WcStatus::Flushed };
                     self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
@@ -617,11 +611,6 @@ impl Requester {
         }
     }
 
-    /// Packets in flight: sent, neither acknowledged nor declared lost.
-    pub fn inflight(&self) -> u32 {
-        self.paths.paths.iter().map(|p| p.inflight).sum()
-    }
-
     /// The bookkeeping invariants: each path's `inflight` equals the PSNs in flight on
     /// it, the lost set equals the PSNs in state Lost, the window is respected, and
     /// completed messages' PSNs are behind the cumulative PSN. Tests call it.
@@ -647,10 +636,5 @@ impl Requester {
             return Err(format!("{} PSNs outstanding in a window of {}", self.rtx.outstanding(), self.cfg.window));
         }
         Ok(())
-    }
-
-    /// Debug view: `(psn, state)` of every live PSN.
-    pub fn live(&self) -> Vec<(u32, SlotState)> {
-        self.rtx.iter().map(|(p, s)| (p, s.state)).collect()
     }
 }

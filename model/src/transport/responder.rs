@@ -152,19 +152,12 @@ impl Responder {
         std::mem::take(&mut self.completions)
     }
 
-    /// Next ACK/NAK/PROBE_REPLY to send.
-    pub fn poll_tx(&mut self) -> Option<Out> {
-        self.out.pop_front()
-    }
-
-    /// Next ACK/NAK/PROBE_REPLY for NIC plane `plane` (that of its path id).
+    /// Next ACK/NAK/PROBE_REPLY to send, for NIC plane `plane` only (that of its path
+    /// id) when given.
     pub fn poll_tx_on(&mut self, plane: Option<Plane>) -> Option<Out> {
         let Some(pl) = plane else { return self.out.pop_front() };
         let i = self.out.iter().position(|o| pl.has(o.body.path_id() as usize))?;
         self.out.remove(i)
-    }
-    pub fn has_output(&self) -> bool {
-        !self.out.is_empty()
     }
 
     /// Earliest ACK timer.

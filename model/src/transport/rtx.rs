@@ -225,41 +225,37 @@ impl RetransmitQueue {
         None
     }
 
-    /// Earliest `not_before` of a lost PSN still held back, if any.
+    /// Earliest `not_before` of a lost PSN still held back, if any (only the lost
+    /// set's bits are visited: the requester asks after every event).
     pub fn next_release(&self, now: u64) -> Option<u64> {
-        if self.lost_count == 0 {
-            return None;
-        }
         let mut t: Option<u64> = None;
-        let mut psn = self.base;
-        for _ in 0..self.outstanding() {
-            let s = &self.slots[self.idx(psn)];
-            if s.state == SlotState::Lost && s.not_before > now {
-                t = Some(t.map_or(s.not_before, |x| x.min(s.not_before)));
+        for (w, &word) in self.lost.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let s = &self.slots[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                if s.not_before > now {
+                    t = Some(t.map_or(s.not_before, |x| x.min(s.not_before)));
+                }
             }
-            psn = seq_add(psn, 1);
         }
         t
     }
 
-    fn head_is_live(&self, p: usize) -> Option<(u32, u32)> {
-        let &(pp, psn) = self.fifo[p].front()?;
-        let live = self.is_live(psn) && {
-            let s = &self.slots[self.idx(psn)];
-            s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == pp
-        };
-        live.then_some((pp, psn))
+    /// The slot of FIFO entry `(pp, psn)` of path `p`, if that transmission is still
+    /// in flight (not acknowledged, declared lost or sent again since).
+    fn in_flight(&self, p: usize, pp: u32, psn: u32) -> Option<&Slot> {
+        let s = &self.slots[self.idx(psn)];
+        (self.is_live(psn) && s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == pp).then_some(s)
     }
 
     /// The oldest packet still in flight on path `p`: `(path PSN, PSN, sent_at)`.
     /// Pops stale FIFO entries on the way.
     pub fn oldest_on_path(&mut self, p: usize) -> Option<(u32, u32, u64)> {
         loop {
-            if self.fifo[p].is_empty() {
-                return None;
-            }
-            if let Some((pp, psn)) = self.head_is_live(p) {
-                return Some((pp, psn, self.slots[self.idx(psn)].sent_at));
+            let &(pp, psn) = self.fifo[p].front()?;
+            if let Some(s) = self.in_flight(p, pp, psn) {
+                return Some((pp, psn, s.sent_at));
             }
             self.fifo[p].pop_front();
         }
@@ -267,11 +263,7 @@ impl RetransmitQueue {
 
     /// Send time of the oldest packet still in flight on path `p`, without popping.
     pub fn peek_oldest_on_path(&self, p: usize) -> Option<u64> {
-        self.fifo[p].iter().find_map(|&(pp, psn)| {
-            let s = &self.slots[self.idx(psn)];
-            (self.is_live(psn) && s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == pp)
-                .then_some(s.sent_at)
-        })
+        self.fifo[p].iter().find_map(|&(pp, psn)| self.in_flight(p, pp, psn).map(|s| s.sent_at))
     }
 
     /// Pops the head of path `p`'s FIFO (after [`RetransmitQueue::oldest_on_path`]).
