@@ -201,6 +201,20 @@ fn perr<E: std::fmt::Debug>(e: E) -> SimError {
     SimError(format!("plot: {e:?}"))
 }
 
+/// Draws the series legend and writes the SVG.
+fn legend_and_present<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    root: &DrawingArea<SVGBackend<'a>, plotters::coord::Shift>,
+) -> Result<(), SimError> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(perr)?;
+    root.present().map_err(perr)
+}
+
 /// The main metric against the first swept axis, one line per transport
 /// (and per combination of the other swept axes). Categorical x.
 pub fn plot_sweep_svg(r: &Results, path: &Path) -> Result<(), SimError> {
@@ -275,14 +289,7 @@ pub fn plot_sweep_svg(r: &Results, path: &Path) -> Result<(), SimError> {
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(perr)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(perr)?;
-    root.present().map_err(perr)?;
-    Ok(())
+    legend_and_present(&mut chart, &root)
 }
 
 /// Goodput over time for up to 12 runs.
@@ -315,14 +322,7 @@ pub fn plot_time_svg(r: &Results, path: &Path) -> Result<(), SimError> {
             .label(label.trim_end().to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(perr)?;
-    root.present().map_err(perr)?;
-    Ok(())
+    legend_and_present(&mut chart, &root)
 }
 
 /// Write every output into `dir` (created if needed); returns the files written.
