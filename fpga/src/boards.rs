@@ -135,9 +135,6 @@ impl Board {
     }
 }
 
-/// (connections, window) combinations a top is compiled for (the presets').
-pub const SUPPORTED: &[(usize, usize)] = &[(1024, 256), (256, 64), (16, 256)];
-
 fn verilog_of<B: Block>(mut top: B) -> Result<String> {
     top.connect_all();
     if let Err(e) = check_all(&top) {
@@ -149,26 +146,9 @@ fn verilog_of<B: Block>(mut top: B) -> Result<String> {
 /// The Verilog (module `top`) of `board`'s top around a SACK engine sized by `config`.
 pub fn top_verilog(board: &Board, config: &Config) -> Result<String> {
     config.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let key = (config.sack.connections, config.sack.window);
-    macro_rules! gen {
-        ($c:literal, $w:literal) => {
-            match board.family {
-                Family::Ecp5 => verilog_of(Ulx3sTop::<$c, $w>::new()),
-                Family::Ice40 => verilog_of(IcebreakerTop::<$c, $w>::new()),
-            }
-        };
-    }
-    match key {
-        (1024, 256) => gen!(10, 256),
-        (256, 64) => gen!(8, 64),
-        (16, 256) => gen!(4, 256),
-        _ => bail!(
-            "configuration '{}' ({} connections, {}-bit window) has no FPGA top: the tops are \
-             compiled for (connections, window) in {:?} (add the pair to fpga/src/boards.rs)",
-            config.name,
-            key.0,
-            key.1,
-            SUPPORTED
-        ),
-    }
+    mrnic_hdl::sack_generics!(&config.sack, C, W => match board.family {
+        Family::Ecp5 => verilog_of(Ulx3sTop::<C, W>::new()),
+        Family::Ice40 => verilog_of(IcebreakerTop::<C, W>::new()),
+    })
+    .map_err(|e| anyhow::anyhow!("{e}"))?
 }

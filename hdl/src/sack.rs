@@ -628,34 +628,64 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
     }
 }
 
-/// Calls `$body` with `$ty` bound to the `SackEngine` type of the configuration.
+/// The SACK engine's config-to-generics table: the one place a configuration's
+/// `[sack]` sizes become const generics. Every (connections, window) pair of
+/// `mrnic_model::config::SACK_CONNECTIONS` x `SACK_WINDOWS` has a row, so every valid
+/// configuration (every preset among them) has an instance; gen, verif and fpga all dispatch
+/// through it. Binds `$c` (CONN_BITS) and `$w` (W) as `const` items for `$body`, which
+/// evaluates to `Ok($body)`; an unsupported pair is refused with the reason.
+///
+/// ```ignore
+/// let verilog = mrnic_hdl::sack_generics!(&cfg.sack, C, W => make::<SackEngine<C, W>>())?;
+/// ```
 #[macro_export]
-macro_rules! with_sack_engine {
-    ($cfg:expr, $ty:ident => $body:expr) => {{
+macro_rules! sack_generics {
+    ($cfg:expr, $c:ident, $w:ident => $body:expr) => {{
         let cfg: &$crate::mrnic_model::SackConfig = $cfg;
+        macro_rules! __sack_row {
+            ($cb:literal, $wb:literal) => {{
+                #[allow(non_upper_case_globals, dead_code)]
+                const $c: usize = $cb;
+                #[allow(non_upper_case_globals, dead_code)]
+                const $w: usize = $wb;
+                Ok($body)
+            }};
+        }
         match (cfg.connections, cfg.window) {
-            (16, 32) => { type $ty = $crate::sack::SackEngine<4, 32>; Ok($body) }
-            (16, 64) => { type $ty = $crate::sack::SackEngine<4, 64>; Ok($body) }
-            (16, 128) => { type $ty = $crate::sack::SackEngine<4, 128>; Ok($body) }
-            (16, 256) => { type $ty = $crate::sack::SackEngine<4, 256>; Ok($body) }
-            (64, 32) => { type $ty = $crate::sack::SackEngine<6, 32>; Ok($body) }
-            (64, 64) => { type $ty = $crate::sack::SackEngine<6, 64>; Ok($body) }
-            (64, 128) => { type $ty = $crate::sack::SackEngine<6, 128>; Ok($body) }
-            (64, 256) => { type $ty = $crate::sack::SackEngine<6, 256>; Ok($body) }
-            (256, 32) => { type $ty = $crate::sack::SackEngine<8, 32>; Ok($body) }
-            (256, 64) => { type $ty = $crate::sack::SackEngine<8, 64>; Ok($body) }
-            (256, 128) => { type $ty = $crate::sack::SackEngine<8, 128>; Ok($body) }
-            (256, 256) => { type $ty = $crate::sack::SackEngine<8, 256>; Ok($body) }
-            (1024, 32) => { type $ty = $crate::sack::SackEngine<10, 32>; Ok($body) }
-            (1024, 64) => { type $ty = $crate::sack::SackEngine<10, 64>; Ok($body) }
-            (1024, 128) => { type $ty = $crate::sack::SackEngine<10, 128>; Ok($body) }
-            (1024, 256) => { type $ty = $crate::sack::SackEngine<10, 256>; Ok($body) }
-            (4096, 32) => { type $ty = $crate::sack::SackEngine<12, 32>; Ok($body) }
-            (4096, 64) => { type $ty = $crate::sack::SackEngine<12, 64>; Ok($body) }
-            (4096, 128) => { type $ty = $crate::sack::SackEngine<12, 128>; Ok($body) }
-            (4096, 256) => { type $ty = $crate::sack::SackEngine<12, 256>; Ok($body) }
+            (16, 32) => __sack_row!(4, 32),
+            (16, 64) => __sack_row!(4, 64),
+            (16, 128) => __sack_row!(4, 128),
+            (16, 256) => __sack_row!(4, 256),
+            (64, 32) => __sack_row!(6, 32),
+            (64, 64) => __sack_row!(6, 64),
+            (64, 128) => __sack_row!(6, 128),
+            (64, 256) => __sack_row!(6, 256),
+            (256, 32) => __sack_row!(8, 32),
+            (256, 64) => __sack_row!(8, 64),
+            (256, 128) => __sack_row!(8, 128),
+            (256, 256) => __sack_row!(8, 256),
+            (1024, 32) => __sack_row!(10, 32),
+            (1024, 64) => __sack_row!(10, 64),
+            (1024, 128) => __sack_row!(10, 128),
+            (1024, 256) => __sack_row!(10, 256),
+            (4096, 32) => __sack_row!(12, 32),
+            (4096, 64) => __sack_row!(12, 64),
+            (4096, 128) => __sack_row!(12, 128),
+            (4096, 256) => __sack_row!(12, 256),
             _ => cfg.validate().and_then(|_| Err($crate::mrnic_model::ConfigError(format!(
                 "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.window)))),
         }
     }};
+}
+
+/// Calls `$body` with `$ty` bound to the `SackEngine` type of the configuration (through
+/// [`sack_generics!`]).
+#[macro_export]
+macro_rules! with_sack_engine {
+    ($cfg:expr, $ty:ident => $body:expr) => {
+        $crate::sack_generics!($cfg, __C, __W => {
+            type $ty = $crate::sack::SackEngine<__C, __W>;
+            $body
+        })
+    };
 }
