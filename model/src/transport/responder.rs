@@ -11,7 +11,7 @@ use super::path::Plane;
 use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
 use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig};
-use crate::sack::SackState;
+use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -219,9 +219,10 @@ impl Responder {
             }
         }
 
-        let w = self.cfg.window as usize;
-        let d = seq_dist(psn, self.sack.base);
-        let new = d < (1 << 23) && (d as usize) < w && !self.sack.bitmap.get(d as usize);
+        // One classification, the SACK engine's own (a PSN past the window but inside
+        // the half-space is OutOfWindow, never a bitmap index).
+        let class = self.sack.classify(psn, self.cfg.window as usize);
+        let new = class == Class::New;
         let mut flags = 0;
         if new {
             match self.accept(psn, solicited, kind, ext, pl, payload) {
@@ -238,7 +239,7 @@ impl Responder {
                     return;
                 }
             }
-        } else if d >= (1 << 23) || self.sack.bitmap.get(d as usize) {
+        } else if class == Class::Duplicate {
             self.stats.data_duplicate += 1;
             flags |= ack_flags::DUPLICATE;
         } else {
