@@ -35,6 +35,36 @@ use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
 use serde::{Deserialize, Serialize};
 
+/// Why a connection end refused a call (posting, registering memory, setup).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    #[error("the connection is in the error state (a fatal NAK)")]
+    ErrorState,
+    #[error("work request {wr_id}: data has {data} bytes, len says {len}")]
+    DataLength { wr_id: u64, data: u64, len: u64 },
+    #[error("work request {wr_id}: {len} bytes is too many packets")]
+    TooLong { wr_id: u64, len: u64 },
+    #[error("rkey {rkey:#x} is already registered")]
+    RkeyInUse { rkey: u32 },
+    #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
+    EmptyAllocation { base: u64, len: u64 },
+    #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]
+    Overlap { base: u64, len: u64, other: u64, other_len: u64 },
+    #[error("the initial MSN and SSN can only be set before the first work request or packet")]
+    AlreadyStarted,
+}
+
+/// A broken bookkeeping invariant of the requester ([`Requester::check_invariants`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvariantError {
+    #[error("path {path}: inflight {counted} but {actual} PSNs in flight on it")]
+    Inflight { path: usize, counted: u32, actual: u32 },
+    #[error("lost set holds {set} PSNs, {slots} slots are Lost")]
+    LostSet { set: u32, slots: u32 },
+    #[error("{outstanding} PSNs outstanding in a window of {window}")]
+    Window { outstanding: u32, window: u32 },
+}
+
 /// Largest `reorder_threshold`: path PSN distances are compared in 24-bit serial
 /// arithmetic, which orders only distances below 2^23.
 pub const MAX_REORDER_THRESHOLD: u32 = (1 << 23) - 1;

@@ -95,7 +95,7 @@ pub fn check(l: &Loopback, r: &Report, e: &Expect) -> Result<(), String> {
             return Err(format!("receive completion {k}: {rc:?}, want {} bytes", t.2.len()));
         }
     }
-    l.a.req.check_invariants()?;
+    l.a.req.check_invariants().map_err(|e| e.to_string())?;
     let mem = &l.b.rsp.mem;
     if mem.violations != 0 {
         return Err(format!("{} writes outside any allocation", mem.violations));
