@@ -15,9 +15,11 @@ pub const SACK_WINDOWS: &[usize] = &[32, 64, 128, 256];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SackConfig {
-    /// Number of connections (queue pairs) whose state lives in block RAM.
+    /// Number of connections (queue pairs) whose state lives in block RAM: one of
+    /// [`SACK_CONNECTIONS`] (16, 64, 256, 1024, 4096).
     pub connections: usize,
-    /// Window width in PSNs: the bitmap covers `[base, base + window)`.
+    /// Window width in PSNs: the bitmap covers `[base, base + window)`; one of
+    /// [`SACK_WINDOWS`] (32, 64, 128, 256).
     pub window: usize,
 }
 
@@ -36,18 +38,21 @@ impl SackConfig {
     pub fn window_bits(&self) -> usize {
         self.window.trailing_zeros() as usize
     }
+    /// `connections` one of [`SACK_CONNECTIONS`], `window` one of [`SACK_WINDOWS`].
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !SACK_CONNECTIONS.contains(&self.connections) {
-            return Err(ConfigError(format!(
-                "sack.connections = {} is not supported: choose one of {:?} (a power of two: it is the block RAM depth)",
-                self.connections, SACK_CONNECTIONS
-            )));
+            return Err(ConfigError::out_of_range(
+                "sack.connections",
+                self.connections,
+                format!("not supported: choose one of {SACK_CONNECTIONS:?} (a power of two: it is the block RAM depth)"),
+            ));
         }
         if !SACK_WINDOWS.contains(&self.window) {
-            return Err(ConfigError(format!(
-                "sack.window = {} is not supported: choose one of {:?} (a power of two, at most 256 bits)",
-                self.window, SACK_WINDOWS
-            )));
+            return Err(ConfigError::out_of_range(
+                "sack.window",
+                self.window,
+                format!("not supported: choose one of {SACK_WINDOWS:?} (a power of two, at most 256 bits)"),
+            ));
         }
         Ok(())
     }
@@ -57,7 +62,8 @@ impl SackConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    /// The configuration's name (a preset name, or the file's own).
+    /// The configuration's name (a preset name, or the file's own): 1..=64 characters
+    /// of `[A-Za-z0-9_-]` ([`validate_name`]).
     pub name: String,
     #[serde(default)]
     pub sack: SackConfig,
@@ -67,16 +73,63 @@ pub struct Config {
     pub transport: crate::transport::TransportConfig,
 }
 
-/// A refused configuration, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+/// A refused configuration: the offending field (its TOML path, e.g. `sack.window`)
+/// and the reason. `Display` reads `invalid configuration: <field> = <value>: <reason>`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A value outside the field's documented range.
+    #[error("invalid configuration: {field} = {value}: {reason}")]
+    OutOfRange { field: String, value: String, reason: String },
+    /// A field that contradicts another one, or a limit of whatever builds from it
+    /// (e.g. an RTL generic the hardware does not support).
+    #[error("invalid configuration: {field}: {reason}")]
+    Invalid { field: String, reason: String },
+    /// The TOML text does not parse into a configuration (`field`: the key when the
+    /// parser names one, else `toml`).
+    #[error("invalid configuration: TOML: {reason}")]
+    Toml { field: String, reason: String },
+}
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid configuration: {}", self.0)
+impl ConfigError {
+    /// A value of `field` outside its range.
+    pub fn out_of_range(field: impl Into<String>, value: impl fmt::Display, reason: impl Into<String>) -> Self {
+        ConfigError::OutOfRange { field: field.into(), value: value.to_string(), reason: reason.into() }
+    }
+    /// `field` is refused for `reason` (the constructor for call sites outside the
+    /// model that used to build `ConfigError(String)`).
+    pub fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        ConfigError::Invalid { field: field.into(), reason: reason.into() }
+    }
+    /// The offending field.
+    pub fn field(&self) -> &str {
+        match self {
+            ConfigError::OutOfRange { field, .. } | ConfigError::Invalid { field, .. } | ConfigError::Toml { field, .. } => field,
+        }
+    }
+    /// The reason, without the field.
+    pub fn reason(&self) -> &str {
+        match self {
+            ConfigError::OutOfRange { reason, .. } | ConfigError::Invalid { reason, .. } | ConfigError::Toml { reason, .. } => reason,
+        }
     }
 }
-impl std::error::Error for ConfigError {}
+
+/// Longest configuration name (it names output files and is written into generated
+/// Verilog headers).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// A configuration name: 1..=64 characters of `[A-Za-z0-9_-]` (the same charset as a
+/// simulator scenario name). Anything else could break out of the Verilog comment
+/// the name is written into, or out of a file name.
+pub fn validate_name(name: &str) -> Result<(), ConfigError> {
+    if name.is_empty() || name.len() > MAX_NAME_LEN {
+        return Err(ConfigError::out_of_range("name", format!("{name:?}"), format!("must be 1..={MAX_NAME_LEN} characters long")));
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
+        return Err(ConfigError::out_of_range("name", format!("{name:?}"), format!("{c:?} is not allowed: use only [A-Za-z0-9_-]")));
+    }
+    Ok(())
+}
 
 /// Names of the built-in presets.
 pub const PRESETS: &[&str] = &["default", "ice40", "small"];
@@ -91,11 +144,7 @@ impl Config {
             "default" => SackConfig { connections: 1024, window: 256 },
             "ice40" => SackConfig { connections: 256, window: 64 },
             "small" => SackConfig { connections: 16, window: 256 },
-            _ => {
-                return Err(ConfigError(format!(
-                    "no preset named '{name}': the presets are {PRESETS:?}"
-                )))
-            }
+            _ => return Err(ConfigError::out_of_range("preset", format!("{name:?}"), format!("no such preset: the presets are {PRESETS:?}"))),
         };
         let transport = crate::transport::TransportConfig {
             window: sack.window as u32,
@@ -107,7 +156,12 @@ impl Config {
 
     /// Parses a TOML configuration and validates it.
     pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
-        let cfg: Config = toml::from_str(text).map_err(|e| ConfigError(format!("TOML: {e}")))?;
+        let cfg: Config = toml::from_str(text).map_err(|e| {
+            let reason = e.message().to_string();
+            // serde names an unknown or missing key in backquotes.
+            let field = reason.split('`').nth(1).unwrap_or("toml").to_string();
+            ConfigError::Toml { field, reason: e.to_string() }
+        })?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -116,14 +170,17 @@ impl Config {
         toml::to_string_pretty(self).expect("config serializes")
     }
 
+    /// The name ([`validate_name`]), every field's range, and that the two windows agree.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        validate_name(&self.name)?;
         self.sack.validate()?;
         self.transport.validate()?;
         if self.transport.window as usize != self.sack.window {
-            return Err(ConfigError(format!(
-                "transport.window = {} differs from sack.window = {}: they are the same window (the SACK bitmap width)",
-                self.transport.window, self.sack.window
-            )));
+            return Err(ConfigError::out_of_range(
+                "transport.window",
+                self.transport.window,
+                format!("differs from sack.window = {}: they are the same window (the SACK bitmap width)", self.sack.window),
+            ));
         }
         Ok(())
     }
@@ -143,17 +200,24 @@ mod tests {
     }
 
     #[test]
-    fn invalid_configs_are_refused_with_the_reason() {
-        let e = Config::from_toml("name='x'\n[sack]\nconnections=1000\nwindow=256\n").unwrap_err();
-        assert!(e.0.contains("connections = 1000"), "{e}");
-        let e = Config::from_toml("name='x'\n[sack]\nconnections=1024\nwindow=512\n").unwrap_err();
-        assert!(e.0.contains("window = 512"), "{e}");
-        let e = Config::from_toml("name='x'\n[sack]\nconnections=1024\nwindow=256\nbogus=1\n").unwrap_err();
-        assert!(e.0.contains("bogus"), "{e}");
-        assert!(Config::preset("nope").unwrap_err().0.contains("presets"));
-        let e = Config::from_toml("name='x'\n[sack]\nconnections=1024\nwindow=64\n").unwrap_err();
-        assert!(e.0.contains("differs from sack.window"), "{e}");
-        let e = Config::from_toml("name='x'\n[transport]\npaths=20\n").unwrap_err();
-        assert!(e.0.contains("paths = 20"), "{e}");
+    fn invalid_configs_are_refused_naming_the_field_and_the_reason() {
+        let cases = [
+            ("name='x'\n[sack]\nconnections=1000\nwindow=256\n", "sack.connections", "invalid configuration: sack.connections = 1000: not supported"),
+            ("name='x'\n[sack]\nconnections=1024\nwindow=512\n", "sack.window", "sack.window = 512"),
+            ("name='x'\n[sack]\nconnections=1024\nwindow=256\nbogus=1\n", "bogus", "bogus"),
+            ("name='x'\n[sack]\nconnections=1024\nwindow=64\n", "transport.window", "differs from sack.window"),
+            ("name='x'\n[transport]\npaths=20\n", "transport.paths", "transport.paths = 20: must be 1..=16"),
+            ("name='x\\nmodule evil; endmodule'\n", "name", "is not allowed"),
+        ];
+        for (text, field, msg) in cases {
+            let e = Config::from_toml(text).unwrap_err();
+            assert_eq!(e.field(), field, "{e}");
+            assert!(e.to_string().contains(msg), "{e} lacks {msg:?}");
+        }
+        let e = Config::preset("nope").unwrap_err();
+        assert_eq!(e.field(), "preset");
+        assert!(e.to_string().contains("presets"), "{e}");
+        let e = ConfigError::invalid("SackEngine.W", "must be one of [32, 64, 128, 256]");
+        assert_eq!(e.to_string(), "invalid configuration: SackEngine.W: must be one of [32, 64, 128, 256]");
     }
 }

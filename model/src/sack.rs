@@ -57,15 +57,25 @@ impl Class {
 }
 
 /// A bitmap of up to 256 bits, little-endian words (bit `i` is word `i/64`, bit `i%64`).
+///
+/// Every accessor is total: bits at or beyond [`MAX_WINDOW`] do not exist, read as 0
+/// and cannot be set, so no index (a distance computed from a hostile PSN included)
+/// can panic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Bitmap(pub [u64; 4]);
 
 impl Bitmap {
+    /// Bit `i`; `false` for `i >= 256`.
     pub fn get(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
+        i < MAX_WINDOW && self.0[i / 64] >> (i % 64) & 1 == 1
     }
-    pub fn set(&mut self, i: usize) {
+    /// Sets bit `i`; returns `false` (and changes nothing) for `i >= 256`.
+    pub fn set(&mut self, i: usize) -> bool {
+        if i >= MAX_WINDOW {
+            return false;
+        }
         self.0[i / 64] |= 1 << (i % 64);
+        true
     }
     /// Number of consecutive set bits starting at bit 0.
     pub fn trailing_ones(&self) -> usize {
@@ -94,9 +104,10 @@ impl Bitmap {
         }
         self.0 = out;
     }
-    /// The bitmap as 32-bit words, least significant first (Verilator's VlWide layout).
+    /// The bitmap as 32-bit words, least significant first (Verilator's VlWide layout);
+    /// `bits` is clamped to 256.
     pub fn to_u32_words(&self, bits: usize) -> Vec<u32> {
-        (0..bits.div_ceil(32)).map(|i| (self.0[i / 2] >> (32 * (i % 2))) as u32).collect()
+        (0..bits.min(MAX_WINDOW).div_ceil(32)).map(|i| (self.0[i / 2] >> (32 * (i % 2))) as u32).collect()
     }
     pub fn from_u32_words(words: &[u32]) -> Bitmap {
         let mut b = Bitmap::default();
@@ -105,10 +116,10 @@ impl Bitmap {
         }
         b
     }
-    /// Big-endian hex, `bits/4` digits (as Verilog prints it).
+    /// Big-endian hex, `bits/4` digits (as Verilog prints it); `bits` is clamped to 256.
     pub fn to_hex(&self, bits: usize) -> String {
         let mut s = String::new();
-        for i in (0..bits.div_ceil(4)).rev() {
+        for i in (0..bits.min(MAX_WINDOW).div_ceil(4)).rev() {
             let nib = (self.0[i / 16] >> (4 * (i % 16))) & 0xF;
             s.push(char::from_digit(nib as u32, 16).unwrap());
         }
@@ -144,24 +155,35 @@ pub fn psn_distance(a: u32, b: u32) -> u32 {
 }
 
 impl SackState {
-    /// Classifies and records the data packet `psn` in a window of `window` bits.
-    pub fn receive(&mut self, psn: u32, window: usize) -> SackResult {
-        debug_assert!(window <= MAX_WINDOW && window.is_power_of_two());
-        let psn = psn & PSN_MASK;
-        let d = psn_distance(psn, self.base);
-        let class = if d >= PSN_HALF {
+    /// The class [`SackState::receive`] gives `psn` in a window of `window` bits
+    /// (clamped to [`MAX_WINDOW`]), without changing anything: the one classification
+    /// the engine, the responder and the docs share.
+    pub fn classify(&self, psn: u32, window: usize) -> Class {
+        let d = psn_distance(psn & PSN_MASK, self.base);
+        if d >= PSN_HALF {
             Class::Duplicate
-        } else if d as usize >= window {
+        } else if d as usize >= window.min(MAX_WINDOW) {
             Class::OutOfWindow
         } else if self.bitmap.get(d as usize) {
             Class::Duplicate
         } else {
+            Class::New
+        }
+    }
+
+    /// Classifies and records the data packet `psn` in a window of `window` bits
+    /// (clamped to [`MAX_WINDOW`]; the configurations only use powers of two).
+    pub fn receive(&mut self, psn: u32, window: usize) -> SackResult {
+        let window = window.min(MAX_WINDOW);
+        let psn = psn & PSN_MASK;
+        let d = psn_distance(psn, self.base);
+        let class = self.classify(psn, window);
+        if class == Class::New {
             self.bitmap.set(d as usize);
             let run = self.bitmap.trailing_ones().min(window);
             self.bitmap.shift_down(run);
             self.base = (self.base + run as u32) & PSN_MASK;
-            Class::New
-        };
+        }
         SackResult { class, base: self.base, bitmap: self.bitmap }
     }
 
@@ -192,10 +214,14 @@ impl SackEngine {
     /// All connections start at base 0 with an empty bitmap (the RTL's RAM powers up zeroed).
     pub fn new(connections: usize, window: usize) -> Self {
         assert!(window.is_power_of_two() && window <= MAX_WINDOW, "window {window}");
+        assert!(connections > 0, "a SACK engine has at least one connection");
         Self { window, conns: vec![SackState::default(); connections] }
     }
+    /// One operation. The connection id is taken modulo the connection count (the
+    /// RTL's `s_conn` has `log2(connections)` bits: it sees the low bits only).
     pub fn apply(&mut self, op: SackOp) -> SackResult {
-        let st = &mut self.conns[op.conn as usize];
+        let n = self.conns.len();
+        let st = &mut self.conns[op.conn as usize % n];
         if op.clear {
             st.clear(op.psn)
         } else {
@@ -396,6 +422,34 @@ mod tests {
         }
         assert_eq!(Bitmap::from_u32_words(&orig.to_u32_words(256)), orig);
         assert_eq!(Bitmap([0x1f, 0, 0, 0]).to_hex(8), "1f");
+    }
+
+    #[test]
+    fn bitmap_accessors_are_total_beyond_256_bits() {
+        let mut b = Bitmap::default();
+        for i in [256, 300, 1 << 23, usize::MAX] {
+            assert!(!b.get(i), "bit {i} does not exist");
+            assert!(!b.set(i), "bit {i} cannot be set");
+        }
+        assert_eq!(b, Bitmap::default());
+        assert!(b.set(255) && b.get(255));
+        assert_eq!(b.to_u32_words(4096).len(), 8);
+        assert_eq!(b.to_hex(1024).len(), 64);
+    }
+
+    #[test]
+    fn classify_agrees_with_receive_and_never_indexes_past_the_window() {
+        let mut st = SackState { base: 10, bitmap: Bitmap::default() };
+        st.receive(12, 64);
+        for d in [0u32, 1, 2, 63, 64, 255, 256, 300, PSN_HALF - 1, PSN_HALF, PSN_MASK] {
+            let psn = (10 + d) & PSN_MASK;
+            for w in [32, 64, 256, 1024] {
+                let want = st.classify(psn, w);
+                assert_eq!(st.clone().receive(psn, w).class, want, "d {d} w {w}");
+            }
+        }
+        assert_eq!(st.classify(10 + 300, 256), Class::OutOfWindow);
+        assert_eq!(st.classify(12, 64), Class::Duplicate);
     }
 
     #[test]

@@ -183,6 +183,38 @@ fn contradicting_message_framing_is_refused_as_an_invalid_request() {
     }
 }
 
+/// Issue 8: one frame into a fresh connection, PSN = base + 300 (past the 256-PSN
+/// window, inside the half-space), right QP, peer and P_Key, panicked the responder
+/// (a bitmap index of 300). It is OutOfWindow: not placed, counted, answered by an ACK
+/// carrying the unchanged cumulative PSN; the connection then works as before.
+#[test]
+fn a_data_frame_past_the_window_inside_the_half_space_is_out_of_window_not_a_panic() {
+    for (w, isn) in [(256u32, 0u32), (256, 0xFF_FF80), (32, 7), (64, 0xFF_FFFF)] {
+        let c = TransportConfig { window: w, cwnd_max: w, ..cfg() };
+        let (a, mut b) = pair(&c, isn, 0, 0, 1);
+        b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
+        let base = b.rsp.sack.base;
+        assert_eq!(base, isn);
+        for d in [300u32, w, w + 1, (1 << 23) - 1] {
+            let psn = (base + d) & 0xFF_FFFF;
+            // Through the bytes, as it arrives.
+            let bytes = mrnic_model::wire::encode(&data(&a, psn, 0, 0, true, REGION, 8));
+            let f = mrnic_model::wire::decode(&bytes).expect("a well-formed frame");
+            b.on_frame(0, &f);
+            let out: Vec<Frame> = std::iter::from_fn(|| b.poll_tx(0)).collect();
+            assert_eq!(out.len(), 1, "W {w} d {d}: one ACK");
+            let Body::Ack(ack) = &out[0].body else { panic!("W {w} d {d}: {:?}", out[0].body) };
+            assert_eq!(out[0].bth.psn, base, "cumulative PSN unchanged");
+            assert_eq!(ack.flags & mrnic_model::wire::ack_flags::DUPLICATE, 0, "OutOfWindow is not a duplicate");
+        }
+        assert_eq!(b.rsp.stats.data_out_of_window, 4, "W {w}");
+        assert_eq!((b.rsp.stats.data_new, b.rsp.mem.bytes_written, b.rsp.sack.base), (0, 0, base));
+        // The in-window packet is still accepted afterwards.
+        b.on_frame(0, &data(&a, base, 0, 0, true, REGION, 8));
+        assert_eq!((b.rsp.stats.data_new, b.rsp.mem.bytes_written), (1, 8), "W {w}");
+    }
+}
+
 #[test]
 fn frames_for_another_qp_peer_or_partition_are_dropped_and_counted() {
     let (a, mut b) = pair(&cfg(), 0, 0, 0, 1);

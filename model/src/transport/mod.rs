@@ -35,6 +35,48 @@ use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
 use serde::{Deserialize, Serialize};
 
+/// Why a connection end refused a call (posting, registering memory, setup).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    #[error("the connection is in the error state (a fatal NAK)")]
+    ErrorState,
+    #[error("work request {wr_id}: data has {data} bytes, len says {len}")]
+    DataLength { wr_id: u64, data: u64, len: u64 },
+    #[error("work request {wr_id}: {len} bytes is too many packets")]
+    TooLong { wr_id: u64, len: u64 },
+    #[error("rkey {rkey:#x} is already registered")]
+    RkeyInUse { rkey: u32 },
+    #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
+    EmptyAllocation { base: u64, len: u64 },
+    #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]
+    Overlap { base: u64, len: u64, other: u64, other_len: u64 },
+    #[error("the initial MSN and SSN can only be set before the first work request or packet")]
+    AlreadyStarted,
+}
+
+/// A broken bookkeeping invariant of the requester ([`Requester::check_invariants`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InvariantError {
+    #[error("path {path}: inflight {counted} but {actual} PSNs in flight on it")]
+    Inflight { path: usize, counted: u32, actual: u32 },
+    #[error("lost set holds {set} PSNs, {slots} slots are Lost")]
+    LostSet { set: u32, slots: u32 },
+    #[error("{outstanding} PSNs outstanding in a window of {window}")]
+    Window { outstanding: u32, window: u32 },
+}
+
+/// Largest `reorder_threshold`: path PSN distances are compared in 24-bit serial
+/// arithmetic, which orders only distances below 2^23.
+pub const MAX_REORDER_THRESHOLD: u32 = (1 << 23) - 1;
+/// Largest time parameter (`ack_timeout_ns`, `rto_*_ns`): 2^31 − 1 ns (about 2.1 s),
+/// the range of the 32-bit timestamp echo; it also keeps `now + t` far from overflow.
+pub const MAX_TIME_NS: u64 = (1 << 31) - 1;
+/// Largest `head_rto_pct` (100 × the largest path RTT).
+pub const MAX_HEAD_RTO_PCT: u32 = 10_000;
+/// Largest congestion window bound, packets (the PSN window W, at most 256, bounds the
+/// sum over paths anyway).
+pub const MAX_CWND: u32 = 65_535;
+
 /// 24-bit sequence numbers (PSN, path PSN).
 pub const SEQ_MASK: u32 = 0x00FF_FFFF;
 const SEQ_HALF: u32 = 1 << 23;
@@ -73,46 +115,49 @@ pub struct TransportConfig {
     /// *wire* SACK window W in PSNs: the responder accepts `[c, c + W)`, the requester
     /// never has a PSN at or beyond `c + W` in flight. Must equal `sack.window`.
     pub window: u32,
-    /// *wire* BTH partition key.
+    /// *wire* BTH partition key: any 16-bit value but 0x0000 and 0x8000.
     pub pkey: u16,
     /// K: a packet is lost when the responder has seen path PSN `x + K` on its path.
     /// 1 (any gap) when a path keeps order, as one ECMP route does; larger for fabrics
-    /// that reorder within a route.
+    /// that reorder within a route. Range 1..=2^23 − 1 ([`MAX_REORDER_THRESHOLD`]).
     pub reorder_threshold: u32,
     /// N: the responder ACKs every N DATA packets per path (1..=255).
     pub ack_every: u32,
-    /// T: ... or this long after the first unacknowledged packet on the path.
+    /// T: ... or this long after the first unacknowledged packet on the path
+    /// (1..=2^31 − 1 ns, [`MAX_TIME_NS`]).
     pub ack_timeout_ns: u64,
     /// Per-path retransmission timeout bounds; `rto_init_ns` before the first RTT sample.
+    /// Each 1..=2^31 − 1 ns ([`MAX_TIME_NS`]), and `rto_min_ns <= rto_init_ns <= rto_max_ns`.
     pub rto_min_ns: u64,
     pub rto_max_ns: u64,
     pub rto_init_ns: u64,
     /// Head timer: the oldest outstanding PSN (it blocks the PSN window) is sent again
     /// after this percentage of the largest path RTT while the window is at least half
-    /// used; 0 = off.
+    /// used; 0 = off. Range 0..=10000 ([`MAX_HEAD_RTO_PCT`]).
     pub head_rto_pct: u32,
-    /// DCTCP gain g = 2^-dctcp_g_shift.
+    /// DCTCP gain g = 2^-dctcp_g_shift (1..=10).
     pub dctcp_g_shift: u8,
     /// Percent of a path's window kept after a loss event (per-path detection), at most
     /// once per window of data. 100: loss is not a congestion signal (ECN is; random
-    /// and corruption loss must not throttle a path); 50: halve, as TCP does.
+    /// and corruption loss must not throttle a path); 50: halve, as TCP does. Range 1..=100.
     pub loss_beta_pct: u8,
-    /// Per-path congestion window, packets.
+    /// Per-path congestion window, packets: each 1..=65535 ([`MAX_CWND`]) and
+    /// `cwnd_min <= cwnd_init <= cwnd_max`.
     pub cwnd_init: u32,
     pub cwnd_min: u32,
     pub cwnd_max: u32,
-    /// Consecutive loss events or timeouts that fail a path.
+    /// Consecutive loss events or timeouts that fail a path (1..=255).
     pub fail_threshold: u32,
     /// A path RTO fails the path at once (new entropy, probe) instead of counting a
     /// strike: the RTO already waited srtt + 4 rttvar with no word from the path.
     pub fail_on_timeout: bool,
-    /// Probes on one entropy before it is re-rolled again.
+    /// Probes on one entropy before it is re-rolled again (1..=255).
     pub max_probes: u32,
-    /// NoRecvBuffer NAKs for one message before giving up; 7 = never.
+    /// NoRecvBuffer NAKs for one message before giving up (0..=7); 7 = never.
     pub rnr_retry: u8,
-    /// The RNR delay a responder puts in a NoRecvBuffer NAK, µs.
+    /// The RNR delay a responder puts in a NoRecvBuffer NAK, µs (any 16-bit value).
     pub rnr_delay_us: u16,
-    /// IP DSCP of every packet.
+    /// IP DSCP of every packet (0..=63).
     pub dscp: u8,
 }
 
@@ -146,57 +191,69 @@ impl Default for TransportConfig {
 }
 
 impl TransportConfig {
-    /// Refuses values the protocol cannot carry or the model cannot honour, with the reason.
+    /// Refuses values the protocol cannot carry or the model cannot honour: every
+    /// numeric field has the range in its doc comment (and in `docs/protocol.md` §5);
+    /// the error names the field and the reason.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let bad = |s: String| Err(ConfigError(s));
-        if self.paths == 0 || self.paths > crate::wire::MAX_PATHS {
-            return bad(format!("transport.paths = {}: must be 1..=16 (a 4-bit path id on the wire)", self.paths));
+        fn range<T: PartialOrd + std::fmt::Display>(field: &str, v: T, lo: T, hi: T, why: &str) -> Result<(), ConfigError> {
+            if v < lo || v > hi {
+                return Err(ConfigError::out_of_range(format!("transport.{field}"), v, format!("must be {lo}..={hi} ({why})")));
+            }
+            Ok(())
         }
+        range("paths", self.paths, 1, crate::wire::MAX_PATHS, "a 4-bit path id on the wire")?;
         if self.mtu < 64 || self.mtu > 9000 || self.mtu % 4 != 0 || self.mtu as usize > MAX_PAYLOAD {
-            return bad(format!("transport.mtu = {}: must be a multiple of 4 in 64..=9000", self.mtu));
+            return Err(ConfigError::out_of_range("transport.mtu", self.mtu, "must be a multiple of 4 in 64..=9000"));
         }
         if !SACK_WINDOWS.contains(&(self.window as usize)) {
-            return bad(format!("transport.window = {}: must be one of {:?} (the SACK bitmap width)", self.window, SACK_WINDOWS));
-        }
-        if self.reorder_threshold == 0 {
-            return bad("transport.reorder_threshold = 0: must be >= 1 (1 = any path PSN gap is a loss)".into());
-        }
-        if self.ack_every == 0 || self.ack_every > 255 {
-            return bad(format!("transport.ack_every = {}: must be 1..=255 (the ACK's 8-bit packet count)", self.ack_every));
-        }
-        if self.ack_timeout_ns == 0 {
-            return bad("transport.ack_timeout_ns = 0: must be > 0".into());
-        }
-        if self.rto_min_ns == 0 || self.rto_min_ns > self.rto_init_ns || self.rto_init_ns > self.rto_max_ns {
-            return bad(format!(
-                "transport RTO bounds: need 0 < rto_min_ns ({}) <= rto_init_ns ({}) <= rto_max_ns ({})",
-                self.rto_min_ns, self.rto_init_ns, self.rto_max_ns
+            return Err(ConfigError::out_of_range(
+                "transport.window",
+                self.window,
+                format!("must be one of {SACK_WINDOWS:?} (the SACK bitmap width)"),
             ));
         }
-        if self.rto_max_ns >= 1 << 31 {
-            return bad(format!("transport.rto_max_ns = {}: must be below 2^31 ns (the timestamp echo range)", self.rto_max_ns));
-        }
-        if self.dctcp_g_shift == 0 || self.dctcp_g_shift > 10 {
-            return bad(format!("transport.dctcp_g_shift = {}: must be 1..=10 (g = 1/2 .. 1/1024)", self.dctcp_g_shift));
-        }
-        if self.cwnd_min == 0 || self.cwnd_min > self.cwnd_init || self.cwnd_init > self.cwnd_max {
-            return bad(format!(
-                "transport windows: need 1 <= cwnd_min ({}) <= cwnd_init ({}) <= cwnd_max ({})",
-                self.cwnd_min, self.cwnd_init, self.cwnd_max
+        if self.pkey & 0x7FFF == 0 {
+            return Err(ConfigError::out_of_range(
+                "transport.pkey",
+                format!("{:#06x}", self.pkey),
+                "must not be 0x0000 or 0x8000 (the invalid P_Key of InfiniBand: its 15-bit key is 0)",
             ));
         }
-        if self.loss_beta_pct == 0 || self.loss_beta_pct > 100 {
-            return bad(format!("transport.loss_beta_pct = {}: must be 1..=100", self.loss_beta_pct));
+        range("reorder_threshold", self.reorder_threshold, 1, MAX_REORDER_THRESHOLD, "1 = any path PSN gap is a loss; below 2^23 for 24-bit serial comparison")?;
+        range("ack_every", self.ack_every, 1, 255, "the ACK's 8-bit packet count")?;
+        range("ack_timeout_ns", self.ack_timeout_ns, 1, MAX_TIME_NS, "below 2^31 ns, the timestamp echo range")?;
+        range("rto_min_ns", self.rto_min_ns, 1, MAX_TIME_NS, "below 2^31 ns, the timestamp echo range")?;
+        range("rto_init_ns", self.rto_init_ns, 1, MAX_TIME_NS, "below 2^31 ns, the timestamp echo range")?;
+        range("rto_max_ns", self.rto_max_ns, 1, MAX_TIME_NS, "below 2^31 ns, the timestamp echo range")?;
+        if self.rto_min_ns > self.rto_init_ns || self.rto_init_ns > self.rto_max_ns {
+            return Err(ConfigError::invalid(
+                "transport.rto_init_ns",
+                format!(
+                    "RTO bounds: need rto_min_ns ({}) <= rto_init_ns ({}) <= rto_max_ns ({})",
+                    self.rto_min_ns, self.rto_init_ns, self.rto_max_ns
+                ),
+            ));
         }
-        if self.fail_threshold == 0 || self.max_probes == 0 {
-            return bad("transport.fail_threshold and transport.max_probes must be >= 1".into());
+        range("head_rto_pct", self.head_rto_pct, 0, MAX_HEAD_RTO_PCT, "percent of the largest path RTT; 0 = off")?;
+        range("dctcp_g_shift", self.dctcp_g_shift, 1, 10, "g = 1/2 .. 1/1024")?;
+        range("loss_beta_pct", self.loss_beta_pct, 1, 100, "percent of the window kept")?;
+        range("cwnd_min", self.cwnd_min, 1, MAX_CWND, "packets")?;
+        range("cwnd_init", self.cwnd_init, 1, MAX_CWND, "packets")?;
+        range("cwnd_max", self.cwnd_max, 1, MAX_CWND, "packets")?;
+        if self.cwnd_min > self.cwnd_init || self.cwnd_init > self.cwnd_max {
+            return Err(ConfigError::invalid(
+                "transport.cwnd_init",
+                format!(
+                    "windows: need 1 <= cwnd_min ({}) <= cwnd_init ({}) <= cwnd_max ({})",
+                    self.cwnd_min, self.cwnd_init, self.cwnd_max
+                ),
+            ));
         }
-        if self.rnr_retry > 7 {
-            return bad(format!("transport.rnr_retry = {}: must be 0..=7 (7 = retry forever)", self.rnr_retry));
-        }
-        if self.dscp > 63 {
-            return bad(format!("transport.dscp = {}: must be 0..=63", self.dscp));
-        }
+        range("fail_threshold", self.fail_threshold, 1, 255, "strikes that fail a path")?;
+        range("max_probes", self.max_probes, 1, 255, "probes per entropy")?;
+        range("rnr_retry", self.rnr_retry, 0, 7, "7 = retry forever")?;
+        // rnr_delay_us: any u16 (the NAK's 16-bit field).
+        range("dscp", self.dscp, 0, 63, "the 6-bit IPv4 DSCP")?;
         Ok(())
     }
 
@@ -230,13 +287,17 @@ mod tests {
             (TransportConfig { window: 100, ..Default::default() }, "window = 100"),
             (TransportConfig { ack_every: 0, ..Default::default() }, "ack_every = 0"),
             (TransportConfig { rto_min_ns: 2_000_000, ..Default::default() }, "RTO bounds"),
-            (TransportConfig { cwnd_init: 0, ..Default::default() }, "cwnd_min"),
+            (TransportConfig { ack_timeout_ns: u64::MAX, ..Default::default() }, "ack_timeout_ns = 18446744073709551615"),
+            (TransportConfig { head_rto_pct: u32::MAX, ..Default::default() }, "head_rto_pct = 4294967295"),
+            (TransportConfig { reorder_threshold: 1 << 23, ..Default::default() }, "reorder_threshold = 8388608"),
+            (TransportConfig { cwnd_init: 0, ..Default::default() }, "cwnd_init = 0"),
+            (TransportConfig { cwnd_min: 20, ..Default::default() }, "cwnd_min (20) <= cwnd_init (16)"),
             (TransportConfig { rnr_retry: 9, ..Default::default() }, "rnr_retry = 9"),
             (TransportConfig { reorder_threshold: 0, ..Default::default() }, "reorder_threshold = 0"),
         ];
         for (c, want) in cases {
             let e = c.validate().unwrap_err();
-            assert!(e.0.contains(want), "{e} should mention {want}");
+            assert!(e.to_string().contains(want), "{e} should mention {want}");
         }
     }
 }

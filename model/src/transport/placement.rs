@@ -8,6 +8,7 @@
 //! inside one allocation as a violation (and does not perform it). The property
 //! tests assert that the count stays 0.
 
+use super::TransportError;
 use crate::wire::{DataKind, NakCode};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -128,17 +129,23 @@ pub struct HostMemory {
     /// Writes refused because they were not inside one allocation.
     pub violations: u64,
     pub bytes_written: u64,
+    /// Writes performed, and the last one (`addr`, `len`): tests check each write
+    /// against the region the packet's key selected.
+    #[serde(default)]
+    pub writes: u64,
+    #[serde(default)]
+    pub last_write: Option<(u64, u64)>,
 }
 
 impl HostMemory {
     /// Allocates `[base, base + len)`, zero-filled; `backed = false` stores no bytes.
-    pub fn alloc(&mut self, base: u64, len: u64, backed: bool) -> Result<(), String> {
+    pub fn alloc(&mut self, base: u64, len: u64, backed: bool) -> Result<(), TransportError> {
         if len == 0 || base.checked_add(len).is_none() {
-            return Err(format!("allocation [{base:#x}, +{len}) is empty or wraps"));
+            return Err(TransportError::EmptyAllocation { base, len });
         }
         if let Some((&b, s)) = self.segs.range(..base + len).next_back() {
             if b + s.len > base {
-                return Err(format!("allocation [{base:#x}, +{len}) overlaps [{b:#x}, +{})", s.len));
+                return Err(TransportError::Overlap { base, len, other: b, other_len: s.len });
             }
         }
         self.segs.insert(base, Segment { len, data: backed.then(|| vec![0; len as usize]) });
@@ -166,6 +173,8 @@ impl HostMemory {
             d[o..o + bytes.len()].copy_from_slice(bytes);
         }
         self.bytes_written += len;
+        self.writes += 1;
+        self.last_write = Some((addr, len));
         Ok(())
     }
 

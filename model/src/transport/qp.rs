@@ -6,7 +6,7 @@ use super::path::Plane;
 use super::placement::{Access, MemoryRegion, RecvBuffer};
 use super::requester::{Completion, Requester, WorkRequest};
 use super::responder::{RecvCompletion, Responder};
-use super::TransportConfig;
+use super::{TransportConfig, TransportError};
 use crate::config::ConfigError;
 use crate::wire::{Body, Bth, Ecn, EthHeader, Frame, Ipv4Header, UdpHeader};
 use serde::{Deserialize, Serialize};
@@ -84,26 +84,39 @@ impl Qp {
     }
 
     /// Posts a WRITE or SEND; returns its MSN.
-    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, String> {
+    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, TransportError> {
         self.req.post(wr)
     }
 
     /// Allocates host memory (zeroed) and registers it as region `rkey`.
-    pub fn register(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool) -> Result<(), String> {
+    pub fn register(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool) -> Result<(), TransportError> {
+        self.register_in(rkey, base, len, remote_write, backed, self.setup.pd)
+    }
+
+    /// [`Qp::register`] in protection domain `pd` (another domain's region is refused
+    /// to this connection with BadRkey, §6.11).
+    pub fn register_in(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool, pd: u32) -> Result<(), TransportError> {
         if self.rsp.mrs.regions.contains_key(&rkey) {
-            return Err(format!("rkey {rkey:#x} is already registered"));
+            return Err(TransportError::RkeyInUse { rkey });
         }
         self.rsp.mem.alloc(base, len, backed)?;
-        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd: self.setup.pd };
+        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd };
         self.rsp.mrs.regions.insert(rkey, mr);
         Ok(())
     }
 
     /// Allocates a receive buffer in host memory and posts it.
-    pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), String> {
+    pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), TransportError> {
         self.rsp.mem.alloc(addr, len, backed)?;
         self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
         Ok(())
+    }
+
+    /// The MSN of the first message and the SSN of the first SEND, both directions
+    /// (both ends must be given the same values; default 0): before any traffic.
+    pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
+        self.req.set_initial_msn_ssn(msn, ssn)?;
+        self.rsp.set_initial_msn_ssn(msn, ssn)
     }
 
     pub fn take_completions(&mut self) -> Vec<Completion> {

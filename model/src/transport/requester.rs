@@ -14,7 +14,7 @@
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
 use super::rtx::{Acked, RetransmitQueue, SlotState};
-use super::{seq_add, seq_after, seq_after_eq, TransportConfig};
+use super::{seq_add, seq_after, seq_after_eq, InvariantError, TransportConfig, TransportError};
 use crate::wire::{data_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use crate::wire::{DATA_HDRS_LEN, ETH_HLEN, L3_OVERHEAD};
 use serde::{Deserialize, Serialize};
@@ -75,6 +75,8 @@ pub struct TxStats {
     pub spurious_losses: u64,
     pub path_failures: u64,
     pub probes_sent: u64,
+    /// PROBE_REPLY frames received.
+    pub probe_replies: u64,
     pub completions: u64,
     /// `poll_tx` found data to send but the PSN window was full / no path had
     /// window room / the rate hint's bucket was empty.
@@ -150,18 +152,18 @@ impl Requester {
 
     /// Posts a work request; refused (with the reason) in the error state or when the
     /// data does not match the length.
-    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, String> {
+    pub fn post(&mut self, wr: WorkRequest) -> Result<u32, TransportError> {
         if self.error || self.fatal.is_some() {
-            return Err("the connection is in the error state (a fatal NAK)".into());
+            return Err(TransportError::ErrorState);
         }
         if let Some(d) = &wr.data {
             if d.len() as u64 != wr.len {
-                return Err(format!("work request {}: data has {} bytes, len says {}", wr.wr_id, d.len(), wr.len));
+                return Err(TransportError::DataLength { wr_id: wr.wr_id, data: d.len() as u64, len: wr.len });
             }
         }
         let npkts = wr.len.div_ceil(u64::from(self.cfg.mtu)).max(1);
         if npkts > u64::from(u32::MAX) {
-            return Err(format!("work request {}: {} bytes is too many packets", wr.wr_id, wr.len));
+            return Err(TransportError::TooLong { wr_id: wr.wr_id, len: wr.len });
         }
         let msn = self.next_msn;
         self.next_msn = self.next_msn.wrapping_add(1);
@@ -174,6 +176,17 @@ impl Requester {
         };
         self.msgs.push_back(TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 });
         Ok(msn)
+    }
+
+    /// The MSN and SSN of the first work request (both ends agree on them at setup;
+    /// default 0). Only before the first work request.
+    pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
+        if !self.msgs.is_empty() || self.next_msn != 0 || self.next_ssn != 0 || self.stats.data_sent != 0 {
+            return Err(TransportError::AlreadyStarted);
+        }
+        self.next_msn = msn;
+        self.next_ssn = ssn & super::SEQ_MASK;
+        Ok(())
     }
 
     /// Completed work requests since the last call, in posting order.
@@ -493,6 +506,7 @@ impl Requester {
     /// A PROBE_REPLY.
     pub fn on_probe_reply(&mut self, now: u64, r: &Probe) {
         self.last_now = now;
+        self.stats.probe_replies += 1;
         let p = r.path_id as usize;
         if p < self.paths.len() {
             self.paths.on_probe_reply(p, r.seq, r.port, now, &self.cfg);
@@ -614,7 +628,7 @@ impl Requester {
     /// The bookkeeping invariants: each path's `inflight` equals the PSNs in flight on
     /// it, the lost set equals the PSNs in state Lost, the window is respected, and
     /// completed messages' PSNs are behind the cumulative PSN. Tests call it.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
         let mut inflight = vec![0u32; self.paths.len()];
         let mut lost = 0;
         for (_, s) in self.rtx.iter() {
@@ -626,14 +640,14 @@ impl Requester {
         }
         for (p, x) in self.paths.paths.iter().enumerate() {
             if x.inflight != inflight[p] {
-                return Err(format!("path {p}: inflight {} but {} PSNs in flight on it", x.inflight, inflight[p]));
+                return Err(InvariantError::Inflight { path: p, counted: x.inflight, actual: inflight[p] });
             }
         }
         if lost != self.rtx.lost_count() {
-            return Err(format!("lost set holds {} PSNs, {} slots are Lost", self.rtx.lost_count(), lost));
+            return Err(InvariantError::LostSet { set: self.rtx.lost_count(), slots: lost });
         }
         if self.rtx.outstanding() > self.cfg.window {
-            return Err(format!("{} PSNs outstanding in a window of {}", self.rtx.outstanding(), self.cfg.window));
+            return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
         }
         Ok(())
     }

@@ -10,8 +10,8 @@
 use super::path::Plane;
 use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
-use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig};
-use crate::sack::SackState;
+use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError};
+use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -35,6 +35,11 @@ pub struct RxStats {
     pub data_out_of_window: u64,
     pub data_bad_path: u64,
     pub data_in_error: u64,
+    /// New (not yet received) packets refused by the message or placement checks
+    /// (§6.11), answered by a NAK. Every DATA packet the responder sees is counted in
+    /// exactly one of `data_bad_path`, `data_in_error`, `data_new`, `data_refused`,
+    /// `data_duplicate`, `data_out_of_window`.
+    pub data_refused: u64,
     pub path_gaps: u64,
     pub ce_marked: u64,
     pub acks_sent: u64,
@@ -142,6 +147,18 @@ impl Responder {
         }
     }
 
+    /// The MSN of the first message and the SSN of the first SEND (both ends agree on
+    /// them at setup; default 0). Only before the first packet or receive buffer.
+    pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
+        let s = &self.stats;
+        if !self.msgs.is_empty() || !self.rq.bufs.is_empty() || self.next_msn != 0 || self.rq.head_ssn != 0 || s.data_new + s.data_refused != 0 {
+            return Err(TransportError::AlreadyStarted);
+        }
+        self.next_msn = msn;
+        self.rq.head_ssn = ssn & super::SEQ_MASK;
+        Ok(())
+    }
+
     /// Posts a receive buffer for the next SEND.
     pub fn post_recv(&mut self, b: RecvBuffer) {
         self.rq.bufs.push_back(b);
@@ -219,14 +236,16 @@ impl Responder {
             }
         }
 
-        let w = self.cfg.window as usize;
-        let d = seq_dist(psn, self.sack.base);
-        let new = d < (1 << 23) && (d as usize) < w && !self.sack.bitmap.get(d as usize);
+        // One classification, the SACK engine's own (a PSN past the window but inside
+        // the half-space is OutOfWindow, never a bitmap index).
+        let class = self.sack.classify(psn, self.cfg.window as usize);
+        let new = class == Class::New;
         let mut flags = 0;
         if new {
             match self.accept(psn, solicited, kind, ext, pl, payload) {
                 Ok(()) => {}
                 Err(code) => {
+                    self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
                         let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
@@ -238,7 +257,7 @@ impl Responder {
                     return;
                 }
             }
-        } else if d >= (1 << 23) || self.sack.bitmap.get(d as usize) {
+        } else if class == Class::Duplicate {
             self.stats.data_duplicate += 1;
             flags |= ack_flags::DUPLICATE;
         } else {

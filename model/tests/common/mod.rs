@@ -39,6 +39,8 @@ pub struct Expect {
     pub targets: Vec<(DataKind, u64, Arc<[u8]>)>,
     pub region_len: u64,
     pub sends: usize,
+    /// SSN of the first SEND.
+    pub ssn0: u32,
 }
 
 /// Registers B's region and receive buffers and posts the workload at A.
@@ -67,7 +69,7 @@ pub fn post(a: &mut Qp, b: &mut Qp, w: &Workload) -> Expect {
         targets.push((kind, target, data));
     }
     b.register(RKEY, REGION, off.max(1), true, true).unwrap();
-    Expect { targets, region_len: off.max(1), sends }
+    Expect { targets, region_len: off.max(1), sends, ssn0: b.rsp.rq.head_ssn }
 }
 
 /// The end-to-end properties: every message completed once, in order, successfully;
@@ -91,11 +93,11 @@ pub fn check(l: &Loopback, r: &Report, e: &Expect) -> Result<(), String> {
         return Err(format!("{} receive completions, want {}", r.recv_completions.len(), sends.len()));
     }
     for (k, (rc, t)) in r.recv_completions.iter().zip(&sends).enumerate() {
-        if rc.wr_id != 1000 + k as u64 || rc.ssn != k as u32 || rc.bytes != t.2.len() as u64 {
+        if rc.wr_id != 1000 + k as u64 || rc.ssn != (e.ssn0 + k as u32) & 0xFF_FFFF || rc.bytes != t.2.len() as u64 {
             return Err(format!("receive completion {k}: {rc:?}, want {} bytes", t.2.len()));
         }
     }
-    l.a.req.check_invariants()?;
+    l.a.req.check_invariants().map_err(|e| e.to_string())?;
     let mem = &l.b.rsp.mem;
     if mem.violations != 0 {
         return Err(format!("{} writes outside any allocation", mem.violations));
@@ -115,7 +117,15 @@ pub fn check(l: &Loopback, r: &Report, e: &Expect) -> Result<(), String> {
 
 /// Runs a workload over a network; returns the report and the check's verdict.
 pub fn run(cfg: &TransportConfig, net: NetConfig, w: &Workload, isn: (u32, u32, u32), limit_ns: u64) -> (Loopback, Report, Result<(), String>) {
+    run_from(cfg, net, w, isn, (0, 0), limit_ns)
+}
+
+/// [`run`] with the first MSN and SSN `start` (both ends).
+pub fn run_from(cfg: &TransportConfig, net: NetConfig, w: &Workload, isn: (u32, u32, u32), start: (u32, u32), limit_ns: u64) -> (Loopback, Report, Result<(), String>) {
     let (mut a, mut b) = pair(cfg, isn.0, isn.1, isn.2, net.seed);
+    for q in [&mut a, &mut b] {
+        q.set_initial_msn_ssn(start.0, start.1).expect("fresh ends");
+    }
     let e = post(&mut a, &mut b, w);
     let mut l = Loopback::new(a, b, net);
     let r = l.run_to_completion(e.targets.len(), e.sends, limit_ns);
