@@ -1,13 +1,20 @@
 //! `mrnic`: the mrnic command line.
 //!
-//! - `mrnic gen [--preset NAME | --config FILE] --out DIR`: the Verilog of every top, one
-//!   file each, and a JSON manifest (ports, parameters).
+//! - `mrnic gen [--preset NAME | --config FILE] [--block NAME] --out DIR`: the Verilog of
+//!   every block (or one), one file each, and a JSON manifest listing them (ports,
+//!   parameters, latency); written all together or not at all.
 //! - `mrnic synth --board ulx3s|icebreaker`: bitstream and synthesis report.
 //! - `mrnic vectors`: cycle-by-cycle test vectors from the golden model (for cocotb).
-//! - `mrnic pcap --out FILE`: a pcap of an mrnic exchange (open it in Wireshark or tshark).
+//! - `mrnic pcap --out FILE [--trace FILE]`: a pcap of an mrnic exchange (open it in
+//!   Wireshark or tshark), and optionally the same frames as JSON lines.
+//! - `mrnic sim SCENARIO [--ci] [--out DIR] [--shard K/N]`: a network-simulator sweep, or
+//!   one shard of it.
+//! - `mrnic merge --out DIR SHARD_DIR...`: joins shards into the outputs one machine writes.
 //! - `mrnic presets`: the named configurations.
+//!
+//! Every I/O error names the file or directory it is about.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use mrnic_model::Config;
 use std::path::{Path, PathBuf};
@@ -34,10 +41,14 @@ struct ConfigArgs {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Write the Verilog of every top and a JSON manifest.
+    /// Write the Verilog of every block of the configuration and a JSON manifest listing
+    /// them (all files or none).
     Gen {
         #[command(flatten)]
         cfg: ConfigArgs,
+        /// Only this block (the manifest then lists just it).
+        #[arg(long)]
+        block: Option<String>,
         /// Output directory.
         #[arg(long, default_value = "build/verilog")]
         out: PathBuf,
@@ -80,7 +91,8 @@ enum Cmd {
         /// Seed of the network's loss and of the path entropies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Also write every frame as JSON lines (time, sender, dropped, typed frame).
+        /// Also write every frame as JSON lines (time, sender, dropped, typed frame); must
+        /// not be the --out file. Both files are written, or neither.
         #[arg(long)]
         trace: Option<PathBuf>,
     },
@@ -98,6 +110,20 @@ enum Cmd {
         /// No progress on stderr.
         #[arg(long)]
         quiet: bool,
+        /// Run only shard K of N (1-based, K = 1..N) of the sweep points and write
+        /// `shard.json` beside the results; join the shards with `mrnic merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<mrnic_sim::shard::Shard>,
+    },
+    /// Join the shard directories written by `sim --shard K/N` (every K once) into the
+    /// files one machine running everything writes.
+    Merge {
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard directories (each holds a shard.json).
+        #[arg(required = true, value_name = "SHARD_DIR")]
+        dirs: Vec<PathBuf>,
     },
     /// List the named presets with their parameters.
     Presets,
@@ -114,71 +140,72 @@ fn load_config(a: &ConfigArgs) -> Result<Config> {
     })
 }
 
-fn gen(cfg: &Config, out: &Path) -> Result<()> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let tops = mrnic_hdl::tops::generate_all(cfg)?;
-    let mut manifest = serde_json::Map::new();
-    manifest.insert("generator".into(), mrnic_hdl::tops::GENERATOR.into());
-    manifest.insert("config".into(), serde_json::to_value(cfg)?);
-    let mut list = vec![];
-    for t in &tops {
-        let file = format!("{}.v", t.name);
-        std::fs::write(out.join(&file), &t.verilog)?;
-        list.push(serde_json::json!({
-            "name": t.name,
-            "file": file,
-            "module": t.module,
-            "latency": t.latency,
-            "parameters": t.params,
-            "ports": t.ports.iter().map(|p| serde_json::json!({
-                "name": p.name, "width": p.width, "direction": mrnic_hdl::tops::dir_name(p.dir)
-            })).collect::<Vec<_>>(),
-        }));
-        println!("wrote {}", out.join(&file).display());
+/// The manifest entry of one generated block and its file name. The one place that maps
+/// `mrnic_hdl::tops::Generated` to the manifest (PLAN.md: `block`, `module`, `file`,
+/// `latency`, `parameters`, `ports`; `streams` once `Generated` describes them).
+fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value) {
+    let file = format!("{}.v", t.name);
+    let entry = serde_json::json!({
+        "block": t.name,
+        "module": t.module,
+        "file": file,
+        "latency": t.latency,
+        "parameters": t.params,
+        "ports": t.ports.iter().map(|p| serde_json::json!({
+            "name": p.name, "width": p.width, "direction": mrnic_hdl::tops::dir_name(p.dir)
+        })).collect::<Vec<_>>(),
+    });
+    (file, entry)
+}
+
+/// `mrnic gen`: every block of `cfg` (or only `block`) and `manifest.json`, all into
+/// `out` together or not at all.
+fn gen(cfg: &Config, out: &Path, block: Option<&str>) -> Result<()> {
+    let all = mrnic_hdl::tops::generate_all(cfg)?;
+    let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
+    let blocks: Vec<_> = match block {
+        None => all,
+        Some(b) => {
+            let one: Vec<_> = all.into_iter().filter(|t| t.name == b).collect();
+            if one.is_empty() {
+                bail!("unknown block {b:?}: the blocks are {}", names.join(", "));
+            }
+            one
+        }
+    };
+    let mut files = Vec::new();
+    let mut list = Vec::new();
+    for t in &blocks {
+        let (file, entry) = manifest_entry(t);
+        files.push((out.join(file), t.verilog.clone().into_bytes()));
+        list.push(entry);
     }
-    manifest.insert("tops".into(), list.into());
-    let mpath = out.join("manifest.json");
-    std::fs::write(&mpath, serde_json::to_string_pretty(&manifest)? + "\n")?;
-    println!("wrote {}", mpath.display());
+    let manifest = serde_json::json!({
+        "generator": mrnic_hdl::tops::GENERATOR,
+        "config": cfg,
+        "blocks": list,
+    });
+    files.push((out.join("manifest.json"), (serde_json::to_string_pretty(&manifest)? + "\n").into_bytes()));
+    write_all_or_nothing(&files)?;
+    for (p, _) in &files {
+        println!("wrote {}", p.display());
+    }
     Ok(())
 }
 
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
-        Cmd::Gen { cfg, out } => gen(&load_config(&cfg)?, &out),
+        Cmd::Gen { cfg, block, out } => gen(&load_config(&cfg)?, &out, block.as_deref()),
         Cmd::Synth { board, preset, out, freq, seed } => synth::run(&board, preset.as_deref(), &out, freq, seed),
         Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
-        Cmd::Pcap { out, seed, trace } => {
-            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            }
-            let f = std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?;
-            let (frames, report) = mrnic_model::transport::exchange::exchange(seed);
-            let n = mrnic_model::transport::exchange::write_pcap(std::io::BufWriter::new(f), &frames)?;
-            println!(
-                "wrote {n} frames to {} ({} dropped by the network, {} retransmissions, {} path failures, seed {seed})",
-                out.display(),
-                frames.iter().filter(|c| c.dropped).count(),
-                report.a_tx.retransmissions,
-                report.a_tx.path_failures
-            );
-            if let Some(t) = trace {
-                let mut w = std::io::BufWriter::new(std::fs::File::create(&t).with_context(|| format!("creating {}", t.display()))?);
-                for c in &frames {
-                    serde_json::to_writer(&mut w, c)?;
-                    std::io::Write::write_all(&mut w, b"\n")?;
-                }
-                println!("wrote the same frames as JSON lines to {}", t.display());
-            }
-            Ok(())
-        }
-        Cmd::Sim { scenario, ci, out, quiet } => {
-            let files = mrnic_sim::cli::run_file(&scenario, ci, &out, quiet).map_err(|e| anyhow::anyhow!("{e}"))?;
-            for f in files {
+        Cmd::Pcap { out, seed, trace } => pcap(&out, seed, trace.as_deref()),
+        Cmd::Sim { scenario, ci, out, quiet, shard } => {
+            for f in mrnic_sim::cli::run_file(&scenario, ci, &out, quiet, shard)? {
                 println!("wrote {}", f.display());
             }
             Ok(())
         }
+        Cmd::Merge { out, dirs } => merge(&out, &dirs),
         Cmd::Presets => {
             for p in mrnic_model::config::PRESETS {
                 let c = Config::preset(p)?;
@@ -193,5 +220,148 @@ fn main() {
     if let Err(e) = run(Cli::parse()) {
         eprintln!("mrnic: error: {e:#}");
         std::process::exit(1);
+    }
+}
+
+/// Writes every `(path, bytes)` or none of them: each file is first written into a
+/// temporary directory beside its target (`.mrnic-staging-PID` in the target's directory,
+/// created if needed, so the rename stays on one file system), then all are renamed into
+/// place in order (put the file that vouches for the others, like a manifest, last). On
+/// any error the staged files are removed and nothing is left at the targets; the error
+/// names the file.
+fn write_all_or_nothing(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    let mut stages: Vec<PathBuf> = Vec::new();
+    let res = stage_and_rename(files, &mut stages);
+    for d in &stages {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    res
+}
+
+fn stage_and_rename(files: &[(PathBuf, Vec<u8>)], stages: &mut Vec<PathBuf>) -> Result<()> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (i, (target, bytes)) in files.iter().enumerate() {
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if target.is_dir() {
+            bail!("cannot write {}: it is a directory", target.display());
+        }
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot write {}: creating {}", target.display(), dir.display()))?;
+        let stage = dir.join(format!(".mrnic-staging-{}", std::process::id()));
+        if !stages.contains(&stage) {
+            let _ = std::fs::remove_dir_all(&stage);
+            std::fs::create_dir(&stage)
+                .with_context(|| format!("cannot write {}: creating {}", target.display(), stage.display()))?;
+            stages.push(stage.clone());
+        }
+        let name = target.file_name().with_context(|| format!("cannot write {}: not a file name", target.display()))?;
+        let tmp = stage.join(format!("{i}-{}", name.to_string_lossy()));
+        std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {} (staged as {})", target.display(), tmp.display()))?;
+        staged.push((tmp, target));
+    }
+    for (tmp, target) in staged {
+        std::fs::rename(&tmp, target).with_context(|| format!("cannot write {}: renaming {} into place", target.display(), tmp.display()))?;
+    }
+    Ok(())
+}
+
+/// `p` made absolute with symbolic links, `.` and `..` resolved, for comparing two
+/// output paths that may not exist yet: the deepest existing ancestor is canonicalised
+/// and the rest appended lexically.
+fn canonical_target(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+    for anc in abs.ancestors() {
+        if let Ok(mut c) = anc.canonicalize() {
+            for comp in abs.strip_prefix(anc).unwrap_or(Path::new("")).components() {
+                match comp {
+                    std::path::Component::ParentDir => {
+                        c.pop();
+                    }
+                    std::path::Component::Normal(n) => c.push(n),
+                    _ => {}
+                }
+            }
+            return c;
+        }
+    }
+    abs
+}
+
+/// `mrnic pcap`: the exchange's pcap at `out` and, with `trace`, its frames as JSON lines;
+/// both files or neither.
+fn pcap(out: &Path, seed: u64, trace: Option<&Path>) -> Result<()> {
+    if let Some(t) = trace {
+        if canonical_target(t) == canonical_target(out) {
+            bail!(
+                "--trace {} is the same file as --out {}: the trace would overwrite the pcap; give it another name",
+                t.display(),
+                out.display()
+            );
+        }
+    }
+    let (frames, report) = mrnic_model::transport::exchange::exchange(seed);
+    let mut pcap = Vec::new();
+    let n = mrnic_model::transport::exchange::write_pcap(&mut pcap, &frames)?;
+    let mut files = vec![(out.to_path_buf(), pcap)];
+    if let Some(t) = trace {
+        let mut w = Vec::new();
+        for c in &frames {
+            serde_json::to_writer(&mut w, c)?;
+            w.push(b'\n');
+        }
+        files.push((t.to_path_buf(), w));
+    }
+    write_all_or_nothing(&files)?;
+    println!(
+        "wrote {n} frames to {} ({} dropped by the network, {} retransmissions, {} path failures, seed {seed})",
+        out.display(),
+        frames.iter().filter(|c| c.dropped).count(),
+        report.a_tx.retransmissions,
+        report.a_tx.path_failures
+    );
+    if let Some(t) = trace {
+        println!("wrote the same frames as JSON lines to {}", t.display());
+    }
+    Ok(())
+}
+
+/// The `kind` of the shard in `dir` (`sim` or `verify`).
+fn shard_kind(dir: &Path) -> Result<String> {
+    let path = dir.join("shard.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{} is not a shard directory: cannot read {}", dir.display(), path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    match v.get("kind").and_then(|k| k.as_str()) {
+        Some(k) => Ok(k.to_string()),
+        None => bail!("{}: no \"kind\" (expected \"sim\" or \"verify\")", path.display()),
+    }
+}
+
+/// `mrnic merge`: dispatches on the shards' `kind`.
+fn merge(out: &Path, dirs: &[PathBuf]) -> Result<()> {
+    let mut kinds = Vec::with_capacity(dirs.len());
+    for d in dirs {
+        kinds.push(shard_kind(d)?);
+    }
+    if let Some(i) = kinds.iter().position(|k| *k != kinds[0]) {
+        bail!(
+            "cannot merge shards of different kinds: {} is {:?}, {} is {:?}",
+            dirs[0].display(),
+            kinds[0],
+            dirs[i].display(),
+            kinds[i]
+        );
+    }
+    match kinds[0].as_str() {
+        "sim" => {
+            for f in mrnic_sim::shard::merge(dirs, out)? {
+                println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
+        "verify" => bail!("verify shards: not supported by this build (mrnic_verif::verify::merge is not wired in yet)"),
+        k => bail!("{}: unknown shard kind {k:?} (expected \"sim\" or \"verify\")", dirs[0].join("shard.json").display()),
     }
 }

@@ -9,7 +9,9 @@
 //! * [`baseline`]: RoCEv2-style go-back-N and IRN-style selective repeat, both with DCQCN;
 //! * [`traffic`]: long flows, incast, all-to-all, ring all-reduce;
 //! * [`scenario`]: TOML scenario files with sweeps, and [`scenario::run_scenario`];
-//! * [`output`]: CSV, markdown and SVG writers; [`cli`]: `mrnic sim`.
+//! * [`output`]: CSV, markdown and SVG writers; [`cli`]: `mrnic sim`;
+//! * [`shard`]: `--shard K/N` (a deterministic share of a sweep's points) and merging shards;
+//! * [`error`]: [`SimError`], every refusal naming the offending field or path.
 //!
 //! Every run is a pure function of its configuration and seed.
 
@@ -17,33 +19,17 @@ pub mod baseline;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod error;
 pub mod mrnic;
 pub mod output;
 pub mod rng;
 pub mod scenario;
+pub mod shard;
 pub mod topology;
 pub mod traffic;
 pub mod transport;
 
 pub use engine::{simulate, Progress, RunConfig, RunResult};
+pub use error::SimError;
 pub use scenario::{run_scenario, Results, Scenario, TransportKind};
 pub use transport::{Endpoint, EndpointFactory, Transport};
-
-/// A refused configuration or a failed run, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SimError(pub String);
-
-impl SimError {
-    /// `field`: what is wrong with it.
-    pub fn invalid(field: &str, why: impl std::fmt::Display) -> SimError {
-        SimError(format!("invalid {field}: {why}"))
-    }
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SimError {}

@@ -197,29 +197,31 @@ pub fn to_markdown(r: &Results) -> String {
     s
 }
 
-fn perr<E: std::fmt::Debug>(e: E) -> SimError {
-    SimError(format!("plot: {e:?}"))
+/// Turns a plotting error into a [`SimError::Plot`] naming the SVG file.
+fn perr<E: std::fmt::Debug>(path: &Path) -> impl Fn(E) -> SimError + '_ {
+    move |e| SimError::Plot { path: path.to_path_buf(), reason: format!("{e:?}") }
 }
 
 /// Draws the series legend and writes the SVG.
 fn legend_and_present<'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
     root: &DrawingArea<SVGBackend<'a>, plotters::coord::Shift>,
+    path: &Path,
 ) -> Result<(), SimError> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
-        .map_err(perr)?;
-    root.present().map_err(perr)
+        .map_err(perr(path))?;
+    root.present().map_err(perr(path))
 }
 
 /// The main metric against the first swept axis, one line per transport
 /// (and per combination of the other swept axes). Categorical x.
 pub fn plot_sweep_svg(r: &Results, path: &Path) -> Result<(), SimError> {
     let Some(axis) = r.axes.first() else {
-        return Err(SimError("plot: nothing is swept".into()));
+        return Err(SimError::Plot { path: path.to_path_buf(), reason: "nothing is swept".into() });
     };
     let m = Metric::of(r);
     let mut xs: Vec<String> = Vec::new();
@@ -252,14 +254,14 @@ pub fn plot_sweep_svg(r: &Results, path: &Path) -> Result<(), SimError> {
         hi = hi.ceil().max(lo + 1.0);
     }
     let root = SVGBackend::new(path, (960, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(perr)?;
+    root.fill(&WHITE).map_err(perr(path))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("{}: {} vs {}", r.name, m.name(), axis), ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.3f64..(xs.len() as f64 - 0.7), lo..hi)
-        .map_err(perr)?;
+        .map_err(perr(path))?;
     let xl = xs.clone();
     let xfmt = move |x: &f64| {
         let i = x.round();
@@ -279,17 +281,17 @@ pub fn plot_sweep_svg(r: &Results, path: &Path) -> Result<(), SimError> {
         .x_desc(axis.as_str())
         .y_desc(if log { format!("{} (log)", m.name()) } else { m.name().to_string() })
         .draw()
-        .map_err(perr)?;
+        .map_err(perr(path))?;
     for (i, (name, pts)) in series.iter().enumerate() {
         let c = Palette99::pick(i).to_rgba();
         chart
             .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-            .map_err(perr)?
+            .map_err(perr(path))?
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(perr)?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(perr(path))?;
     }
-    legend_and_present(&mut chart, &root)
+    legend_and_present(&mut chart, &root, path)
 }
 
 /// Goodput over time for up to 12 runs.
@@ -301,15 +303,15 @@ pub fn plot_time_svg(r: &Results, path: &Path) -> Result<(), SimError> {
         .fold(1.0, f64::max);
     let ymax = recs.iter().flat_map(|x| x.result.goodput_bins_gbps.iter().copied()).fold(1.0, f64::max) * 1.1;
     let root = SVGBackend::new(path, (960, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(perr)?;
+    root.fill(&WHITE).map_err(perr(path))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("{}: aggregate goodput over time", r.name), ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(70)
         .build_cartesian_2d(0f64..tmax, 0f64..ymax)
-        .map_err(perr)?;
-    chart.configure_mesh().x_desc("time (µs)").y_desc("goodput (Gb/s)").draw().map_err(perr)?;
+        .map_err(perr(path))?;
+    chart.configure_mesh().x_desc("time (µs)").y_desc("goodput (Gb/s)").draw().map_err(perr(path))?;
     for (i, rec) in recs.iter().enumerate() {
         let c = Palette99::pick(i).to_rgba();
         let bin_us = rec.result.bin_ns as f64 / 1000.0;
@@ -318,20 +320,30 @@ pub fn plot_time_svg(r: &Results, path: &Path) -> Result<(), SimError> {
         let label = format!("{} {}", rec.result.transport, point_label(r, rec));
         chart
             .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-            .map_err(perr)?
+            .map_err(perr(path))?
             .label(label.trim_end().to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
     }
-    legend_and_present(&mut chart, &root)
+    legend_and_present(&mut chart, &root, path)
+}
+
+/// Make sure `dir` exists (created if needed) and accepts files, before anything is
+/// computed for it: a run that would fail only when writing its results is refused up
+/// front, naming the directory.
+pub fn check_out_dir(dir: &Path) -> Result<(), SimError> {
+    std::fs::create_dir_all(dir).map_err(|e| SimError::io("create", dir, e))?;
+    let probe = dir.join(format!(".mrnic-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| SimError::io("write into", dir, e))?;
+    std::fs::remove_file(&probe).map_err(|e| SimError::io("remove", &probe, e))
 }
 
 /// Write every output into `dir` (created if needed); returns the files written.
 pub fn write_all(r: &Results, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
-    std::fs::create_dir_all(dir).map_err(|e| SimError(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| SimError::io("create", dir, e))?;
     let mut out = Vec::new();
     let mut write = |name: String, text: String| -> Result<(), SimError> {
         let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| SimError(format!("cannot write {}: {e}", p.display())))?;
+        std::fs::write(&p, text).map_err(|e| SimError::io("write", &p, e))?;
         out.push(p);
         Ok(())
     };

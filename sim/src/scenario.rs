@@ -74,7 +74,7 @@ pub struct Sweep {
 }
 
 /// One combination of swept values.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// Per-link loss.
     pub loss: f64,
@@ -202,7 +202,7 @@ impl Scenario {
     /// Parse and validate a scenario. With `ci`, the optional `[ci]` table is
     /// merged over the file first (tables merge key by key, other values replace).
     pub fn from_toml_str(text: &str, ci: bool) -> Result<Scenario, SimError> {
-        let mut t: toml::Table = text.parse().map_err(|e| SimError(format!("scenario is not valid TOML: {e}")))?;
+        let mut t: toml::Table = text.parse().map_err(|e: toml::de::Error| SimError::Toml(e.to_string()))?;
         let over = t.remove("ci");
         if ci {
             if let Some(o) = over {
@@ -210,15 +210,15 @@ impl Scenario {
                 merge(&mut t, &o);
             }
         }
-        let sc: Scenario = toml::Value::Table(t).try_into().map_err(|e| SimError(format!("invalid scenario: {e}")))?;
+        let sc: Scenario = toml::Value::Table(t).try_into().map_err(|e| SimError::Schema(e.to_string()))?;
         sc.validate()?;
         Ok(sc)
     }
 
     /// Read, parse and validate a scenario file.
     pub fn load(path: &std::path::Path, ci: bool) -> Result<Scenario, SimError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SimError(format!("cannot read {}: {e}", path.display())))?;
-        Scenario::from_toml_str(&text, ci).map_err(|e| SimError(format!("{}: {e}", path.display())))
+        let text = std::fs::read_to_string(path).map_err(|e| SimError::io("read", path, e))?;
+        Scenario::from_toml_str(&text, ci).map_err(|e| SimError::InFile { path: path.to_path_buf(), error: Box::new(e) })
     }
 
     /// Refuse bad scenarios, with the reason.
@@ -237,13 +237,16 @@ impl Scenario {
         }
         self.roce.validate()?;
         self.irn.validate()?;
-        self.mrnic.validate().map_err(|e| SimError::invalid("mrnic", e.0))?;
+        self.mrnic.validate().map_err(SimError::Mrnic)?;
         let points = self.points();
         if points.len() * self.transports.len() > MAX_RUNS {
             return Err(SimError::invalid("sweep", format!("expands to more than {MAX_RUNS} runs")));
         }
         for p in &points {
-            self.run_config(p, "").validate().map_err(|e| SimError(format!("sweep point {}: {e}", self.point_label(p))))?;
+            self.run_config(p, "").validate().map_err(|e| match self.point_label(p) {
+                point if point.is_empty() => e, // nothing swept: the scenario itself is wrong
+                point => SimError::SweepPoint { point, error: Box::new(e) },
+            })?;
         }
         Ok(())
     }
@@ -315,7 +318,7 @@ impl Scenario {
 }
 
 /// One run of a scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Sweep point.
     pub point: Point,
@@ -336,15 +339,17 @@ pub struct Results {
     pub records: Vec<Record>,
 }
 
-/// Every run of a scenario in order: `(point, transport, label)`.
-fn runs(sc: &Scenario) -> Vec<(Point, TransportKind, String)> {
+/// Every run of a scenario in order: `(point index, point, transport, label)`. Labels
+/// number the runs of the whole scenario, so a shard's runs carry the same labels as
+/// in the unsharded run.
+fn runs(sc: &Scenario) -> Vec<(usize, Point, TransportKind, String)> {
     let points = sc.points();
     let total = points.len() * sc.transports.len();
     let mut v = Vec::with_capacity(total);
-    for p in &points {
+    for (i, p) in points.iter().enumerate() {
         for &k in &sc.transports {
             let label = format!("[{}/{}] {} {}", v.len() + 1, total, k.name(), sc.point_label(p));
-            v.push((*p, k, label.trim_end().to_string()));
+            v.push((i, *p, k, label.trim_end().to_string()));
         }
     }
     v
@@ -353,15 +358,12 @@ fn runs(sc: &Scenario) -> Vec<(Point, TransportKind, String)> {
 fn check_mrnic(sc: &Scenario, supplied: bool) -> Result<(), SimError> {
     sc.validate()?;
     if sc.transports.contains(&TransportKind::Mrnic) && !supplied {
-        return Err(SimError(format!(
-            "scenario {} lists transport \"mrnic\" but no mrnic transport was supplied to run_scenario",
-            sc.name
-        )));
+        return Err(SimError::NoMrnicTransport { scenario: sc.name.clone() });
     }
     Ok(())
 }
 
-fn results(sc: &Scenario, records: Vec<Record>) -> Results {
+pub(crate) fn results(sc: &Scenario, records: Vec<Record>) -> Results {
     Results {
         name: sc.name.clone(),
         description: sc.description.clone(),
@@ -382,7 +384,7 @@ pub fn run_scenario(
     let roce = RoceFactory { cfg: sc.roce.clone() };
     let irn = IrnFactory { cfg: sc.irn.clone() };
     let mut records = Vec::new();
-    for (p, k, label) in runs(sc) {
+    for (_, p, k, label) in runs(sc) {
         let t: &dyn Transport = match k {
             TransportKind::Roce => &roce,
             TransportKind::Irn => &irn,
@@ -405,10 +407,33 @@ pub fn run_scenario_parallel(
     jobs: usize,
     progress: &mut (dyn FnMut(&Progress) + Send),
 ) -> Result<Results, SimError> {
+    let all: Vec<usize> = (0..sc.points().len()).collect();
+    run_points_parallel(sc, mrnic, jobs, &all, progress)
+}
+
+/// [`run_scenario_parallel`] restricted to the sweep points whose indices (in
+/// [`Scenario::points`] order) are listed in `points`: every transport runs each of them,
+/// and the records come in point order, exactly as in the whole scenario's results (a
+/// shard's share, see [`crate::shard`]). An index past the last point is refused.
+pub fn run_points_parallel(
+    sc: &Scenario,
+    mrnic: Option<&(dyn Transport + Sync)>,
+    jobs: usize,
+    points: &[usize],
+    progress: &mut (dyn FnMut(&Progress) + Send),
+) -> Result<Results, SimError> {
     check_mrnic(sc, mrnic.is_some())?;
+    let n = sc.points().len();
+    if let Some(&bad) = points.iter().find(|&&i| i >= n) {
+        return Err(SimError::invalid("points", format!("index {bad} >= {n} sweep points")));
+    }
     let roce = RoceFactory { cfg: sc.roce.clone() };
     let irn = IrnFactory { cfg: sc.irn.clone() };
-    let list = runs(sc);
+    let mut wanted = vec![false; n];
+    for &i in points {
+        wanted[i] = true;
+    }
+    let list: Vec<_> = runs(sc).into_iter().filter(|r| wanted[r.0]).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<Result<RunResult, SimError>>>> =
         list.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -417,7 +442,7 @@ pub fn run_scenario_parallel(
         for _ in 0..jobs.clamp(1, list.len().max(1)) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((p, k, label)) = list.get(i) else { break };
+                let Some((_, p, k, label)) = list.get(i) else { break };
                 let t: &(dyn Transport + Sync) = match k {
                     TransportKind::Roce => &roce,
                     TransportKind::Irn => &irn,
@@ -430,7 +455,7 @@ pub fn run_scenario_parallel(
         }
     });
     let mut records = Vec::with_capacity(list.len());
-    for ((p, k, _), slot) in list.iter().zip(slots) {
+    for ((_, p, k, _), slot) in list.iter().zip(slots) {
         let mut result = slot.into_inner().expect("slot").expect("every run ran")?;
         result.transport = k.name().to_string();
         records.push(Record { point: *p, result });

@@ -83,7 +83,7 @@ pub struct Completion {
 }
 
 /// Counters an endpoint may report (for tests and result tables).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EndpointStats {
     /// Data frames sent, including retransmissions.
     pub data_sent: u64,

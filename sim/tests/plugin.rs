@@ -156,7 +156,8 @@ fn run_scenario_refuses_mrnic_without_a_factory_and_accepts_one() {
     "#;
     let sc = mrnic_sim::Scenario::from_toml_str(text, false).unwrap();
     let err = mrnic_sim::run_scenario(&sc, None, &mut |_| {}).unwrap_err();
-    assert!(err.0.contains("mrnic"), "{err}");
+    assert!(matches!(err, mrnic_sim::SimError::NoMrnicTransport { .. }), "{err}");
+    assert!(err.to_string().contains("mrnic"), "{err}");
     let f = SprayFactory { load_seen: Rc::new(Cell::new(0)) };
     let res = mrnic_sim::run_scenario(&sc, Some(&f), &mut |_| {}).unwrap();
     let names: Vec<&str> = res.records.iter().map(|r| r.result.transport.as_str()).collect();

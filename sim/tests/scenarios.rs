@@ -49,7 +49,7 @@ fn refused(extra: &str, needle: &str) {
     // put `extra` keys at the top level or in a table, by prefixing it when it names a table
     let text = if extra.starts_with('[') { format!("{BASE}{extra}") } else { format!("{extra}\n{BASE}") };
     let err = Scenario::from_toml_str(&text, false).expect_err(extra);
-    assert!(err.0.contains(needle), "{extra:?}: error {:?} does not mention {needle:?}", err.0);
+    assert!(err.to_string().contains(needle), "{extra:?}: error {err:?} does not mention {needle:?}");
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn bad_values_are_refused_with_the_reason() {
     let t = |body: &str| format!("name = \"t\"\nduration_us = 100\ntransports = [\"roce\"]\n{body}");
     let bad = |body: &str, needle: &str| {
         let err = Scenario::from_toml_str(&t(body), false).expect_err(body);
-        assert!(err.0.contains(needle), "{body:?}: {:?} lacks {needle:?}", err.0);
+        assert!(err.to_string().contains(needle), "{body:?}: {err:?} lacks {needle:?}");
     };
     bad("[traffic]\nkind = \"incast\"\nsenders = 16", "senders");
     bad("[traffic]\nkind = \"incast\"\nreceiver = 99", "receiver");
@@ -90,7 +90,7 @@ fn bad_values_are_refused_with_the_reason() {
     );
     let err = Scenario::from_toml_str("name = \"t\"\nduration_us = 100\ntransports = []\n[traffic]\nkind = \"flows\"", false)
         .unwrap_err();
-    assert!(err.0.contains("transports"));
+    assert_eq!(err.field(), Some("transports"), "{err}");
 }
 
 #[test]
@@ -123,4 +123,21 @@ fn a_ci_scenario_runs_and_writes_csv_markdown_and_svg() {
     assert!(svg.contains("<svg") && svg.contains("roce") && svg.contains("irn"));
     assert!(files.iter().any(|f| f.ends_with("loss_sweep-time.svg")));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn refusals_are_typed_and_name_the_offending_field_or_file() {
+    let err = Scenario::from_toml_str(&format!("{BASE}[fabric]\nmtu = 10"), false).unwrap_err();
+    assert!(matches!(err, mrnic_sim::SimError::Invalid { .. }), "{err:?}");
+    assert_eq!(err.field(), Some("fabric.mtu"), "{err}");
+    // a bad sweep value is reported at its sweep point, still naming the field
+    let err = Scenario::from_toml_str(&format!("{BASE}[sweep]\nplanes = [1, 16]"), false).unwrap_err();
+    assert!(matches!(err, mrnic_sim::SimError::SweepPoint { .. }), "{err:?}");
+    assert_eq!(err.field(), Some("topology.planes"), "{err}");
+    assert!(err.to_string().contains("planes=16"), "{err}");
+    // an unreadable scenario names its path
+    let missing = dir().join("no-such-scenario.toml");
+    let err = Scenario::load(&missing, false).unwrap_err();
+    assert!(matches!(err, mrnic_sim::SimError::Io { .. }), "{err:?}");
+    assert!(err.to_string().contains("no-such-scenario.toml"), "{err}");
 }
