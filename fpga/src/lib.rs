@@ -1,16 +1,23 @@
-//! mrnic on FPGA: board tops with an on-chip stimulus around the SACK engine, and the
-//! synthesis / place-and-route flow (YoWASP yosys + nextpnr) that measures them.
+//! mrnic on FPGA: each block on a board with an on-chip stimulus (its harness), and the
+//! synthesis / place-and-route flow (YoWASP yosys + nextpnr) that measures it.
 //!
-//! - [`stim`]: LFSRs, power-on reset, the harness that registers the block's ports.
-//! - [`boards`]: ULX3S (ECP5-85F) and iCEBreaker (iCE40 UP5K) tops, config → generics.
-//! - [`flow`]: Verilog → yosys → nextpnr → bitstream, and the parsed summary.
+//! - [`harness`]: what every harness shares (LFSR, power-on reset, LED fold), the
+//!   [`harness::BlockHarness`] trait and the block registry [`harness::HARNESSES`]; one file
+//!   per block (`harness/sack.rs`).
+//! - [`boards`]: ULX3S (ECP5-85F) and iCEBreaker (iCE40 UP5K), and the board top.
+//! - [`flow`]: Verilog → yosys → nextpnr (per seed) → bitstream, and the [`flow::Summary`].
+//! - [`report`]: parsing the tools' output, the median and the timing verdict, the table.
+//! - [`cli`]: `mrnic synth` ([`cli::SynthArgs`], [`cli::main`]).
+//! - [`error`]: [`FpgaError`].
 
 pub mod boards;
+pub mod cli;
+pub mod error;
 pub mod flow;
-pub mod stim;
-
-/// The block under test: the receiver's SACK bitmap engine.
-pub type Dut<const CONN_BITS: usize, const W: usize> = mrnic_hdl::sack::SackEngine<CONN_BITS, W>;
+pub mod harness;
+pub mod report;
+pub mod tools;
 
 pub use boards::{Board, BOARDS};
+pub use error::FpgaError;
 pub use flow::{run_flow, FlowOptions, Summary};

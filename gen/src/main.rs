@@ -53,23 +53,9 @@ enum Cmd {
         #[arg(long, default_value = "build/verilog")]
         out: PathBuf,
     },
-    /// Synthesize a board top to a bitstream and report LUTs, FFs, BRAMs and Fmax.
-    Synth {
-        /// ulx3s (ECP5-85F) or icebreaker (iCE40 UP5K).
-        #[arg(long)]
-        board: String,
-        /// Preset of the block under test (default: the board's own).
-        #[arg(long)]
-        preset: Option<String>,
-        #[arg(long, default_value = "build/synth")]
-        out: PathBuf,
-        /// Target frequency for place and route, MHz.
-        #[arg(long)]
-        freq: Option<f64>,
-        /// nextpnr seed.
-        #[arg(long)]
-        seed: Option<u32>,
-    },
+    /// Synthesize a block's FPGA harness on a board to a bitstream and report LUTs, FFs,
+    /// BRAMs, Fmax and whether the target frequency was met.
+    Synth(mrnic_fpga::cli::SynthArgs),
     /// Write cycle-by-cycle vectors of the SACK engine from the golden model (JSON).
     Vectors {
         #[command(flatten)]
@@ -196,7 +182,7 @@ fn gen(cfg: &Config, out: &Path, block: Option<&str>) -> Result<()> {
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
         Cmd::Gen { cfg, block, out } => gen(&load_config(&cfg)?, &out, block.as_deref()),
-        Cmd::Synth { board, preset, out, freq, seed } => synth::run(&board, preset.as_deref(), &out, freq, seed),
+        Cmd::Synth(args) => synth::run(args),
         Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
         Cmd::Pcap { out, seed, trace } => pcap(&out, seed, trace.as_deref()),
         Cmd::Sim { scenario, ci, out, quiet, shard } => {

@@ -1,81 +1,45 @@
-//! On-chip stimulus for the board tops: LFSRs, a power-on reset and the harness that
-//! drives the block under test from registers and folds every output into the LEDs.
+//! The SACK bitmap engine's FPGA harness (`mrnic_hdl::sack::SackEngine`): registered
+//! inputs driven by two LFSRs after a power-on reset, registered outputs folded onto the LEDs.
 //!
-//! Everything here is plain rust-hdl (`#[hdl_gen]`), so the Verilog the flow times is the
-//! Verilog rust-hdl generates. The harness registers every input and every output of the
-//! block under test, so the block's own paths (register to register) are what is timed.
+//! [`ENTRY`] is its row in the block registry ([`super::HARNESSES`]); [`board_verilog`]
+//! sizes it from a configuration through `mrnic_hdl::sack_generics!` (the engine's one
+//! config-to-generics table).
 
-use crate::Dut;
+use super::{BlockHarness, HarnessEntry, LedFold, Lfsr32, PowerOnReset};
+use crate::boards::Board;
+use crate::error::FpgaError;
+use mrnic_hdl::sack::SackEngine;
+use mrnic_model::{Config, ConfigError};
 use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
 
-/// A 32-bit Fibonacci LFSR, x^32 + x^22 + x^2 + x + 1 (maximal length), one step a cycle.
-/// `rst` loads the (non-zero) seed.
-#[derive(LogicBlock)]
-pub struct Lfsr32 {
-    pub clock: Signal<In, Clock>,
-    pub rst: Signal<In, bool>,
-    pub out: Signal<Out, Bits<32>>,
-    state: DFF<Bits<32>>,
-    seed: Constant<Bits<32>>,
-    feedback: Signal<Local, bool>,
+/// The SACK engine's row in the block registry.
+pub const ENTRY: HarnessEntry = HarnessEntry {
+    name: "sack",
+    description: "receiver SACK bitmap engine (mrnic_hdl::sack::SackEngine)",
+    board_verilog,
+    parameters,
+    ops_per_cycle: 1.0,
+};
+
+/// The Verilog of `board`'s top around a SACK harness sized by `config` (`[sack]`
+/// connections and window).
+pub fn board_verilog(board: &Board, config: &Config) -> Result<String, FpgaError> {
+    config.validate()?;
+    mrnic_hdl::sack_generics!(&config.sack, C, W => {
+        board.verilog(SackHarness::<C, W>::try_new()?)
+    })?
 }
 
-impl Lfsr32 {
-    pub fn new(seed: u32) -> Self {
-        assert!(seed != 0, "an LFSR seed must be non-zero");
-        Self {
-            clock: Default::default(),
-            rst: Default::default(),
-            out: Default::default(),
-            state: Default::default(),
-            seed: Constant::new((seed as u64).into()),
-            feedback: Default::default(),
-        }
-    }
+/// The sizes the summary reports.
+pub fn parameters(config: &Config) -> BTreeMap<String, u64> {
+    BTreeMap::from([
+        ("connections".to_string(), config.sack.connections as u64),
+        ("window".to_string(), config.sack.window as u64),
+    ])
 }
 
-impl Logic for Lfsr32 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, state);
-        self.feedback.next = self.state.q.val().get_bit(31)
-            ^ self.state.q.val().get_bit(21)
-            ^ self.state.q.val().get_bit(1)
-            ^ self.state.q.val().get_bit(0);
-        if self.rst.val() {
-            self.state.d.next = self.seed.val();
-        } else if self.feedback.val() {
-            self.state.d.next = (self.state.q.val() << 1) | 1;
-        } else {
-            self.state.d.next = self.state.q.val() << 1;
-        }
-        self.out.next = self.state.q.val();
-    }
-}
-
-/// Power-on reset: `rst` is high for the first 16 cycles after configuration (the FPGA
-/// initialises every flip-flop to 0), then low for ever.
-#[derive(LogicBlock, Default)]
-pub struct PowerOnReset {
-    pub clock: Signal<In, Clock>,
-    pub rst: Signal<Out, bool>,
-    count: DFF<Bits<4>>,
-    done: DFF<bool>,
-}
-
-impl Logic for PowerOnReset {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, count, done);
-        if self.count.q.val() != 15 {
-            self.count.d.next = self.count.q.val() + 1;
-        }
-        self.done.d.next = self.count.q.val() == 15;
-        self.rst.next = !self.done.q.val();
-    }
-}
-
-/// The block under test wrapped in its stimulus. `CONN_BITS`/`W` are the SACK engine's.
+/// The SACK engine wrapped in its stimulus. `CONN_BITS`/`W` are the engine's.
 ///
 /// Stimulus (all registered, AXI-stream correct: an op is held while `s_ready` is low):
 /// - `cnt` counts accepted ops. Most ops go round-robin over 16 connections
@@ -87,16 +51,16 @@ impl Logic for PowerOnReset {
 ///   (`base := psn`).
 /// - LFSR B drives `s_valid` (7/8) and `m_ready` (3/4).
 ///
-/// Outputs: every output of the block is registered, XOR-folded into 32 bits, accumulated
-/// into a rotating 32-bit register and folded again onto 8 LEDs, so nothing is removed.
+/// Outputs: every output of the block is registered and XOR-folded into 32 bits a cycle;
+/// [`LedFold`] accumulates that word onto the 8 LEDs, so nothing is removed.
 #[derive(LogicBlock)]
-pub struct Harness<const CONN_BITS: usize, const W: usize> {
+pub struct SackHarness<const CONN_BITS: usize, const W: usize> {
     pub clock: Signal<In, Clock>,
     pub leds: Signal<Out, Bits<8>>,
     por: PowerOnReset,
     lfsr_a: Lfsr32,
     lfsr_b: Lfsr32,
-    pub dut: Dut<CONN_BITS, W>,
+    pub dut: SackEngine<CONN_BITS, W>,
     // op generator
     cnt: DFF<Bits<32>>,
     cnt1: DFF<Bits<32>>,
@@ -130,20 +94,21 @@ pub struct Harness<const CONN_BITS: usize, const W: usize> {
     f2: Signal<Local, Bits<W>>,
     f3: Signal<Local, Bits<W>>,
     fold: DFF<Bits<32>>,
-    acc: DFF<Bits<32>>,
-    led_r: DFF<Bits<8>>,
+    led_fold: LedFold,
 }
 
-impl<const CONN_BITS: usize, const W: usize> Harness<CONN_BITS, W> {
-    pub fn new() -> Self {
-        assert!(W <= 256 && W >= 32, "the output fold handles windows of 32..=256 bits");
-        Self {
+impl<const CONN_BITS: usize, const W: usize> SackHarness<CONN_BITS, W> {
+    /// Refuses what the engine refuses (`SackEngine::try_new`); the output fold handles
+    /// every supported window (32..=256 bits).
+    pub fn try_new() -> Result<Self, ConfigError> {
+        let dut = SackEngine::<CONN_BITS, W>::try_new()?;
+        Ok(Self {
             clock: Default::default(),
             leds: Default::default(),
             por: Default::default(),
             lfsr_a: Lfsr32::new(0xACE1_2468),
             lfsr_b: Lfsr32::new(0x1357_9BDF),
-            dut: Dut::<CONN_BITS, W>::new(),
+            dut,
             cnt: Default::default(),
             cnt1: Default::default(),
             fire: Default::default(),
@@ -173,22 +138,24 @@ impl<const CONN_BITS: usize, const W: usize> Harness<CONN_BITS, W> {
             f2: Default::default(),
             f3: Default::default(),
             fold: Default::default(),
-            acc: Default::default(),
-            led_r: Default::default(),
-        }
+            led_fold: Default::default(),
+        })
     }
 }
 
-impl<const CONN_BITS: usize, const W: usize> Default for Harness<CONN_BITS, W> {
-    fn default() -> Self {
-        Self::new()
+impl<const CONN_BITS: usize, const W: usize> BlockHarness for SackHarness<CONN_BITS, W> {
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn leds(&self) -> &Signal<Out, Bits<8>> {
+        &self.leds
     }
 }
 
-impl<const CONN_BITS: usize, const W: usize> Logic for Harness<CONN_BITS, W> {
+impl<const CONN_BITS: usize, const W: usize> Logic for SackHarness<CONN_BITS, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, por, lfsr_a, lfsr_b);
+        clock!(self, clock, por, lfsr_a, lfsr_b, led_fold);
         self.lfsr_a.rst.next = self.por.rst.val();
         self.lfsr_b.rst.next = self.por.rst.val();
         self.dut.clock.next = self.clock.val();
@@ -196,7 +163,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for Harness<CONN_BITS, W> {
         dff_setup!(
             self, clock, cnt, cnt1, s_valid, s_conn, s_psn, s_clear, m_ready, r_s_ready,
             r_m_valid, r_m_conn, r_m_psn, r_m_class, r_m_base, r_m_bitmap, r_stat_new,
-            r_stat_duplicate, r_stat_out_of_window, r_stat_cleared, fold, acc, led_r
+            r_stat_duplicate, r_stat_out_of_window, r_stat_cleared, fold
         );
 
         // --- op generator ---
@@ -289,13 +256,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for Harness<CONN_BITS, W> {
             ^ (self.r_stat_out_of_window.q.val() << 31)
             ^ (self.r_stat_cleared.q.val() << 2)
             ^ (self.r_stat_cleared.q.val() >> 30);
-        self.acc.d.next = ((self.acc.q.val() << 1) | (self.acc.q.val() >> 31)) ^ self.fold.q.val();
-        self.led_r.d.next = bit_cast::<8, 32>(
-            self.acc.q.val()
-                ^ (self.acc.q.val() >> 8)
-                ^ (self.acc.q.val() >> 16)
-                ^ (self.acc.q.val() >> 24),
-        );
-        self.leds.next = self.led_r.q.val();
+        self.led_fold.word.next = self.fold.q.val();
+        self.leds.next = self.led_fold.leds.val();
     }
 }
