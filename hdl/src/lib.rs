@@ -5,6 +5,8 @@
 pub use mrnic_model;
 pub use rust_hdl;
 
+pub mod ports;
+pub mod prim;
 pub mod sack;
 pub mod tops;
-pub mod ports;
+pub mod verilog;

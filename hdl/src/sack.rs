@@ -29,13 +29,14 @@
 //!   thermometer (PSN only) are registered, and the loop's forwarding select `b_fwd` is
 //!   precomputed as one flip-flop.
 //! - B (the loop): state = merged read word, or the write B made the cycle before (2:1 mux,
-//!   select = flip-flop). Bit set, run detection (two 8-level Kogge-Stone prefix-AND trees),
-//!   first-zero encoder, base advance; the 24-bit window test, PSN == base and the base's
+//!   select = flip-flop). Bit set, run detection (two Kogge-Stone prefix-AND trees,
+//!   [`crate::prim::PrefixAnd`]), first-zero encoders ([`crate::prim::FirstZero`]), base advance; the 24-bit window test, PSN == base and the base's
 //!   upper-bits increment run beside the trees and only drive the final selects. The result
 //!   goes to the register `fw_*`; the RAM is written from `fw_*` one cycle later, so the block
 //!   RAMs' inputs are off the loop. The bitmap is circular (slot = PSN mod W): no
 //!   shifter in the loop.
-//! - C -> output: rotate the circular bitmap to the new base (log-depth barrel shifter).
+//! - C -> output: rotate the circular bitmap to the new base (log-depth barrel
+//!   rotator, [`crate::prim::RotateRight`]).
 //!
 //! **Combinational paths.** `m_ready -> s_ready` (global stall) and `m_ready -> RAM read
 //! address` (a stalled stage R re-reads its connection). No path from `s_*` to `m_*`.
@@ -51,6 +52,7 @@
 //! powers up zeroed on FPGAs (base 0, empty bitmap), which is what the model assumes.
 //! During reset `s_ready` is low and nothing is written.
 
+use crate::prim::{mask, FirstZero, PrefixAnd, RotateRight};
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
@@ -153,34 +155,23 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_class: Signal<Local, Bits<2>>,
     set_bm: Signal<Local, Bits<W>>,
     run_y: Signal<Local, Bits<W>>,
-    py1: Signal<Local, Bits<W>>,
-    py2: Signal<Local, Bits<W>>,
-    py3: Signal<Local, Bits<W>>,
-    py4: Signal<Local, Bits<W>>,
-    py5: Signal<Local, Bits<W>>,
-    py6: Signal<Local, Bits<W>>,
-    py7: Signal<Local, Bits<W>>,
-    py8: Signal<Local, Bits<W>>,
-    px1: Signal<Local, Bits<W>>,
-    px2: Signal<Local, Bits<W>>,
-    px3: Signal<Local, Bits<W>>,
-    px4: Signal<Local, Bits<W>>,
-    px5: Signal<Local, Bits<W>>,
-    px6: Signal<Local, Bits<W>>,
-    px7: Signal<Local, Bits<W>>,
-    px8: Signal<Local, Bits<W>>,
     all_hi: Signal<Local, bool>,
     full: Signal<Local, bool>,
     run_mask: Signal<Local, Bits<W>>,
     b_slot: Signal<Local, Bits<24>>,
-    p_hi: Signal<Local, Bits<24>>,
-    p_lo: Signal<Local, Bits<24>>,
     p_index: Signal<Local, Bits<24>>,
     adv_base: Signal<Local, Bits<24>>,
     new_base: Signal<Local, Bits<24>>,
     new_bitmap: Signal<Local, Bits<W>>,
     c_slot: Signal<Local, Bits<24>>,
-    c_slot_rev: Signal<Local, Bits<24>>,
+    // ---- primitives: the loop's two run trees and encoders, the output rotator
+    /// Run from the packet's slot upward (bits below the slot forced to 1).
+    run_hi: PrefixAnd<W>,
+    /// Run from slot 0 (the wrap-around part).
+    run_lo: PrefixAnd<W>,
+    enc_hi: FirstZero<W, 24>,
+    enc_lo: FirstZero<W, 24>,
+    out_rot: RotateRight<W>,
     // ---- constants (localparams)
     k_class_new: Constant<Bits<2>>,
     k_class_duplicate: Constant<Bits<2>>,
@@ -192,33 +183,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     k_window: Constant<Bits<24>>,
     k_slot_mask: Constant<Bits<24>>,
     k_hi_mask: Constant<Bits<24>>,
-    k_low0: Constant<Bits<W>>,
-    k_low1: Constant<Bits<W>>,
-    k_low2: Constant<Bits<W>>,
-    k_low3: Constant<Bits<W>>,
-    k_low4: Constant<Bits<W>>,
-    k_low5: Constant<Bits<W>>,
-    k_low6: Constant<Bits<W>>,
-    k_low7: Constant<Bits<W>>,
-    k_therm0: Constant<Bits<W>>,
-    k_therm1: Constant<Bits<W>>,
-    k_therm2: Constant<Bits<W>>,
-    k_therm3: Constant<Bits<W>>,
-    k_therm4: Constant<Bits<W>>,
-    k_therm5: Constant<Bits<W>>,
-    k_therm6: Constant<Bits<W>>,
-    k_therm7: Constant<Bits<W>>,
-}
-
-/// A W-bit constant with bit i set where `f(i)`.
-fn mask<const W: usize>(f: impl Fn(usize) -> bool) -> Constant<Bits<W>> {
-    let mut b = Bits::<W>::default();
-    for i in 0..W {
-        if f(i) {
-            b = b.replace_bit(i, true);
-        }
-    }
-    Constant::new(b)
 }
 
 impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
@@ -231,11 +195,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
         if !(4..=12).contains(&CONN_BITS) {
             return Err(ConfigError(format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
         }
-        // Prefix levels: level k combines spans of 2^k; spans >= W are the identity.
-        let low = |span: usize| mask::<W>(move |i| i < span);
-        // Thermometer-to-binary: bit j of the count is set by a 1->0 step at a position
-        // a = 2^j - 1 (mod 2^(j+1)) paired with a + 2^j.
-        let therm = |j: u32| mask::<W>(move |i| i % (2usize << j) == (1usize << j) - 1);
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -317,34 +276,20 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_class: Default::default(),
             set_bm: Default::default(),
             run_y: Default::default(),
-            py1: Default::default(),
-            py2: Default::default(),
-            py3: Default::default(),
-            py4: Default::default(),
-            py5: Default::default(),
-            py6: Default::default(),
-            py7: Default::default(),
-            py8: Default::default(),
-            px1: Default::default(),
-            px2: Default::default(),
-            px3: Default::default(),
-            px4: Default::default(),
-            px5: Default::default(),
-            px6: Default::default(),
-            px7: Default::default(),
-            px8: Default::default(),
             all_hi: Default::default(),
             full: Default::default(),
             run_mask: Default::default(),
             b_slot: Default::default(),
-            p_hi: Default::default(),
-            p_lo: Default::default(),
             p_index: Default::default(),
             adv_base: Default::default(),
             new_base: Default::default(),
             new_bitmap: Default::default(),
             c_slot: Default::default(),
-            c_slot_rev: Default::default(),
+            run_hi: PrefixAnd::new(),
+            run_lo: PrefixAnd::new(),
+            enc_hi: FirstZero::new(),
+            enc_lo: FirstZero::new(),
+            out_rot: RotateRight::new(),
             k_class_new: Constant::new(CLASS_NEW.into()),
             k_class_duplicate: Constant::new(CLASS_DUPLICATE.into()),
             k_class_out_of_window: Constant::new(CLASS_OUT_OF_WINDOW.into()),
@@ -355,22 +300,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             k_window: Constant::new((W as u64).into()),
             k_slot_mask: Constant::new(((W - 1) as u64).into()),
             k_hi_mask: Constant::new((0xFF_FFFFu64 & !((W - 1) as u64)).into()),
-            k_low0: low(1),
-            k_low1: low(2),
-            k_low2: low(4),
-            k_low3: low(8),
-            k_low4: low(16),
-            k_low5: low(32),
-            k_low6: low(64),
-            k_low7: low(128),
-            k_therm0: therm(0),
-            k_therm1: therm(1),
-            k_therm2: therm(2),
-            k_therm3: therm(3),
-            k_therm4: therm(4),
-            k_therm5: therm(5),
-            k_therm6: therm(6),
-            k_therm7: therm(7),
         })
     }
 
@@ -453,54 +382,27 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         // select at the end, so the 24-bit window test runs beside the trees, not before them.
         self.set_bm.next = self.cur_bitmap.val() | self.b_onehot.q.val();
         // Run from the packet's slot upward: prefix-AND of the bitmap with the slots below
-        // forced to 1 (py), and from slot 0 for the wrap-around part (px). Kogge-Stone levels.
+        // forced to 1 (run_hi), and from slot 0 for the wrap-around part (run_lo): two
+        // Kogge-Stone trees (prim::PrefixAnd), each followed by its first-zero encoder.
         // (cur | onehot | below-slot) == (cur | not-above-slot): one level, the mux folded in.
         self.run_y.next = self.cur_bitmap.val() | !self.b_gt.q.val();
-        self.py1.next = self.run_y.val() & ((self.run_y.val() << 1) | self.k_low0.val());
-        self.py2.next = self.py1.val() & ((self.py1.val() << 2) | self.k_low1.val());
-        self.py3.next = self.py2.val() & ((self.py2.val() << 4) | self.k_low2.val());
-        self.py4.next = self.py3.val() & ((self.py3.val() << 8) | self.k_low3.val());
-        self.py5.next = self.py4.val() & ((self.py4.val() << 16) | self.k_low4.val());
-        self.py6.next = self.py5.val() & ((self.py5.val() << 32) | self.k_low5.val());
-        self.py7.next = self.py6.val() & ((self.py6.val() << 64) | self.k_low6.val());
-        self.py8.next = self.py7.val() & ((self.py7.val() << 128) | self.k_low7.val());
-        self.px1.next = self.set_bm.val() & ((self.set_bm.val() << 1) | self.k_low0.val());
-        self.px2.next = self.px1.val() & ((self.px1.val() << 2) | self.k_low1.val());
-        self.px3.next = self.px2.val() & ((self.px2.val() << 4) | self.k_low2.val());
-        self.px4.next = self.px3.val() & ((self.px3.val() << 8) | self.k_low3.val());
-        self.px5.next = self.px4.val() & ((self.px4.val() << 16) | self.k_low4.val());
-        self.px6.next = self.px5.val() & ((self.px5.val() << 32) | self.k_low5.val());
-        self.px7.next = self.px6.val() & ((self.px6.val() << 64) | self.k_low6.val());
-        self.px8.next = self.px7.val() & ((self.px7.val() << 128) | self.k_low7.val());
+        self.run_hi.a.next = self.run_y.val();
+        self.run_lo.a.next = self.set_bm.val();
         self.all_hi.next = self.run_y.val().all();
         self.full.next = self.set_bm.val().all();
-        self.run_mask.next = self.py8.val() & self.b_ge.q.val();
+        self.run_mask.next = self.run_hi.y.val() & self.b_ge.q.val();
         if self.all_hi.val() {
-            self.run_mask.next = (self.py8.val() & self.b_ge.q.val()) | (self.px8.val() & !self.b_ge.q.val());
+            self.run_mask.next = (self.run_hi.y.val() & self.b_ge.q.val()) | (self.run_lo.y.val() & !self.b_ge.q.val());
         }
-        // py8 and px8 are thermometers (ones below the first zero): their counts are the
-        // first zero's index, encoded directly (log-depth OR trees), and selected last.
-        self.p_hi.next = bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 1) & self.k_therm0.val()).any().into())
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 2) & self.k_therm1.val()).any().into()) << 1)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 4) & self.k_therm2.val()).any().into()) << 2)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 8) & self.k_therm3.val()).any().into()) << 3)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 16) & self.k_therm4.val()).any().into()) << 4)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 32) & self.k_therm5.val()).any().into()) << 5)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 64) & self.k_therm6.val()).any().into()) << 6)
-            | (bit_cast::<24, 1>((self.py8.val() & !(self.py8.val() >> 128) & self.k_therm7.val()).any().into()) << 7);
-        self.p_lo.next = bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 1) & self.k_therm0.val()).any().into())
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 2) & self.k_therm1.val()).any().into()) << 1)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 4) & self.k_therm2.val()).any().into()) << 2)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 8) & self.k_therm3.val()).any().into()) << 3)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 16) & self.k_therm4.val()).any().into()) << 4)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 32) & self.k_therm5.val()).any().into()) << 5)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 64) & self.k_therm6.val()).any().into()) << 6)
-            | (bit_cast::<24, 1>((self.px8.val() & !(self.px8.val() >> 128) & self.k_therm7.val()).any().into()) << 7);
-        self.p_index.next = self.p_hi.val();
+        // The trees' outputs are thermometers (ones below the first zero): their counts are
+        // the first zero's index, encoded directly (prim::FirstZero), and selected last.
+        self.enc_hi.t.next = self.run_hi.y.val();
+        self.enc_lo.t.next = self.run_lo.y.val();
+        self.p_index.next = self.enc_hi.index.val();
         if self.full.val() {
             self.p_index.next = self.b_slot.val();
         } else if self.all_hi.val() {
-            self.p_index.next = self.p_lo.val();
+            self.p_index.next = self.enc_lo.index.val();
         }
         // The base's slot bits become the first zero's index; the bits above step by one
         // window when the run wrapped (the increment is computed beside the trees).
@@ -543,7 +445,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
 
         // ---------------- stage C -> output: rotate to the base, count
         self.c_slot.next = self.c_base.q.val() & self.k_slot_mask.val();
-        self.c_slot_rev.next = self.k_slot_mask.val() - self.c_slot.val();
+        self.out_rot.a.next = self.c_bitmap.q.val();
+        self.out_rot.amount.next = self.c_slot.val().get_bits::<8>(0);
         if !self.stall.val() {
             // A -> R
             self.r_valid.d.next = self.s_valid.val();
@@ -582,8 +485,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.o_psn.d.next = self.c_psn.q.val();
             self.o_class.d.next = self.c_class.q.val();
             self.o_base.d.next = self.c_base.q.val();
-            self.o_bitmap.d.next = (self.c_bitmap.q.val() >> self.c_slot.val())
-                | ((self.c_bitmap.q.val() << 1) << self.c_slot_rev.val());
+            self.o_bitmap.d.next = self.out_rot.y.val();
             if self.c_valid.q.val() {
                 if self.c_class.q.val() == self.k_class_new.val() {
                     self.o_stat_new.d.next = self.o_stat_new.q.val() + 1;

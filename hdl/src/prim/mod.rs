@@ -1,0 +1,80 @@
+//! RTL primitives: small rust-hdl blocks that the mrnic blocks are built from.
+//!
+//! Each file holds one `LogicBlock` whose rustdoc header is its contract (purpose, ports,
+//! latency, initiation interval, combinational paths, hazards, reset). Each is checked
+//! against a plain Rust model on its *generated Verilog* under Verilator
+//! (`verif/tests/prim_diff.rs`) and by `yosys_validate` (`hdl/tests/yosys_validate.rs`).
+//!
+//! - [`PrefixAnd`]: Kogge-Stone prefix-AND tree (log2 W levels).
+//! - [`FirstZero`]: first-zero index of a thermometer (thermometer-to-binary, OR trees).
+//! - [`RotateRight`]: rotate right by a signal amount (log2 W barrel stages).
+//! - [`SkidBuffer`]: valid/ready skid buffer, 2 entries, full throughput, registered ready.
+//! - [`BlockRam`]: block RAM with a registered read and forwarding of the write in flight.
+//!
+//! Tree widths are const generics; the constructors (`try_new`) refuse an illegal width
+//! with a [`PrimError`] naming the parameter and the reason (`new`/`default` panic with it).
+
+mod bram;
+mod first_zero;
+mod prefix_and;
+mod rotate;
+mod skid;
+
+pub use bram::BlockRam;
+pub use first_zero::FirstZero;
+pub use prefix_and::PrefixAnd;
+pub use rotate::RotateRight;
+pub use skid::SkidBuffer;
+
+use rust_hdl::prelude::*;
+
+/// A primitive refused its parameters.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PrimError {
+    /// A const-generic parameter is outside what the primitive supports.
+    #[error("{prim}: parameter {field} = {value} is not supported: {reason}")]
+    Parameter { prim: &'static str, field: &'static str, value: usize, reason: String },
+}
+
+/// Widest tree the primitives build (8 levels / stages).
+pub const MAX_TREE_WIDTH: usize = 256;
+
+/// Tree width check shared by the trees: W must be a power of two in 2..=256.
+pub(crate) fn check_tree_width(prim: &'static str, w: usize) -> Result<(), PrimError> {
+    if !(2..=MAX_TREE_WIDTH).contains(&w) || !w.is_power_of_two() {
+        return Err(PrimError::Parameter {
+            prim,
+            field: "W",
+            value: w,
+            reason: format!("must be a power of two in 2..={MAX_TREE_WIDTH}"),
+        });
+    }
+    Ok(())
+}
+
+/// A W-bit constant with bit i set where `f(i)`.
+pub(crate) fn mask<const W: usize>(f: impl Fn(usize) -> bool) -> Constant<Bits<W>> {
+    let mut b = Bits::<W>::default();
+    for i in 0..W {
+        if f(i) {
+            b = b.replace_bit(i, true);
+        }
+    }
+    Constant::new(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_widths_outside_powers_of_two_up_to_256_are_refused_with_the_reason() {
+        for w in [0, 1, 3, 48, 255, 512] {
+            let e = check_tree_width("PrefixAnd", w).unwrap_err().to_string();
+            assert_eq!(e, format!("PrefixAnd: parameter W = {w} is not supported: must be a power of two in 2..=256"));
+        }
+        for w in [2, 4, 8, 16, 32, 64, 128, 256] {
+            check_tree_width("PrefixAnd", w).unwrap();
+        }
+    }
+}
