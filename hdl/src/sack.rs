@@ -190,10 +190,10 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
     /// 2^4..=2^12.
     pub fn try_new() -> Result<Self, ConfigError> {
         if !mrnic_model::config::SACK_WINDOWS.contains(&W) {
-            return Err(ConfigError(format!("SackEngine: window W = {W} must be one of {:?}", mrnic_model::config::SACK_WINDOWS)));
+            return Err(ConfigError::invalid("sack.window", format!("SackEngine: window W = {W} must be one of {:?}", mrnic_model::config::SACK_WINDOWS)));
         }
         if !(4..=12).contains(&CONN_BITS) {
-            return Err(ConfigError(format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
+            return Err(ConfigError::invalid("sack.connections", format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
         }
         Ok(Self {
             clock: Default::default(),
@@ -574,7 +574,7 @@ macro_rules! sack_generics {
             (4096, 64) => __sack_row!(12, 64),
             (4096, 128) => __sack_row!(12, 128),
             (4096, 256) => __sack_row!(12, 256),
-            _ => cfg.validate().and_then(|_| Err($crate::mrnic_model::ConfigError(format!(
+            _ => cfg.validate().and_then(|_| Err($crate::mrnic_model::ConfigError::invalid("sack", format!(
                 "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.window)))),
         }
     }};
