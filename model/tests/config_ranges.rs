@@ -39,7 +39,8 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
     let t = MAX_TIME_NS;
     // (key, lowest, highest, just below, just above); None: that side is the type's limit.
     let u = |x: u64| Some(x);
-    let cases: &[(&str, u64, u64, Option<u64>, Option<u64>)] = &[
+    type Case = (&'static str, u64, u64, Option<u64>, Option<u64>);
+    let cases: &[Case] = &[
         ("paths", 1, 16, u(0), u(17)),
         ("reorder_threshold", 1, u64::from(MAX_REORDER_THRESHOLD), u(0), u(1 << 23)),
         ("ack_every", 1, 255, u(0), u(256)),

@@ -1,5 +1,5 @@
 //! Stateful hostile-input test of the transport model: 10^6 hostile frames
-//! (`MRNIC_HOSTILE_FRAMES` changes the count) into fresh connections, again and
+//! (`MRNIC_HOSTILE_FRAMES` changes the count, `MRNIC_HOSTILE_SEED` the seed) into fresh connections, again and
 //! again, interleaved with the connections' real traffic over a lossy, duplicating,
 //! reordering link, and kept running after the last completion.
 //!
@@ -320,7 +320,6 @@ fn check_books(q: &Qp) {
     assert_eq!(r.bytes_placed, q.rsp.mem.bytes_written);
     assert_eq!(r.data_new, q.rsp.mem.writes, "every accepted packet is written once");
     assert_eq!(q.rsp.mem.violations, 0);
-    assert_eq!(t.completions, t.completions.min(u64::MAX));
     q.req.check_invariants().unwrap();
 }
 
@@ -512,7 +511,7 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
             finished = true;
             t.clean_finishes += 1;
         }
-        if steps % 64 == 0 {
+        if steps.is_multiple_of(64) {
             a.req.check_invariants().unwrap();
             b.req.check_invariants().unwrap();
         }
@@ -526,6 +525,7 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
         }
         take(q, &mut ends[qi], t);
         check_books(q);
+        assert_eq!(q.req.stats.completions, ends[qi].done.len() as u64, "every completion counted once");
         t.add_stats(q);
     }
     t.episodes += 1;
@@ -535,7 +535,8 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
 #[test]
 fn hostile_frames_into_fresh_connections_never_panic_never_stray_from_their_region_and_keep_the_books() {
     let frames: u64 = std::env::var("MRNIC_HOSTILE_FRAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
-    let mut rng = SmallRng::seed_from_u64(0x6d72_6e69_6338);
+    let seed = std::env::var("MRNIC_HOSTILE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x6d72_6e69_6338u64);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut t = Tally::default();
     let start = std::time::Instant::now();
     while t.hostile < frames {

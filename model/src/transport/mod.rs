@@ -202,7 +202,7 @@ impl TransportConfig {
             Ok(())
         }
         range("paths", self.paths, 1, crate::wire::MAX_PATHS, "a 4-bit path id on the wire")?;
-        if self.mtu < 64 || self.mtu > 9000 || self.mtu % 4 != 0 || self.mtu as usize > MAX_PAYLOAD {
+        if self.mtu < 64 || self.mtu > 9000 || !self.mtu.is_multiple_of(4) || self.mtu as usize > MAX_PAYLOAD {
             return Err(ConfigError::out_of_range("transport.mtu", self.mtu, "must be a multiple of 4 in 64..=9000"));
         }
         if !SACK_WINDOWS.contains(&(self.window as usize)) {

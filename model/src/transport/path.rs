@@ -388,7 +388,7 @@ impl PathTable {
     /// Probe interval of `p`: its RTO.
     pub fn probe_deadline(&self, p: usize, cfg: &TransportConfig) -> Option<u64> {
         let x = &self.paths[p];
-        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at + self.rto(p, cfg))
+        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at.saturating_add(self.rto(p, cfg)))
     }
 }
 

@@ -452,7 +452,7 @@ impl Requester {
         let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
         if n.code == NakCode::NoRecvBuffer {
             self.stats.rnr_naks += 1;
-            let hold = now + u64::from(n.rnr_delay_us) * 1000;
+            let hold = now.saturating_add(u64::from(n.rnr_delay_us) * 1000);
             match s.state {
                 SlotState::InFlight => {
                     // Not a congestion or path event: release the window share only.
@@ -577,8 +577,8 @@ impl Requester {
         if srtt == 0.0 {
             return None;
         }
-        let wait = (srtt * f64::from(self.cfg.head_rto_pct) / 100.0) as u64 + self.cfg.ack_timeout_ns;
-        Some(s.sent_at + wait)
+        let wait = ((srtt * f64::from(self.cfg.head_rto_pct) / 100.0) as u64).saturating_add(self.cfg.ack_timeout_ns);
+        Some(s.sent_at.saturating_add(wait))
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
@@ -587,7 +587,7 @@ impl Requester {
             return None;
         }
         let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent + self.paths.rto(p, &self.cfg))
+        Some(sent.saturating_add(self.paths.rto(p, &self.cfg)))
     }
 
     /// Path RTOs (declare the path's expired packets lost, one strike, window to the
@@ -608,7 +608,7 @@ impl Requester {
             if self.path_deadline(p).is_some_and(|d| d <= now) {
                 let rto = self.paths.rto(p, &self.cfg);
                 while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
-                    if sent + rto > now {
+                    if sent.saturating_add(rto) > now {
                         break;
                     }
                     self.rtx.pop_path_head(p);

@@ -228,7 +228,7 @@ impl Responder {
         if let Some((code, emsn)) = self.error {
             if ext.msn.wrapping_sub(self.next_msn) >= emsn.wrapping_sub(self.next_msn) {
                 self.stats.data_in_error += 1;
-                if self.last_error_nak.is_none_or(|t| now >= t + self.cfg.rto_min_ns) {
+                if self.last_error_nak.is_none_or(|t| now >= t.saturating_add(self.cfg.rto_min_ns)) {
                     self.last_error_nak = Some(now);
                     self.send_nak(psn, code, p, ext.msn, sport);
                 }
@@ -285,7 +285,7 @@ impl Responder {
         if flags != 0 || !new || rp.pending >= self.cfg.ack_every {
             self.send_ack(p, flags, now);
         } else if rp.ack_due.is_none() {
-            rp.ack_due = Some(now + self.cfg.ack_timeout_ns);
+            rp.ack_due = Some(now.saturating_add(self.cfg.ack_timeout_ns));
         }
     }
 

@@ -134,6 +134,14 @@ impl fmt::Display for WireError {
 
 impl std::error::Error for WireError {}
 
+/// A typed frame the encoder cannot represent faithfully ([`Frame::validate`]): the
+/// fields out of range, each named.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("frame not encodable: {}", problems.join(", "))]
+pub struct InvalidFrame {
+    pub problems: Vec<&'static str>,
+}
+
 /// What follows the BTH; it determines the opcode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Body {
@@ -228,7 +236,7 @@ impl Frame {
     }
     /// Reports values the encoder would truncate, and anything [`decode`] would
     /// refuse (path id >= 16, SACK bit 0 set, a payload too long for IPv4).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidFrame> {
         let mut bad = Vec::new();
         if let Some(v) = self.eth.vlan {
             if v.pcp > 7 || v.vid > 0x0FFF {
@@ -271,7 +279,7 @@ impl Frame {
         if bad.is_empty() {
             Ok(())
         } else {
-            Err(bad.join(", "))
+            Err(InvalidFrame { problems: bad })
         }
     }
 }

@@ -57,6 +57,19 @@ impl<W: Write> PcapWriter<W> {
     }
 }
 
+/// Why a byte string is not a classic pcap file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PcapError {
+    #[error("short pcap header ({have} of 24 bytes)")]
+    ShortHeader { have: usize },
+    #[error("bad magic {magic:#x}")]
+    BadMagic { magic: u32 },
+    #[error("short record header at byte {at}")]
+    ShortRecordHeader { at: usize },
+    #[error("short record at byte {at}: {need} bytes captured, {have} present")]
+    ShortRecord { at: usize, need: usize, have: usize },
+}
+
 /// One record read back: timestamp in ns and the captured bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -65,10 +78,10 @@ pub struct Record {
 }
 
 /// Reads a classic pcap file (either byte order, µs or ns magic, any link type is
-/// reported). Returns the link type and the records, or a message.
-pub fn read(b: &[u8]) -> Result<(u32, Vec<Record>), String> {
+/// reported). Returns the link type and the records.
+pub fn read(b: &[u8]) -> Result<(u32, Vec<Record>), PcapError> {
     if b.len() < 24 {
-        return Err("short pcap header".into());
+        return Err(PcapError::ShortHeader { have: b.len() });
     }
     let magic_le = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let (le, ns) = match magic_le {
@@ -76,7 +89,7 @@ pub fn read(b: &[u8]) -> Result<(u32, Vec<Record>), String> {
         MAGIC_US => (true, false),
         m if m.swap_bytes() == MAGIC_NS => (false, true),
         m if m.swap_bytes() == MAGIC_US => (false, false),
-        m => return Err(format!("bad magic {m:#x}")),
+        m => return Err(PcapError::BadMagic { magic: m }),
     };
     let rd = |o: usize| {
         let x = [b[o], b[o + 1], b[o + 2], b[o + 3]];
@@ -91,12 +104,12 @@ pub fn read(b: &[u8]) -> Result<(u32, Vec<Record>), String> {
     let mut recs = Vec::new();
     while at < b.len() {
         if b.len() - at < 16 {
-            return Err(format!("short record header at {at}"));
+            return Err(PcapError::ShortRecordHeader { at });
         }
         let (sec, frac, cap) = (rd(at), rd(at + 4), rd(at + 8) as usize);
         at += 16;
         if b.len() - at < cap {
-            return Err(format!("short record at {at}"));
+            return Err(PcapError::ShortRecord { at, need: cap, have: b.len() - at });
         }
         let t_ns = u64::from(sec) * 1_000_000_000 + u64::from(frac) * if ns { 1 } else { 1000 };
         recs.push(Record {

@@ -104,7 +104,7 @@ pub fn check(l: &Loopback, r: &Report, e: &Expect) -> Result<(), String> {
     }
     for (i, (kind, target, data)) in e.targets.iter().enumerate() {
         let got = mem.read(*target, data.len() as u64 + SLACK).ok_or(format!("message {i}: target unreadable"))?;
-        if &got[..data.len()] != &data[..] {
+        if got[..data.len()] != data[..] {
             let at = got.iter().zip(data.iter()).position(|(x, y)| x != y).unwrap();
             return Err(format!("message {i} ({kind:?}, {} bytes): memory differs at byte {at}", data.len()));
         }
