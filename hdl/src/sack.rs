@@ -591,3 +591,46 @@ macro_rules! with_sack_engine {
         })
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use mrnic_model::config::{Config, SACK_CONNECTIONS, SACK_WINDOWS, PRESETS};
+    use mrnic_model::SackConfig;
+
+    fn dispatch(s: &SackConfig) -> Result<(usize, usize), mrnic_model::ConfigError> {
+        crate::sack_generics!(s, C, W => (C, W))
+    }
+
+    #[test]
+    fn every_valid_connections_window_pair_dispatches_to_its_own_generics() {
+        let mut n = 0;
+        for &connections in SACK_CONNECTIONS {
+            for &window in SACK_WINDOWS {
+                let s = SackConfig { connections, window, ..Config::preset("default").unwrap().sack };
+                s.validate().unwrap();
+                assert_eq!(dispatch(&s).ok(), Some((connections.trailing_zeros() as usize, window)), "{connections} x {window}");
+                n += 1;
+            }
+        }
+        assert_eq!(n, SACK_CONNECTIONS.len() * SACK_WINDOWS.len());
+    }
+
+    #[test]
+    fn every_preset_dispatches_and_builds_its_engine() {
+        for p in PRESETS {
+            let cfg = Config::preset(p).unwrap();
+            let (c, w) = dispatch(&cfg.sack).unwrap();
+            assert_eq!((1usize << c, w), (cfg.sack.connections, cfg.sack.window), "preset {p}");
+            crate::with_sack_engine!(&cfg.sack, E => E::try_new().map(|_| ())).unwrap().unwrap();
+        }
+    }
+
+    #[test]
+    fn an_unsupported_pair_is_refused_with_the_reason() {
+        let base = Config::preset("default").unwrap().sack;
+        let e = dispatch(&SackConfig { connections: 1000, ..base.clone() }).unwrap_err().to_string();
+        assert!(e.contains("connections = 1000 is not supported"), "{e}");
+        let e = dispatch(&SackConfig { window: 512, ..base }).unwrap_err().to_string();
+        assert!(e.contains("window = 512 is not supported"), "{e}");
+    }
+}
