@@ -163,7 +163,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     adv_base: Signal<Local, Bits<24>>,
     new_base: Signal<Local, Bits<24>>,
     new_bitmap: Signal<Local, Bits<W>>,
-    c_slot: Signal<Local, Bits<24>>,
     // ---- primitives: the loop's two run trees and encoders, the output rotator
     /// Run from the packet's slot upward (bits below the slot forced to 1).
     run_hi: PrefixAnd<W>,
@@ -284,7 +283,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             adv_base: Default::default(),
             new_base: Default::default(),
             new_bitmap: Default::default(),
-            c_slot: Default::default(),
             run_hi: PrefixAnd::new(),
             run_lo: PrefixAnd::new(),
             enc_hi: FirstZero::new(),
@@ -444,9 +442,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         }
 
         // ---------------- stage C -> output: rotate to the base, count
-        self.c_slot.next = self.c_base.q.val() & self.k_slot_mask.val();
         self.out_rot.a.next = self.c_bitmap.q.val();
-        self.out_rot.amount.next = self.c_slot.val().get_bits::<8>(0);
+        // The base's slot: its low bits (the rotator takes the amount mod W).
+        self.out_rot.amount.next = self.c_base.q.val().get_bits::<8>(0);
         if !self.stall.val() {
             // A -> R
             self.r_valid.d.next = self.s_valid.val();
