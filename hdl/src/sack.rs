@@ -163,7 +163,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     adv_base: Signal<Local, Bits<24>>,
     new_base: Signal<Local, Bits<24>>,
     new_bitmap: Signal<Local, Bits<W>>,
-    c_slot: Signal<Local, Bits<24>>,
     // ---- primitives: the loop's two run trees and encoders, the output rotator
     /// Run from the packet's slot upward (bits below the slot forced to 1).
     run_hi: PrefixAnd<W>,
@@ -284,7 +283,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             adv_base: Default::default(),
             new_base: Default::default(),
             new_bitmap: Default::default(),
-            c_slot: Default::default(),
             run_hi: PrefixAnd::new(),
             run_lo: PrefixAnd::new(),
             enc_hi: FirstZero::new(),
@@ -444,9 +442,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         }
 
         // ---------------- stage C -> output: rotate to the base, count
-        self.c_slot.next = self.c_base.q.val() & self.k_slot_mask.val();
         self.out_rot.a.next = self.c_bitmap.q.val();
-        self.out_rot.amount.next = self.c_slot.val().get_bits::<8>(0);
+        // The base's slot: its low bits (the rotator takes the amount mod W).
+        self.out_rot.amount.next = self.c_base.q.val().get_bits::<8>(0);
         if !self.stall.val() {
             // A -> R
             self.r_valid.d.next = self.s_valid.val();
@@ -590,4 +588,47 @@ macro_rules! with_sack_engine {
             $body
         })
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use mrnic_model::config::{Config, SACK_CONNECTIONS, SACK_WINDOWS, PRESETS};
+    use mrnic_model::SackConfig;
+
+    fn dispatch(s: &SackConfig) -> Result<(usize, usize), mrnic_model::ConfigError> {
+        crate::sack_generics!(s, C, W => (C, W))
+    }
+
+    #[test]
+    fn every_valid_connections_window_pair_dispatches_to_its_own_generics() {
+        let mut n = 0;
+        for &connections in SACK_CONNECTIONS {
+            for &window in SACK_WINDOWS {
+                let s = SackConfig { connections, window, ..Config::preset("default").unwrap().sack };
+                s.validate().unwrap();
+                assert_eq!(dispatch(&s).ok(), Some((connections.trailing_zeros() as usize, window)), "{connections} x {window}");
+                n += 1;
+            }
+        }
+        assert_eq!(n, SACK_CONNECTIONS.len() * SACK_WINDOWS.len());
+    }
+
+    #[test]
+    fn every_preset_dispatches_and_builds_its_engine() {
+        for p in PRESETS {
+            let cfg = Config::preset(p).unwrap();
+            let (c, w) = dispatch(&cfg.sack).unwrap();
+            assert_eq!((1usize << c, w), (cfg.sack.connections, cfg.sack.window), "preset {p}");
+            crate::with_sack_engine!(&cfg.sack, E => E::try_new().map(|_| ())).unwrap().unwrap();
+        }
+    }
+
+    #[test]
+    fn an_unsupported_pair_is_refused_with_the_reason() {
+        let base = Config::preset("default").unwrap().sack;
+        let e = dispatch(&SackConfig { connections: 1000, ..base.clone() }).unwrap_err().to_string();
+        assert!(e.contains("connections = 1000 is not supported"), "{e}");
+        let e = dispatch(&SackConfig { window: 512, ..base }).unwrap_err().to_string();
+        assert!(e.contains("window = 512 is not supported"), "{e}");
+    }
 }

@@ -1,14 +1,16 @@
 //! # FirstZero: thermometer-to-binary encoder (index of the first zero)
 //!
 //! **Purpose.** For a thermometer `t` (ones in bits 0..p, zeros from bit p on, 0 <= p <= W),
-//! `index` = p when p < W (the first zero's index, = the number of ones), and `full` = 1
-//! when p = W (no zero; `index` is then unspecified: select on `full`). Feed it
+//! `index` = p when p < W (the first zero's index, = the number of ones). When p = W (no
+//! zero) `index` is unspecified: the caller tells that case apart itself, typically with an
+//! AND reduction of the tree's *input* computed beside the tree (as the SACK engine does),
+//! which is shallower than testing the tree's output. Feed it
 //! [`super::PrefixAnd`]'s output to get the first zero of any vector.
 //!
 //! **Ports.**
 //! - input `t` (W): a thermometer. Inputs that are not thermometers give an unspecified
 //!   (but deterministic) index: the encoder looks only at the 1 -> 0 steps.
-//! - outputs `index` (N), `full` (1 = all ones).
+//! - output `index` (N).
 //! - parameters `W` (a power of two in 2..=256) and `N` (index width, log2(W)..=64: wide
 //!   enough for W - 1; a wider N lets the caller OR the index into a wider word).
 //!
@@ -17,7 +19,7 @@
 //! a 1 -> 0 step at a position a with a = 2^j - 1 (mod 2^(j+1)), between a and a + 2^j
 //! (`t & !(t >> 2^j) & therm_j`, a step past bit W - 1 reads as a zero).
 //!
-//! **Combinational paths.** `t -> index`, `t -> full`. **Hazards** none. **Reset** none.
+//! **Combinational paths.** `t -> index`. **Hazards** none. **Reset** none.
 
 use super::{check_tree_width, mask, PrimError};
 use rust_hdl::prelude::*;
@@ -26,7 +28,6 @@ use rust_hdl::prelude::*;
 pub struct FirstZero<const W: usize, const N: usize> {
     pub t: Signal<In, Bits<W>>,
     pub index: Signal<Out, Bits<N>>,
-    pub full: Signal<Out, bool>,
     k_therm0: Constant<Bits<W>>,
     k_therm1: Constant<Bits<W>>,
     k_therm2: Constant<Bits<W>>,
@@ -55,7 +56,6 @@ impl<const W: usize, const N: usize> FirstZero<W, N> {
         Ok(Self {
             t: Default::default(),
             index: Default::default(),
-            full: Default::default(),
             k_therm0: therm(0),
             k_therm1: therm(1),
             k_therm2: therm(2),
@@ -90,6 +90,5 @@ impl<const W: usize, const N: usize> Logic for FirstZero<W, N> {
             | (bit_cast::<N, 1>((self.t.val() & !(self.t.val() >> 32) & self.k_therm5.val()).any().into()) << 5)
             | (bit_cast::<N, 1>((self.t.val() & !(self.t.val() >> 64) & self.k_therm6.val()).any().into()) << 6)
             | (bit_cast::<N, 1>((self.t.val() & !(self.t.val() >> 128) & self.k_therm7.val()).any().into()) << 7);
-        self.full.next = self.t.val().all();
     }
 }
