@@ -59,17 +59,9 @@ enum Cmd {
         #[arg(long)]
         seed: Option<u32>,
     },
-    /// Write cycle-by-cycle vectors of the SACK engine from the golden model (JSON).
-    Vectors {
-        #[command(flatten)]
-        cfg: ConfigArgs,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 2000)]
-        cycles: u64,
-        #[arg(long)]
-        out: PathBuf,
-    },
+    /// Write a block's cycle-by-cycle vectors from the golden model (JSON Lines, streamed;
+    /// at most 10^7 cycles).
+    Vectors(vectors::VectorsArgs),
     /// Write a pcap of a simulated mrnic exchange (RoCEv2 framing, UDP 4791): the transport
     /// model over a lossy network with a congested and a dying route: data on four paths,
     /// losses and their selective retransmissions, ACKs with SACK bitmaps and ECN echoes, a
@@ -147,7 +139,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
         Cmd::Gen { cfg, out } => gen(&load_config(&cfg)?, &out),
         Cmd::Synth { board, preset, out, freq, seed } => synth::run(&board, preset.as_deref(), &out, freq, seed),
-        Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
+        Cmd::Vectors(a) => vectors::run(&a),
         Cmd::Pcap { out, seed, trace } => {
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
