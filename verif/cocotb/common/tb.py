@@ -58,12 +58,17 @@ def drive(dut, values: dict[str, int]) -> None:
         h.value = int(v) & mask(h)
 
 
-async def reset(dut, cycles: int = 2, rst: str = "rst", idle: dict[str, int] | None = None) -> None:
-    """Hold `rst` high for `cycles` cycles with the `idle` input values, then release it."""
+async def reset(dut, cycles: int = 2, rst: str = "rst", idle: dict[str, int] | None = None,
+                during=None) -> None:
+    """Hold `rst` high for `cycles` cycles with the `idle` input values, then release it (the
+    cycle after, inputs idle, outputs settled, is the first out of reset). `during(dut)` runs
+    in every reset cycle once the outputs have settled (checks of the reset behaviour)."""
     for _ in range(cycles):
         await next_cycle(dut)
         drive(dut, {**(idle or {}), rst: 1})
         await settle()
+        if during is not None:
+            during(dut)
     await next_cycle(dut)
     drive(dut, {**(idle or {}), rst: 0})
     await settle()

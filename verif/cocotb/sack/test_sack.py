@@ -110,14 +110,10 @@ def widths(dut) -> dict[str, int]:
 
 async def sack_reset(dut) -> None:
     """rst for two cycles: s_ready low during it; m_valid and the counters 0 after it."""
-    for _ in range(2):
-        await next_cycle(dut)
-        drive(dut, {**IDLE, "rst": 1})
-        await settle()
-        assert read(dut.s_ready) == 0, "s_ready must be low during rst"
-    await next_cycle(dut)
-    drive(dut, IDLE)
-    await settle()
+    def during(d):
+        assert read(d.s_ready) == 0, "s_ready must be low during rst"
+
+    await reset(dut, cycles=2, idle=IDLE, during=during)
     assert read(dut.m_valid) == 0, "m_valid after rst"
     for s in STATS:
         assert read(getattr(dut, s)) == 0, f"{s} after rst"
