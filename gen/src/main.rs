@@ -56,17 +56,9 @@ enum Cmd {
     /// Synthesize a block's FPGA harness on a board to a bitstream and report LUTs, FFs,
     /// BRAMs, Fmax and whether the target frequency was met.
     Synth(mrnic_fpga::cli::SynthArgs),
-    /// Write cycle-by-cycle vectors of the SACK engine from the golden model (JSON).
-    Vectors {
-        #[command(flatten)]
-        cfg: ConfigArgs,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 2000)]
-        cycles: u64,
-        #[arg(long)]
-        out: PathBuf,
-    },
+    /// Write a block's cycle-by-cycle vectors from the golden model (JSON Lines, streamed;
+    /// at most 10^7 cycles).
+    Vectors(vectors::VectorsArgs),
     /// Write a pcap of a simulated mrnic exchange (RoCEv2 framing, UDP 4791): the transport
     /// model over a lossy network with a congested and a dying route: data on four paths,
     /// losses and their selective retransmissions, ACKs with SACK bitmaps and ECN echoes, a
@@ -183,7 +175,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
         Cmd::Gen { cfg, block, out } => gen(&load_config(&cfg)?, &out, block.as_deref()),
         Cmd::Synth(args) => synth::run(args),
-        Cmd::Vectors { cfg, seed, cycles, out } => vectors::write(&load_config(&cfg)?, seed, cycles, &out),
+        Cmd::Vectors(a) => vectors::run(&a),
         Cmd::Pcap { out, seed, trace } => pcap(&out, seed, trace.as_deref()),
         Cmd::Sim { scenario, ci, out, quiet, shard } => {
             for f in mrnic_sim::cli::run_file(&scenario, ci, &out, quiet, shard)? {

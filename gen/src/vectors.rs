@@ -1,44 +1,299 @@
-//! Test vectors from the golden model: the seeded stimulus and the expected outputs of every
-//! cycle, as JSON, for the cocotb test (which drives the same generated Verilog).
+//! `mrnic vectors`: cycle-by-cycle test vectors of a block from the golden model, for the cocotb
+//! vector replay (`verif/cocotb/common/vectors.py`), which drives the same generated Verilog.
+//!
+//! Format: JSON Lines. Line 1 is a header object
+//! `{"block", "module", "config", "seed", "cycles", "latency", "ports", "streams", "convention"}`
+//! (`ports` and `streams` as in `manifest.json`). Then one object per clock cycle,
+//! `{"in": {...}, "out": {...}}`: every input port but the clock, and every output port, by
+//! name. Values are numbers; ports wider than 64 bits are hex strings `"0x..."` (all digits of
+//! the width). The payload outputs of an output stream are present only in cycles where its
+//! valid is 1 (compare them only then); everything else is present every cycle.
+//!
+//! The file is streamed (constant memory whatever `--cycles`), written to a temporary file
+//! beside the target and renamed at the end, so the target is either the whole document or
+//! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
 
-use anyhow::Result;
-use mrnic_model::sack::SackShell;
+use anyhow::{bail, ensure, Context, Result};
+use mrnic_hdl::ports::{PortDir, PortInfo};
+use mrnic_hdl::tops::{dir_name, Generated};
+use mrnic_model::sack::{SackInputs, SackOutputs, SackShell};
 use mrnic_model::stimulus::SackStimulus;
 use mrnic_model::Config;
-use std::path::Path;
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
-pub fn write(cfg: &Config, seed: u64, cycles: u64, out: &Path) -> Result<()> {
+/// The largest `--cycles` accepted. A SACK cycle line is ~150-300 bytes, so 10^7 cycles is up
+/// to ~3 GB of JSON, and the cocotb replay it feeds runs ~10^3 cycles/s (hours for 10^7).
+/// Longer runs belong to `mrnic verify` / the Verilated differential test (millions of cycles/s,
+/// no file).
+pub const MAX_CYCLES: u64 = 10_000_000;
+
+/// The blocks `mrnic vectors` knows.
+pub const BLOCKS: &[&str] = &["sack"];
+
+/// `mrnic vectors`: the golden model's cycle-by-cycle vectors of one block (JSON Lines).
+#[derive(clap::Args, Clone)]
+pub struct VectorsArgs {
+    #[command(flatten)]
+    cfg: crate::ConfigArgs,
+    /// The block (`sack`).
+    #[arg(long, default_value = "sack")]
+    pub block: String,
+    /// Seed of the stimulus.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Clock cycles to write (1 ..= 10000000).
+    #[arg(long, default_value_t = 2000)]
+    pub cycles: u64,
+    /// Output file (JSON Lines); its directory is created if missing.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs `mrnic vectors`.
+pub fn run(args: &VectorsArgs) -> Result<()> {
+    check_cycles(args.cycles)?;
+    if !BLOCKS.contains(&args.block.as_str()) {
+        bail!("unknown block {:?}: the known blocks are {}", args.block, BLOCKS.join(", "));
+    }
+    let cfg = crate::load_config(&args.cfg)?;
+    let g = mrnic_hdl::tops::sack_engine(&cfg)?;
+    write_atomically(&args.out, |w| write_sack(w, &cfg, &g, args.seed, args.cycles))?;
+    println!("wrote {} cycles of block {} (seed {}) to {}", args.cycles, args.block, args.seed, args.out.display());
+    Ok(())
+}
+
+fn check_cycles(cycles: u64) -> Result<()> {
+    ensure!(cycles >= 1, "--cycles must be at least 1 (a vector file with no cycle tests nothing)");
+    ensure!(
+        cycles <= MAX_CYCLES,
+        "--cycles {cycles} is above the limit of {MAX_CYCLES}: a cycle is ~300 bytes of JSON (10^7 cycles \
+         ~3 GB) and the cocotb replay runs ~1000 cycles/s (10^7 cycles: hours); for longer runs use the \
+         Verilated differential test (`mrnic verify`), which needs no file"
+    );
+    Ok(())
+}
+
+/// A valid/ready stream of a block, as the manifest's `streams` describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stream {
+    pub name: String,
+    pub dir: &'static str,
+    pub valid: String,
+    pub ready: String,
+    pub payload: Vec<String>,
+}
+
+/// The valid/ready streams of a block, derived from its port names: a port `<x>_valid` with a
+/// port `<x>_ready` makes stream `x`, its payload the other ports named `<x>_*`, its direction
+/// that of `<x>_valid`. Ports in no stream (clock, rst, stat_*) are left out.
+///
+/// Stand-in until `mrnic_hdl::tops::Generated` carries its own `streams` (helper "hdl"); then
+/// this function goes and the vectors take the block's streams.
+pub fn streams_from_port_names(ports: &[PortInfo]) -> Vec<Stream> {
+    let by_name = |n: &str| ports.iter().find(|p| p.name == n);
+    ports
+        .iter()
+        .filter_map(|v| {
+            let x = v.name.strip_suffix("_valid")?;
+            let ready = by_name(&format!("{x}_ready"))?;
+            let payload = ports
+                .iter()
+                .filter(|p| p.name.starts_with(&format!("{x}_")) && p.name != v.name && p.name != ready.name)
+                .map(|p| p.name.clone())
+                .collect();
+            Some(Stream { name: x.to_owned(), dir: dir_name(v.dir), valid: v.name.clone(), ready: ready.name.clone(), payload })
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct Header<'a> {
+    block: &'a str,
+    module: &'a str,
+    config: &'a Config,
+    seed: u64,
+    cycles: u64,
+    latency: u32,
+    ports: Vec<serde_json::Value>,
+    streams: &'a [Stream],
+    convention: &'a str,
+}
+
+const CONVENTION: &str = "one line per clock cycle: the inputs under \"in\" are applied after the previous rising \
+    edge (clock is not a column), the outputs under \"out\" are those of the same cycle, read before the next \
+    rising edge; ports wider than 64 bits are \"0x\" hex strings; the payload outputs of an output stream are \
+    present only when its valid is 1";
+
+/// One value of a vector column.
+enum Val {
+    Num(u64),
+    Hex(String),
+}
+
+/// The SACK model's columns of one cycle, by port name, in port order.
+fn sack_inputs(i: &SackInputs) -> [(&'static str, Val); 6] {
+    [
+        ("rst", Val::Num(i.rst as u64)),
+        ("s_valid", Val::Num(i.s_valid as u64)),
+        ("s_conn", Val::Num(i.s_conn as u64)),
+        ("s_psn", Val::Num(i.s_psn as u64)),
+        ("s_clear", Val::Num(i.s_clear as u64)),
+        ("m_ready", Val::Num(i.m_ready as u64)),
+    ]
+}
+
+/// The SACK model's output columns; the `m_*` payload is `None` when `m_valid` is 0.
+fn sack_outputs(o: &SackOutputs, window: usize) -> [(&'static str, Option<Val>); 11] {
+    let m = o.m.as_ref();
+    let hex = |b: &mrnic_model::sack::Bitmap| if window > 64 { Val::Hex(format!("0x{}", b.to_hex(window))) } else { Val::Num(b.0[0]) };
+    [
+        ("s_ready", Some(Val::Num(o.s_ready as u64))),
+        ("m_valid", Some(Val::Num(m.is_some() as u64))),
+        ("m_conn", m.map(|m| Val::Num(m.conn as u64))),
+        ("m_psn", m.map(|m| Val::Num(m.psn as u64))),
+        ("m_class", m.map(|m| Val::Num(m.result.class.code() as u64))),
+        ("m_base", m.map(|m| Val::Num(m.result.base as u64))),
+        ("m_bitmap", m.map(|m| hex(&m.result.bitmap))),
+        ("stat_new", Some(Val::Num(o.stats.new as u64))),
+        ("stat_duplicate", Some(Val::Num(o.stats.duplicate as u64))),
+        ("stat_out_of_window", Some(Val::Num(o.stats.out_of_window as u64))),
+        ("stat_cleared", Some(Val::Num(o.stats.cleared as u64))),
+    ]
+}
+
+/// The model's columns must be exactly the generated ports (but the clock), with hex strings
+/// exactly for the ports wider than 64 bits: otherwise the vectors would not fit the Verilog.
+fn check_columns(g: &Generated, window: usize) -> Result<()> {
+    let ins: Vec<_> = sack_inputs(&SackInputs::default()).iter().map(|(n, _)| n.to_string()).collect();
+    let outs: Vec<_> = sack_outputs(&SackOutputs { s_ready: false, m: None, stats: Default::default() }, window)
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let port_names = |d: PortDir| -> Vec<String> {
+        g.ports.iter().filter(|p| p.dir == d && p.name != "clock").map(|p| p.name.clone()).collect()
+    };
+    ensure!(
+        ins == port_names(PortDir::In) && outs == port_names(PortDir::Out),
+        "the golden model's vector columns (inputs {ins:?}, outputs {outs:?}) do not match the ports of the \
+         generated module {} (inputs {:?}, outputs {:?})",
+        g.module,
+        port_names(PortDir::In),
+        port_names(PortDir::Out)
+    );
+    let bitmap = g.ports.iter().find(|p| p.name == "m_bitmap").map(|p| p.width);
+    ensure!(bitmap == Some(window), "m_bitmap is {bitmap:?} bits wide, the window is {window}");
+    Ok(())
+}
+
+fn write_sack(w: &mut dyn Write, cfg: &Config, g: &Generated, seed: u64, cycles: u64) -> Result<()> {
     let (conns, window) = (cfg.sack.connections, cfg.sack.window);
+    check_columns(g, window)?;
+    let streams = streams_from_port_names(&g.ports);
+    let header = Header {
+        block: "sack",
+        module: &g.module,
+        config: cfg,
+        seed,
+        cycles,
+        latency: g.latency,
+        ports: g
+            .ports
+            .iter()
+            .map(|p| serde_json::json!({"name": p.name, "width": p.width, "direction": dir_name(p.dir)}))
+            .collect(),
+        streams: &streams,
+        convention: CONVENTION,
+    };
+    serde_json::to_writer(&mut *w, &header)?;
+    w.write_all(b"\n")?;
     let mut stim = SackStimulus::new(seed, conns, window);
     let mut model = SackShell::new(conns, window);
     let mut taken = false;
-    let mut rows = Vec::with_capacity(cycles as usize);
     for _ in 0..cycles {
         let i = stim.next_inputs(taken);
         let o = model.step(&i);
         taken = i.s_valid && o.s_ready;
-        let m = o.m.map(|m| {
-            serde_json::json!({
-                "conn": m.conn, "psn": m.psn, "class": m.result.class.code(),
-                "base": m.result.base, "bitmap": m.result.bitmap.to_hex(window),
-            })
-        });
-        rows.push(serde_json::json!({
-            "in": {"rst": i.rst as u8, "s_valid": i.s_valid as u8, "s_conn": i.s_conn, "s_psn": i.s_psn,
-                   "s_clear": i.s_clear as u8, "m_ready": i.m_ready as u8},
-            "out": {"s_ready": o.s_ready as u8, "m": m,
-                    "stats": [o.stats.new, o.stats.duplicate, o.stats.out_of_window, o.stats.cleared]},
-        }));
+        w.write_all(b"{\"in\":{")?;
+        write_columns(w, sack_inputs(&i).into_iter().map(|(n, v)| (n, Some(v))))?;
+        w.write_all(b"},\"out\":{")?;
+        write_columns(w, sack_outputs(&o, window).into_iter())?;
+        w.write_all(b"}}\n")?;
     }
-    let doc = serde_json::json!({
-        "config": cfg, "seed": seed, "latency": mrnic_model::sack::SACK_LATENCY,
-        "convention": "inputs are applied before a rising edge; outputs are read in the same cycle, before that edge",
-        "cycles": rows,
-    });
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(out, serde_json::to_string(&doc)?)?;
-    println!("wrote {} cycles to {}", cycles, out.display());
     Ok(())
+}
+
+/// Writes `"name":value` pairs, skipping absent ones (port names are plain identifiers).
+fn write_columns(w: &mut dyn Write, cols: impl Iterator<Item = (&'static str, Option<Val>)>) -> std::io::Result<()> {
+    let mut first = true;
+    for (name, v) in cols {
+        let Some(v) = v else { continue };
+        if !first {
+            w.write_all(b",")?;
+        }
+        first = false;
+        match v {
+            Val::Num(n) => write!(w, "\"{name}\":{n}")?,
+            Val::Hex(s) => write!(w, "\"{name}\":\"{s}\"")?,
+        }
+    }
+    Ok(())
+}
+
+/// Writes `out` all or nothing: into a temporary file in the same directory (created if
+/// missing), renamed over `out` once complete. On any error the temporary file is removed and
+/// `out` is left as it was. Every error names the path it is about.
+pub fn write_atomically(out: &Path, body: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let name = out
+        .file_name()
+        .with_context(|| format!("--out {} does not name a file", out.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating directory {}", dir.display()))?;
+    ensure!(!out.is_dir(), "--out {} is a directory, expected a file name", out.display());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| -> Result<()> {
+        let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        let mut w = BufWriter::with_capacity(1 << 20, f);
+        body(&mut w).with_context(|| format!("writing {}", tmp.display()))?;
+        let f = w.into_inner().map_err(|e| e.into_error()).with_context(|| format!("writing {}", tmp.display()))?;
+        f.sync_all().with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sack_streams_are_s_and_m_from_port_names() {
+        let g = mrnic_hdl::tops::sack_engine(&Config::preset("small").unwrap()).unwrap();
+        let s = streams_from_port_names(&g.ports);
+        let got: Vec<_> = s.iter().map(|s| (s.name.as_str(), s.dir, s.valid.as_str(), s.ready.as_str(), s.payload.join(","))).collect();
+        assert_eq!(
+            got,
+            [
+                ("s", "input", "s_valid", "s_ready", "s_conn,s_psn,s_clear".to_string()),
+                ("m", "output", "m_valid", "m_ready", "m_conn,m_psn,m_class,m_base,m_bitmap".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn cycles_bound_is_refused_with_the_reason() {
+        assert!(check_cycles(1).is_ok() && check_cycles(MAX_CYCLES).is_ok());
+        for n in [0, MAX_CYCLES + 1, u64::MAX] {
+            let e = check_cycles(n).unwrap_err().to_string();
+            assert!(e.contains("--cycles"), "{e}");
+        }
+        assert!(check_cycles(u64::MAX).unwrap_err().to_string().contains("limit of 10000000"));
+    }
 }

@@ -1,0 +1,14 @@
+"""Shared cocotb testbench base for every mrnic block (see docs/cocotb.md).
+
+- `tb`: clock, reset, settle/read helpers, memory power-up.
+- `stream`: valid/ready stream source, sink and monitor, with idle and backpressure
+  generators (seeded random and patterns) and handshake-rule checks.
+- `vectors`: replay of `mrnic vectors` JSON Lines: drive every input per cycle, compare every
+  output per cycle (stream payloads only while their valid is 1).
+- `scoreboard`: in-order, per-stream transaction comparison against a reference.
+- `manifest`: reading `manifest.json` (pytest side).
+- `runner`: the pytest side: generate Verilog and vectors, build per simulator, run, report.
+
+No AXI-Stream adapter yet: the SACK engine has no AXI ports; the first block with AXI ports
+adds one on cocotbext-axi with its own fixture test.
+"""

@@ -1,0 +1,198 @@
+"""The pytest side of the cocotb tests: generate the Verilog and the vectors with `mrnic`, build
+each (simulator, block, preset) once per session, run a block's cocotb module, report.
+
+Everything generated goes under target/cocotb/ (see docs/cocotb.md for the layout).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from .manifest import block_entry
+
+COCOTB = Path(__file__).resolve().parents[1]  # verif/cocotb
+REPO = COCOTB.parents[1]
+OUT = REPO / "target" / "cocotb"
+SETUP_HINT = "run `bash scripts/setup.sh` then `source ~/.cache/mrnic-tools/env.sh`"
+MIN_VERILATOR = (5, 36)
+
+try:
+    from cocotb_tools.check_results import get_results
+    from cocotb_tools.runner import get_runner
+except ImportError as e:  # pragma: no cover - environment problem, reported at collection
+    raise ImportError(f"cocotb 2.x is not importable from {sys.executable}: {SETUP_HINT}") from e
+
+# The cocotb modules (`<block>.test_<block>`, `common.*`) must be importable by the simulator's
+# embedded Python, which gets this process's sys.path as PYTHONPATH.
+if str(COCOTB) not in sys.path:
+    sys.path.insert(0, str(COCOTB))
+
+
+@functools.cache
+def check_tool(sim: str) -> None:
+    if sim == "verilator":
+        exe = shutil.which("verilator")
+        if exe is None:
+            pytest.fail(f"verilator is not on PATH: {SETUP_HINT}", pytrace=False)
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+        m = re.search(r"Verilator (\d+)\.(\d+)", out)
+        if not m or (int(m[1]), int(m[2])) < MIN_VERILATOR:
+            pytest.fail(f"{exe} reports {out.strip()!r}; cocotb 2.x needs Verilator >= "
+                        f"{MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d}: {SETUP_HINT}", pytrace=False)
+    elif sim == "icarus":
+        for exe in ("iverilog", "vvp"):
+            if shutil.which(exe) is None:
+                pytest.fail(f"{exe} (Icarus Verilog) is not on PATH: {SETUP_HINT}", pytrace=False)
+    else:
+        raise ValueError(f"unknown simulator {sim!r} (verilator, icarus)")
+
+
+def mrnic(*args: str) -> None:
+    """`mrnic ARGS` through cargo (dev profile: `cargo test` has built it already), or the
+    binary named by MRNIC_BIN."""
+    if os.environ.get("MRNIC_BIN"):
+        cmd = [os.environ["MRNIC_BIN"], *args]
+    else:
+        cargo = shutil.which("cargo")
+        if cargo is None:
+            pytest.fail("cargo is not on PATH (the Verilog and the vectors come from `mrnic`)", pytrace=False)
+        cmd = [cargo, "run", "-q", "-p", "mrnic-gen", "--", *args]
+    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.fail(f"`{' '.join(cmd)}` failed ({r.returncode}) in {REPO}:\n{r.stdout}\n{r.stderr}", pytrace=False)
+
+
+# One generation per preset / vector set per session, shared by all tests.
+
+
+@functools.cache
+def rtl(preset: str) -> Path:
+    """`mrnic gen` of `preset`: the directory with every block's Verilog and manifest.json."""
+    out = OUT / preset / "rtl"
+    mrnic("gen", "--preset", preset, "--out", str(out))
+    return out
+
+
+def block(block_name: str, preset: str) -> tuple[Path, dict]:
+    """The Verilog file and manifest entry of a block of `preset`."""
+    return block_entry(rtl(preset) / "manifest.json", block_name)
+
+
+@functools.cache
+def vectors(block_name: str, preset: str, seed: int, cycles: int) -> Path:
+    out = OUT / preset / f"vectors-{block_name}-s{seed}-c{cycles}.jsonl"
+    mrnic("vectors", "--block", block_name, "--preset", preset, "--seed", str(seed), "--cycles", str(cycles),
+          "--out", str(out))
+    return out
+
+
+@functools.cache
+def built(sim: str, block_name: str, preset: str, source: Path | None = None):
+    """A cocotb runner with the block's Verilog (or `source`, e.g. a mutant of it, with the same
+    module and ports) built for `sim` (once per session)."""
+    check_tool(sim)
+    src, entry = block(block_name, preset)
+    src = source or src
+    runner = get_runner(sim)
+    build_args = []
+    waves = False
+    if sim == "verilator":
+        # rust-hdl writes 32'h.. literals: WIDTH warnings (reviewed for lint in
+        # verif/lint/waivers.vlt) must not stop the simulation build. FST trace support is
+        # compiled in so that a failing run can be replayed with waves.
+        build_args = ["-Wno-fatal", "-Wno-WIDTH", "--trace-fst"]
+        waves = True
+    t0 = time.perf_counter()
+    name = f"{sim}-{block_name}-{preset}" + (f"-{source.stem}" if source else "")
+    runner.build(
+        sources=[src],
+        hdl_toplevel=entry["module"],
+        build_dir=OUT / "build" / name,
+        timescale=("1ns", "1ps"),
+        build_args=build_args,
+        waves=waves,
+        log_file=OUT / "build" / f"{name}.log",
+    )
+    print(f"[cocotb] built {name} in {time.perf_counter() - t0:.1f} s")
+    return runner
+
+
+def run_cocotb(sim: str, block_name: str, preset: str, name: str, env: dict[str, str], *,
+               waves: bool = False, testcase: str | None = None, source: Path | None = None) -> dict:
+    """Run `<block>/test_<block>.py` on `sim`; never raises on a failing cocotb test, returns
+    the facts: seconds, exit_code, tests, failed, failures (messages), results, log, test_dir."""
+    runner = built(sim, block_name, preset, source)
+    _, entry = block(block_name, preset)
+    test_dir = OUT / "run" / name
+    if test_dir.exists():
+        shutil.rmtree(test_dir)
+    test_dir.mkdir(parents=True)
+    results = test_dir / "results.xml"
+    log = test_dir / "sim.log"
+    t0 = time.perf_counter()
+    exit_code = 0
+    try:
+        runner.test(
+            hdl_toplevel=entry["module"],
+            test_module=f"{block_name}.test_{block_name}",
+            testcase=testcase,
+            test_dir=test_dir,
+            results_xml=str(results),  # absolute: allowed under pytest
+            extra_env={"MRNIC_LATENCY": str(entry["latency"]), **env},
+            waves=waves,
+            log_file=log,
+            timescale=("1ns", "1ps"),
+        )
+    except SystemExit as e:  # the runner exits when a test fails or the simulator dies
+        exit_code = e.code if isinstance(e.code, int) else 1
+    except RuntimeError as e:
+        exit_code = -1
+        print(f"[cocotb] runner error: {e}")
+    facts = {"seconds": time.perf_counter() - t0, "exit_code": exit_code, "results": results, "log": log,
+             "test_dir": test_dir, "tests": 0, "failed": None, "failures": [], "passed": []}
+    try:
+        facts["tests"], facts["failed"] = get_results(results)
+    except RuntimeError as e:
+        facts["failures"].append(str(e))
+        return facts
+    for tc in ElementTree.parse(results).getroot().iter("testcase"):
+        bad = list(tc.iter("failure")) + list(tc.iter("error"))
+        for b in bad:
+            facts["failures"].append(f"{tc.get('name')}: {b.get('message')}")
+        if not bad:
+            facts["passed"].append(tc.get("name"))
+    return facts
+
+
+def tail(path: Path, n: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return f"(no {path})"
+
+
+def report(sim: str, facts: dict) -> str:
+    wave = facts["test_dir"] / "dump.fst"
+    return (f"{sim}: exit code {facts['exit_code']}, {facts['tests']} cocotb tests, {facts['failed']} failed\n"
+            + "\n".join(facts["failures"])
+            + f"\nresults: {facts['results']}\nlog: {facts['log']}"
+            + (f"\nwaves: {wave}" if wave.exists() else "")
+            + f"\n--- log tail ---\n{tail(facts['log'])}")
+
+
+def read_jsonl(path: Path) -> tuple[dict, list[dict]]:
+    """A whole vectors file (for tests that edit one; the replay itself streams)."""
+    with open(path) as f:
+        header = json.loads(f.readline())
+        return header, [json.loads(line) for line in f]

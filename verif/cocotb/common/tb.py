@@ -1,0 +1,94 @@
+"""Clock, reset and sampling helpers shared by the block testbenches.
+
+Cycle convention (the same as `mrnic vectors`): inputs are driven at the falling edge (after
+the previous rising edge), outputs are sampled in the same cycle once settled (1 ns later, in
+the ReadOnly phase), before the next rising edge.
+"""
+
+from __future__ import annotations
+
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, ReadOnly, Timer
+
+CLOCK_NS = 10
+
+
+def start_clock(dut, clock: str = "clock") -> None:
+    """Clock low now, first rising edge half a period later (no X->1 edge at time 0)."""
+    h = getattr(dut, clock)
+    h.value = 0
+    Clock(h, CLOCK_NS, unit="ns").start(start_high=False)
+
+
+async def settle() -> None:
+    """Let the inputs written at the falling edge propagate, then sample (read-only phase)."""
+    await Timer(1, unit="ns")
+    await ReadOnly()
+
+
+async def next_cycle(dut, clock: str = "clock") -> None:
+    """Wait for the next falling edge: the point where a cycle's inputs are driven."""
+    await FallingEdge(getattr(dut, clock))
+
+
+def read(handle) -> int | str:
+    """The value of a port as an int, or its string (e.g. with X/Z bits) if it does not resolve."""
+    v = handle.value
+    if not v.is_resolvable:
+        return str(v)
+    return v.to_unsigned() if hasattr(v, "to_unsigned") else int(v)
+
+
+def fmt(v: int | str | None, width: int = 0) -> str:
+    """Hex with every digit of `width` (a non-int, e.g. an X string, as is)."""
+    if v is None or isinstance(v, str):
+        return str(v)
+    digits = max(1, (width + 3) // 4) if width else 1
+    return f"0x{v:0{digits}x}"
+
+
+def mask(handle) -> int:
+    return (1 << len(handle)) - 1
+
+
+def drive(dut, values: dict[str, int]) -> None:
+    """Drive input ports by name, truncated to their widths (what the hardware sees)."""
+    for name, v in values.items():
+        h = getattr(dut, name)
+        h.value = int(v) & mask(h)
+
+
+async def reset(dut, cycles: int = 2, rst: str = "rst", idle: dict[str, int] | None = None,
+                during=None) -> None:
+    """Hold `rst` high for `cycles` cycles with the `idle` input values, then release it (the
+    cycle after, inputs idle, outputs settled, is the first out of reset). `during(dut)` runs
+    in every reset cycle once the outputs have settled (checks of the reset behaviour)."""
+    for _ in range(cycles):
+        await next_cycle(dut)
+        drive(dut, {**(idle or {}), rst: 1})
+        await settle()
+        if during is not None:
+            during(dut)
+    await next_cycle(dut)
+    drive(dut, {**(idle or {}), rst: 0})
+    await settle()
+
+
+def zero_memories(dut, paths: list[str]) -> dict[str, tuple[int, int]]:
+    """Write 0 into every word of the memories at `paths` (dotted, e.g. "ram_base.mem").
+
+    For state a block relies on being zero at power-up (FPGA block RAM powers up zeroed):
+    Verilator starts memories at 0, Icarus at X. Returns {path: (words, words that were X/Z)}.
+    """
+    out = {}
+    for path in paths:
+        h = dut
+        for part in path.split("."):
+            h = getattr(h, part)
+        words = list(h)
+        unknown = sum(1 for w in words if not w.value.is_resolvable)
+        for w in words:
+            w.value = 0
+        out[path] = (len(words), unknown)
+        dut._log.info("%s: %d words zeroed (%d were X/Z at power-up)", path, len(words), unknown)
+    return out

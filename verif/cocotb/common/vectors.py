@@ -1,0 +1,151 @@
+"""Replay of `mrnic vectors` (JSON Lines) against a block's generated Verilog.
+
+Line 1 is the header (block, module, config, seed, cycles, latency, ports, streams,
+convention); every further line is one clock cycle: `{"in": {port: value}, "out": {port:
+value}}`, values as numbers or "0x..." hex strings (ports wider than 64 bits). Per cycle the
+inputs are driven at the falling edge and every output is sampled once settled, before the
+next rising edge, and compared: every output every cycle, except the payload of an output
+stream, which is compared only when the expected valid is 1 (the vectors omit it otherwise).
+X/Z on a compared output is a mismatch. The first mismatching cycle fails with the cycle index,
+that cycle's and the three previous cycles' inputs, and each differing output (expected,
+actual, and the differing bit positions of a port wider than 32 bits).
+
+The file is read line by line: memory does not grow with its length.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+
+from .tb import CLOCK_NS, fmt, next_cycle, read, settle, start_clock
+
+
+def read_header(path: str) -> dict:
+    with open(path) as f:
+        first = f.readline()
+    try:
+        h = json.loads(first)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: line 1 is not a JSON header ({e}); regenerate it with `mrnic vectors`") from e
+    for key in ("block", "ports", "streams", "latency", "cycles"):
+        if key not in h:
+            raise ValueError(f"{path}: the header lacks {key!r} (an old vectors format?); regenerate it with `mrnic vectors`")
+    return h
+
+
+def _value(v) -> int:
+    return int(v, 16) if isinstance(v, str) else int(v)
+
+
+def check_ports(dut, header: dict) -> None:
+    """Every port of the header exists in the DUT with the header's width."""
+    bad = []
+    for p in header["ports"]:
+        h = getattr(dut, p["name"], None)
+        if h is None:
+            bad.append(f"{p['name']}: missing in the simulated module")
+        elif len(h) != int(p["width"]):
+            bad.append(f"{p['name']}: {len(h)} bits in the simulated module, {p['width']} in the vectors")
+    if bad:
+        raise AssertionError("the vectors do not fit the simulated module:\n  " + "\n  ".join(bad))
+
+
+async def replay(dut, path: str, *, latency: int | None = None, before_clock=None, clock: str = "clock") -> dict:
+    """Drive the vectors at `path` into `dut` and compare every output every cycle.
+
+    `latency` (the manifest's) must equal the header's. `before_clock(dut)` runs once after
+    the first cycle's inputs are applied and before the clock starts (e.g. memory power-up).
+    Returns {"cycles", "beats" (output-stream transfers compared), "seconds"}.
+    """
+    header = read_header(path)
+    if latency is not None and int(header["latency"]) != int(latency):
+        raise AssertionError(f"{path}: latency {header['latency']}, the manifest says {latency}")
+    check_ports(dut, header)
+    widths = {p["name"]: int(p["width"]) for p in header["ports"]}
+    inputs = [p["name"] for p in header["ports"] if p["direction"] == "input" and p["name"] != clock]
+    outputs = [p["name"] for p in header["ports"] if p["direction"] == "output"]
+    gated = {}  # payload output -> its stream's valid
+    out_streams = [s for s in header["streams"] if s["dir"] == "output"]
+    for s in out_streams:
+        for n in s["payload"]:
+            gated[n] = s["valid"]
+    always = [n for n in outputs if n not in gated]
+    # Handles and masks looked up once: the loop below is Python-bound.
+    in_h = [(n, getattr(dut, n), (1 << widths[n]) - 1) for n in inputs]
+    always_h = [(n, getattr(dut, n)) for n in always]
+    gated_h = {s["valid"]: [(n, getattr(dut, n)) for n in s["payload"]] for s in out_streams}
+    last_in: dict[str, int] = {}
+    recent: deque = deque(maxlen=4)
+
+    def apply(cyc_in: dict) -> None:
+        for n, h, m in in_h:
+            v = _value(cyc_in[n]) & m
+            if last_in.get(n) != v:
+                h.value = v
+                last_in[n] = v
+
+    dut._log.info("%s: %s cycles of block %s, preset %s, seed %s", path, header["cycles"], header["block"],
+                  header.get("config", {}).get("name"), header.get("seed"))
+    t0 = time.perf_counter()
+    idx = -1
+    beats = 0
+    with open(path) as f:
+        f.readline()
+        for idx, line in enumerate(f):
+            cyc = json.loads(line)
+            cin, exp = cyc["in"], cyc["out"]
+            missing = [n for n in inputs if n not in cin] + [n for n in always if n not in exp]
+            if missing:
+                raise AssertionError(f"{path}: cycle {idx} lacks port(s) {missing}")
+            recent.append(cin)
+            if idx == 0:
+                apply(cin)
+                if before_clock is not None:
+                    before_clock(dut)
+                start_clock(dut, clock)
+            else:
+                await next_cycle(dut, clock)
+                apply(cin)
+            await settle()
+
+            mismatches = []
+            for n, h in always_h:
+                want, got = _value(exp[n]), read(h)
+                if want != got:
+                    mismatches.append((n, want, got))
+            for valid, fields in gated_h.items():
+                if _value(exp[valid]) != 1:
+                    continue
+                beats += 1
+                for n, h in fields:
+                    if n not in exp:
+                        raise AssertionError(f"{path}: cycle {idx}: {valid} = 1 but {n} is missing")
+                    want, got = _value(exp[n]), read(h)
+                    if want != got:
+                        mismatches.append((n, want, got))
+            if mismatches:
+                raise AssertionError(_report(idx, recent, inputs, mismatches, widths))
+    if idx + 1 != int(header["cycles"]):
+        raise AssertionError(f"{path}: the header says {header['cycles']} cycles, the file has {idx + 1} (truncated?)")
+    dt = time.perf_counter() - t0
+    dut._log.info("%d cycles, %d output beats compared, all equal (%.1f s, %.0f cycles/s)",
+                  idx + 1, beats, dt, (idx + 1) / dt if dt else 0.0)
+    return {"cycles": idx + 1, "beats": beats, "seconds": dt}
+
+
+def _report(idx: int, recent, inputs, mismatches, widths) -> str:
+    lines = [f"cycle {idx} (t={idx * CLOCK_NS} ns from the first cycle): {len(mismatches)} output(s) differ from the golden model"]
+    hist = list(recent)
+    lines.append("  inputs: " + ", ".join(f"{n}={fmt(_value(hist[-1][n]))}" for n in inputs))
+    for k, cin in enumerate(hist[:-1]):
+        lines.append(f"  inputs of cycle {idx - len(hist) + 1 + k}: " + ", ".join(f"{n}={fmt(_value(cin[n]))}" for n in inputs))
+    for n, want, got in mismatches:
+        w = widths[n]
+        lines.append(f"  {n}: expected {fmt(want, w)} actual {fmt(got, w)}")
+        if isinstance(got, int) and w > 32:
+            diff = want ^ got
+            bits = [i for i in range(w) if diff >> i & 1]
+            lines.append(f"    differing bit positions: {bits[:16]}{' ...' if len(bits) > 16 else ''}")
+    return "\n".join(lines)

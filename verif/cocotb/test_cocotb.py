@@ -1,0 +1,105 @@
+"""pytest entry point: every block's cocotb tests on the generated Verilog, on Verilator and
+Icarus (docs/cocotb.md).
+
+    source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
+
+Per session and preset, `mrnic gen` writes the Verilog and the manifest and `mrnic vectors`
+the golden model's vectors (common/runner.py); each (simulator, block, preset) is built once and
+runs the block's cocotb module `<block>/test_<block>.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from common import runner
+from common.runner import OUT, read_jsonl, report, run_cocotb, vectors
+
+# Sizes chosen so that the whole run stays under ~4 minutes on the 2-core reference machine
+# (measured figures in docs/cocotb.md). MRNIC_COCOTB_SCALE multiplies the vector cycles and
+# the random operations (0.1 for a smoke run, 10 for a soak).
+SCALE = float(os.environ.get("MRNIC_COCOTB_SCALE", "1"))
+RUNS = [
+    # (block, simulator, preset, seed, vector cycles, random operations)
+    ("sack", "verilator", "small", 1, 8000, 2000),
+    ("sack", "verilator", "default", 2, 8000, 2000),
+    ("sack", "icarus", "small", 3, 4000, 1000),
+    ("sack", "icarus", "default", 4, 4000, 1000),
+    ("sack", "icarus", "ice40", 5, 4000, 1000),
+]
+TESTS = {"sack": ["vector_replay", "directed_semantics", "random_backpressure"]}
+
+
+def _n(x: int) -> int:
+    return max(50, int(x * SCALE))
+
+
+def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
+    _, entry = runner.block(block, preset)
+    env = {"MRNIC_VECTORS": str(vec), "MRNIC_SEED": str(seed), "MRNIC_RANDOM_OPS": str(ops)}
+    if "connections" in entry.get("parameters", {}):
+        env["MRNIC_CONNECTIONS"] = str(entry["parameters"]["connections"])
+    return env
+
+
+@pytest.mark.parametrize("block,sim,preset,seed,cycles,ops", RUNS,
+                         ids=[f"{b}-{s}-{p}" for b, s, p, *_ in RUNS])
+def test_block(block, sim, preset, seed, cycles, ops):
+    vec = vectors(block, preset, seed, _n(cycles))
+    name = f"{block}-{sim}-{preset}"
+    facts = run_cocotb(sim, block, preset, name, _env(block, preset, vec, seed, _n(ops)))
+    if facts["failed"] != 0 and sim == "verilator":
+        # Replay the failing run with an FST trace (the build has trace support compiled in).
+        wfacts = run_cocotb(sim, block, preset, name + "-waves", _env(block, preset, vec, seed, _n(ops)), waves=True)
+        facts["failures"].append(f"(replayed with waves: {wfacts['test_dir'] / 'dump.fst'})")
+    print(f"[cocotb] {name}: {_n(cycles)} vector cycles, directed, {_n(ops)} random operations in {facts['seconds']:.1f} s")
+    assert facts["failed"] == 0 and facts["exit_code"] == 0, report(sim, facts)
+    assert sorted(facts["passed"]) == sorted(TESTS[block]), f"ran {facts['passed']}, expected {TESTS[block]}\n" + report(sim, facts)
+
+
+def test_corrupted_vector_is_detected():
+    """The replay can fail: flip one bit of one expected m_bitmap, expect a failure that names
+    that cycle, m_bitmap and the bit, and (Verilator) an FST."""
+    block, sim, preset = "sack", "verilator", "small"
+    header, cycles = read_jsonl(vectors(block, preset, 1, 600))
+    # A beat with a non-empty bitmap, past the start: a realistic beat.
+    idx = next(i for i, c in enumerate(cycles)
+               if i > 100 and c["out"]["m_valid"] == 1 and int(c["out"]["m_bitmap"], 16))
+    bitmap = cycles[idx]["out"]["m_bitmap"]
+    assert bitmap.startswith("0x") and len(bitmap) == 2 + 64, bitmap
+    cycles[idx]["out"]["m_bitmap"] = f"0x{int(bitmap, 16) ^ (1 << 5):064x}"
+    bad = OUT / preset / "vectors-corrupted.jsonl"
+    bad.write_text("\n".join(json.dumps(x) for x in [header, *cycles]) + "\n")
+
+    facts = run_cocotb(sim, block, preset, "corrupted", {"MRNIC_VECTORS": str(bad)}, waves=True,
+                       testcase="vector_replay")
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "a corrupted expectation was not detected:\n" + report(sim, facts)
+    assert facts["exit_code"] != 0, report(sim, facts)
+    assert f"cycle {idx} " in msg and "m_bitmap" in msg and "[5]" in msg, msg
+    assert (facts["test_dir"] / "dump.fst").exists(), "the failing Verilator run left no FST"
+    print(f"[cocotb] corrupted vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_random_test_catches_a_bug_seen_only_under_backpressure():
+    """The randomized test can fail, and its backpressure matters: in a mutant whose stalled
+    RAM-read stage re-reads with the input's connection instead of its own (a bug visible only
+    while m_ready holds a beat), the scoreboard must report a beat that differs from Ref."""
+    block, sim, preset = "sack", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    # The same mutant as verif/tests/sack_diff.rs "stalled_stage_does_not_reread".
+    frm, to = "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / "mutant-stall-reread.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 1, 600)
+    facts = run_cocotb(sim, block, preset, "mutant-stall-reread", _env(block, preset, vec, 6, 600),
+                       testcase="random_backpressure", source=bad)
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived the randomized test:\n" + report(sim, facts)
+    assert "differs from the reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
+    print(f"[cocotb] stall mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
