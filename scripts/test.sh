@@ -16,6 +16,14 @@ source "$(bash scripts/setup.sh --env)"
 step "cargo test (workspace)"
 cargo test --workspace --locked -- --test-threads 2
 
+step "fuzz targets compile (nightly toolchain)"
+# cargo-fuzz is not needed to prove the targets compile: `check` does not link, and
+# CUSTOM_LIBFUZZER_PATH makes libfuzzer-sys skip its C++ build (model/fuzz/Cargo.toml).
+if ! rustup toolchain list | grep -q '^nightly'; then
+  echo "the nightly toolchain is missing: rustup toolchain install nightly" >&2; exit 1
+fi
+CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a cargo +nightly check -q --manifest-path model/fuzz/Cargo.toml
+
 step "cocotb (Verilator and Icarus)"
 python -m pytest verif/cocotb -q -p no:cacheprovider
 
