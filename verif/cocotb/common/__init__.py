@@ -8,7 +8,6 @@
 - `scoreboard`: in-order, per-stream transaction comparison against a reference.
 - `manifest`: reading `manifest.json` (pytest side).
 - `runner`: the pytest side: generate Verilog and vectors, build per simulator, run, report.
-
-No AXI-Stream adapter yet: the SACK engine has no AXI ports; the first block with AXI ports
-adds one on cocotbext-axi with its own fixture test.
+- `axis`: AXI-Stream ports through cocotbext-axi (AxiStreamSource/Sink with these generators),
+  for the blocks with AXI ports; tested on a FIFO fixture (`tests/axis_fifo.v`).
 """
