@@ -1,0 +1,205 @@
+//! Test plan — the `mrnic` command line as a new user meets it (runs the built binary):
+//! - `gen` writes every block of the configuration and one manifest listing them (key
+//!   `blocks`), `--block NAME` picks one, an unknown name is refused listing the blocks;
+//! - `gen` is all-or-nothing: when the manifest cannot be written no `.v` is left either;
+//! - I/O errors name the path (provoked with an output path under a regular file, since
+//!   tests may run as root, where a read-only directory does not stop writes);
+//! - `pcap --trace` equal to `--out` (however spelled) is refused, `--trace`'s parent
+//!   directory is created, and a failing `--trace` leaves no pcap and prints no "wrote";
+//! - `sim --out` is checked before any run starts;
+//! - `sim --shard` is validated; `merge` refuses a non-shard directory and a `verify`
+//!   shard with a clear reason.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mrnic(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mrnic"));
+    for a in args {
+        c.arg(a);
+    }
+    c.output().unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mrnic-cli-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&d).ok();
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Names in `dir` (sorted), to check nothing else was left behind (no staging directory).
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn gen_writes_every_block_and_one_manifest_listing_them_and_block_picks_one() {
+    let d = tmp("gen");
+    let out = d.join("all");
+    let o = mrnic(&[&"gen", &"--preset", &"small", &"--out", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = manifest(&out);
+    assert!(m.get("tops").is_none(), "the manifest's key is `blocks`");
+    let blocks = m["blocks"].as_array().expect("a `blocks` list");
+    assert!(!blocks.is_empty());
+    let mut want = vec!["manifest.json".to_string()];
+    for b in blocks {
+        for key in ["block", "module", "file", "latency", "parameters", "ports"] {
+            assert!(b.get(key).is_some(), "manifest entry lacks {key}: {b}");
+        }
+        let file = b["file"].as_str().unwrap();
+        let v = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(v.contains(&format!("module {}", b["module"].as_str().unwrap())), "{file} lacks its module");
+        want.push(file.to_string());
+    }
+    want.sort();
+    assert_eq!(names(&out), want, "exactly the blocks and the manifest, nothing staged left over");
+
+    // --block NAME: just that block
+    let first = blocks[0]["block"].as_str().unwrap().to_string();
+    let one = d.join("one");
+    let o = mrnic(&[&"gen", &"--preset", &"small", &"--block", &first, &"--out", &one]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m1 = manifest(&one);
+    assert_eq!(m1["blocks"].as_array().unwrap().len(), 1);
+    assert_eq!(m1["blocks"][0]["block"], first.as_str());
+
+    // an unknown block is refused, listing the blocks, and nothing is written
+    let none = d.join("none");
+    let o = mrnic(&[&"gen", &"--preset", &"small", &"--block", &"no_such_block", &"--out", &none]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("unknown block \"no_such_block\"") && e.contains(&first), "{e}");
+    assert!(!none.exists(), "a refused gen created {}", none.display());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn gen_never_leaves_verilog_without_its_manifest() {
+    let d = tmp("gen-partial");
+    let out = d.join("out");
+    // the manifest cannot be written: a directory is in its way
+    std::fs::create_dir_all(out.join("manifest.json")).unwrap();
+    let o = mrnic(&[&"gen", &"--preset", &"small", &"--out", &out]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains(&out.join("manifest.json").display().to_string()), "the error names the manifest: {e}");
+    assert_eq!(names(&out), vec!["manifest.json"], "a .v was written without its manifest (or a staging dir left)");
+    assert!(!stdout(&o).contains("wrote"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn io_errors_name_the_path() {
+    let d = tmp("io");
+    let file = d.join("a-regular-file");
+    std::fs::write(&file, "x").unwrap();
+    let under = file.join("sub");
+    for args in [
+        vec!["gen", "--preset", "small", "--out"],
+        vec!["pcap", "--out"],
+        vec!["sim", "../sim/scenarios/loss_sweep.toml", "--ci", "--out"],
+    ] {
+        let target = if args[0] == "pcap" { under.join("x.pcap") } else { under.clone() };
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|s| s as &dyn AsRef<std::ffi::OsStr>).collect();
+        a.push(&target);
+        let o = mrnic(&a);
+        assert!(!o.status.success(), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains(&under.display().to_string()), "{args:?}: the error does not name the path: {e}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn pcap_refuses_trace_equal_to_out_creates_its_dir_and_writes_both_or_neither() {
+    let d = tmp("pcap");
+    // the same file, spelled differently
+    let out = d.join("x.pcap");
+    let same = d.join("sub").join("..").join(".").join("x.pcap");
+    let o = mrnic(&[&"pcap", &"--out", &out, &"--trace", &same]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("same file"), "{}", stderr(&o));
+    assert!(!out.exists(), "nothing is written when refused");
+
+    // --trace's parent directory is created
+    let trace = d.join("deep").join("er").join("x.jsonl");
+    let o = mrnic(&[&"pcap", &"--out", &out, &"--trace", &trace]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata(&out).unwrap().len() > 24);
+    let lines = std::fs::read_to_string(&trace).unwrap().lines().count();
+    assert!(lines >= 10, "{lines} trace lines");
+    assert_eq!(names(&d), vec!["deep", "x.pcap"], "no staging directory left");
+
+    // a --trace that cannot be written: no pcap, no "wrote"
+    let blocker = d.join("blocker");
+    std::fs::write(&blocker, "x").unwrap();
+    let out2 = d.join("y.pcap");
+    let o = mrnic(&[&"pcap", &"--out", &out2, &"--trace", &blocker.join("t.jsonl")]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains(&blocker.display().to_string()), "{}", stderr(&o));
+    assert!(!out2.exists(), "the pcap was written though --trace failed");
+    assert!(!stdout(&o).contains("wrote"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn sim_checks_out_before_any_run() {
+    let d = tmp("sim-out");
+    let file = d.join("f");
+    std::fs::write(&file, "x").unwrap();
+    // the full-size fat-tree sweep takes minutes; refused in well under a second
+    let t = std::time::Instant::now();
+    let o = mrnic(&[&"sim", &"../sim/scenarios/loss_sweep_fattree.toml", &"--out", &file.join("out")]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains(&file.join("out").display().to_string()), "{e}");
+    assert!(!e.contains("runs on"), "runs started before --out was checked: {e}");
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn sim_shard_and_merge_refuse_bad_input_with_the_reason() {
+    let d = tmp("shard-args");
+    for bad in ["0/4", "5/4", "4", "x/4"] {
+        let o = mrnic(&[&"sim", &"../sim/scenarios/loss_sweep.toml", &"--ci", &"--shard", &bad, &"--out", &d]);
+        assert!(!o.status.success(), "{bad}");
+        assert!(stderr(&o).contains(bad), "{bad}: {}", stderr(&o));
+    }
+    // not a shard directory
+    let o = mrnic(&[&"merge", &"--out", &d.join("m"), &d.join("nothing")]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a shard directory") && stderr(&o).contains("nothing"), "{}", stderr(&o));
+    // verify shards are recognized but not merged by this build
+    let v = d.join("v1");
+    std::fs::create_dir_all(&v).unwrap();
+    std::fs::write(v.join("shard.json"), r#"{"kind": "verify"}"#).unwrap();
+    let o = mrnic(&[&"merge", &"--out", &d.join("m"), &v]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("verify shards: not supported by this build"), "{}", stderr(&o));
+    // shards of different kinds
+    let s = d.join("s1");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(s.join("shard.json"), r#"{"kind": "sim"}"#).unwrap();
+    let o = mrnic(&[&"merge", &"--out", &d.join("m"), &s, &v]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("different kinds"), "{}", stderr(&o));
+    assert!(!d.join("m").exists());
+    std::fs::remove_dir_all(&d).ok();
+}
