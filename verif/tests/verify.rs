@@ -45,7 +45,9 @@ fn the_behavioural_implementation_fails_cycle_exact_mode_because_its_latency_dif
     let a = VerifyArgs { verilog: Some(fixture()), mode: Some(Mode::Cycle), only: Some("random-s1".into()), cycles: Some(5_000), ..args(out.clone()) };
     assert!(!verify::run(&a).unwrap());
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("cycle-exact mismatch") && md.contains("m_valid"), "{md}");
+    // Its counters count at acceptance, its results come 2 cycles early: the first
+    // difference is one or the other.
+    assert!(md.contains("cycle-exact mismatch") && (md.contains("stat_new") || md.contains("m_valid")), "{md}");
 }
 
 #[test]

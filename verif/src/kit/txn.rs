@@ -186,7 +186,8 @@ fn txn_loop(
             && c >= settle
             && !rst;
         idle_run = if idle { idle_run + 1 } else { 0 };
-        if idle_run == quiet {
+        // Once per idle stretch, and at the end of the drain (which may start mid-stretch).
+        if idle_run == quiet || (draining && idle_run >= quiet) {
             idle_checks += 1;
             let diff: Vec<_> = io.status.iter().filter(|&&o| !want.same(&got, o)).map(|&o| (io.outputs.name(o).to_string(), want.show(o), got.show(o))).collect();
             if !diff.is_empty() {
