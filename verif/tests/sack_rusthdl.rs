@@ -10,6 +10,7 @@ use mrnic_verif::kit::{run_differential, DeviceFactory, RunOpts, RunReport};
 fn run(window: usize, dev: &dyn DeviceFactory, seed: u64, cycles: u64) -> RunReport {
     let mut cfg = Config::preset("small").unwrap();
     cfg.sack.window = window;
+    cfg.transport.window = window as u32;
     let spec = blocks::block("sack").unwrap();
     let (_, iface) = spec.generated(&cfg).unwrap();
     let tb = (spec.testbench)(&cfg).unwrap();

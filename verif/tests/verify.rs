@@ -104,6 +104,8 @@ fn bad_arguments_are_refused_with_the_reason() {
     assert!(e.to_string().contains("huge"), "{e}");
     let e = verify::run(&VerifyArgs { verilog: Some("/nonexistent/x.v".into()), ..args(tmp("bad")) }).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/x.v"), "{e}");
+    let e = verify::run(&VerifyArgs { coverage: true, ..args(tmp("bad")) }).unwrap_err();
+    assert!(e.to_string().contains("--coverage"), "refused, not silently ignored: {e}");
     for s in ["0/3", "4/3", "x", "1/0", "2"] {
         assert!(s.parse::<Shard>().is_err(), "{s}");
     }

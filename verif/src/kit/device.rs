@@ -99,20 +99,42 @@ impl Device for VlDevice {
     }
 }
 
+/// How a [`VlFactory`] makes a fresh simulation of its model (e.g. with run-time options
+/// such as a power-up seed).
+pub type SimOpener = Box<dyn Fn(&Model) -> Result<Sim, crate::vl::BridgeError>>;
+
 /// Opens [`VlDevice`]s on one built model.
 pub struct VlFactory {
     pub model: Model,
+    opener: Option<SimOpener>,
 }
 
 impl VlFactory {
+    /// Devices on `model.sim()`.
     pub fn new(model: Model) -> VlFactory {
-        VlFactory { model }
+        VlFactory { model, opener: None }
+    }
+    /// Power-up devices: `model` must be built with `BuildOpts::x_unique`; every device starts
+    /// from random initial state chosen at run time from `seed` (`+verilator+seed+N
+    /// +verilator+rand+reset+2`), the same for each device of this factory.
+    pub fn power_up(model: Model, seed: u64) -> VlFactory {
+        let opts = crate::vl::SimOpts { seed: Some(seed.clamp(1, (1 << 31) - 1)), rand_reset: true, plusargs: vec![] };
+        VlFactory::with_opener(model, Box::new(move |m: &Model| m.sim_with(&opts)))
+    }
+    /// Devices on simulations made by `opener` (every device, including the traced re-run,
+    /// gets the same run-time options, so a failing run reproduces).
+    pub fn with_opener(model: Model, opener: SimOpener) -> VlFactory {
+        VlFactory { model, opener: Some(opener) }
     }
 }
 
 impl DeviceFactory for VlFactory {
     fn open(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
-        Ok(Box::new(VlDevice::bind(self.model.sim()?, io)?))
+        let sim = match &self.opener {
+            Some(f) => f(&self.model)?,
+            None => self.model.sim()?,
+        };
+        Ok(Box::new(VlDevice::bind(sim, io)?))
     }
     fn can_trace(&self) -> bool {
         self.model.has_trace()

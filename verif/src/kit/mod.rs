@@ -19,7 +19,7 @@ pub mod mutant;
 pub mod signals;
 pub mod txn;
 
-pub use device::{Device, DeviceFactory, VlDevice, VlFactory};
+pub use device::{Device, DeviceFactory, SimOpener, VlDevice, VlFactory};
 pub use diff::{run_differential, Failure, Mismatch, Progress, RunOpts, RunReport};
 pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec};
 pub use mutant::{check_mutants, Caught, Mutant, MutantError};

@@ -215,6 +215,11 @@ pub fn block_jobs(spec: &'static BlockSpec, sizes: &Sizes, cycles: Option<u64>, 
 impl Plan {
     /// Resolves the arguments: configuration, blocks, the Verilog under test, jobs.
     pub fn new(args: &VerifyArgs) -> Result<Plan, VerifyError> {
+        if args.coverage {
+            // The coverage model and report come from the bridge (vl::coverage); until they
+            // are part of this build, say so rather than run without coverage.
+            return Err(VerifyError::Args("--coverage: this build's Verilator bridge has no coverage model yet (vl::coverage)".into()));
+        }
         let (cfg, cfg_arg) = load_config(args)?;
         let specs: Vec<&'static BlockSpec> = if args.all {
             if args.verilog.is_some() {
@@ -347,8 +352,20 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
             continue;
         }
         let mut plain: Option<VlFactory> = None;
+        let mut xmodel: Option<Model> = None;
         for job in jobs {
-            let dev: &dyn DeviceFactory = match &mut plain {
+            let power_up_dev;
+            let dev: &dyn DeviceFactory = if job.stim.power_up {
+                // Power-up: the x-unique model, random initial state from the job's seed.
+                let m = match xmodel.take() {
+                    Some(m) => m,
+                    None => build_model(b, "xunique", BuildOpts { x_unique: true, ..BuildOpts::default() })?,
+                };
+                xmodel = Some(m.clone());
+                power_up_dev = VlFactory::power_up(m, job.seed);
+                &power_up_dev
+            } else {
+                match &mut plain {
                 Some(f) => f,
                 None => {
                     let t = Instant::now();
@@ -357,6 +374,7 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
                         eprintln!("  {}: model {} ({:.1} s{})", b.spec.name, b.source, t.elapsed().as_secs_f64(), if m.was_cached() { ", cached" } else { "" });
                     }
                     plain.insert(VlFactory::new(m))
+                }
                 }
             };
             let t = Instant::now();
