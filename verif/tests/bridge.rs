@@ -706,6 +706,8 @@ fn coverage_report_names_the_branch_never_taken() {
         .map(|u| u.what.as_str())
         .collect();
     assert!(toggles.contains(&"sel:0->1"), "{toggles:?}");
+    // Names are Verilog's, not Verilator's C++ spelling (`r_hit__024d`).
+    assert!(toggles.contains(&"r_hit$d:0->1"), "{toggles:?}");
     assert!(!toggles.iter().any(|t| t.starts_with("a[")), "{toggles:?}");
     // verilator_coverage's own outputs are there.
     let annotated = std::fs::read_to_string(r.annotated.join("branchy.v")).unwrap();

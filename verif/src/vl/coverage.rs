@@ -198,6 +198,26 @@ pub fn parse_dat(text: &str, what: &str) -> Result<Vec<Point>, BridgeError> {
     Ok(out)
 }
 
+/// Undo Verilator's C++ name encoding in a toggle point's name (`r__024d[3]:0->1` →
+/// `r$d[3]:0->1`): `__0XX` is the byte 0xXX, `___05F` an underscore.
+pub fn decode_name(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"__0") && i + 5 <= b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 3..i + 5], 16) {
+                out.push(v);
+                i += 5;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
 /// Rewrite every point's file key (`\x01f\x02...`) to `file`.
 fn rewrite_files(text: &str, file: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -328,7 +348,7 @@ pub fn summarise(points: &[Point], source: &str, verilog: &Path) -> CoverageRepo
                 }
             }
             "toggle" => {
-                *toggles.entry((l, p.key("o").to_string())).or_insert(0) += p.count;
+                *toggles.entry((l, decode_name(p.key("o")))).or_insert(0) += p.count;
             }
             _ => {}
         }
@@ -418,6 +438,9 @@ C '\u{1}f\u{2}top.v\u{1}l\u{2}4\u{1}n\u{2}6\u{1}t\u{2}branch\u{1}page\u{2}v_bran
         let t = rewrite_files(DAT, "/abs/mrnic_x.v");
         assert!(!t.contains("top.v"));
         assert_eq!(t.matches("\u{1}f\u{2}/abs/mrnic_x.v\u{1}").count(), 5);
+        assert_eq!(decode_name("r_hit__024d[3]:0->1"), "r_hit$d[3]:0->1");
+        assert_eq!(decode_name("a___05Fb"), "a__b");
+        assert_eq!(decode_name("plain_name:1->0"), "plain_name:1->0");
         let e = parse_dat("C 'x' notanumber\n", "bad.dat").unwrap_err().to_string();
         assert!(e.contains("bad.dat:1: not a coverage point"), "{e}");
     }
