@@ -20,6 +20,10 @@ pub trait Device {
     }
     /// Closes the trace, if one is open.
     fn close_trace(&mut self) {}
+    /// Writes the coverage counts so far (a model built with coverage).
+    fn write_coverage(&mut self, path: &Path) -> Result<(), KitError> {
+        Err(KitError::Unsupported(format!("this device has no coverage to write into {}", path.display())))
+    }
 }
 
 /// Opens devices of one implementation.
@@ -96,6 +100,9 @@ impl Device for VlDevice {
     }
     fn close_trace(&mut self) {
         self.sim.close_trace();
+    }
+    fn write_coverage(&mut self, path: &Path) -> Result<(), KitError> {
+        Ok(self.sim.write_coverage(path)?)
     }
 }
 

@@ -31,12 +31,14 @@ pub struct RunOpts<'a> {
     pub trace_before: u64,
     /// Where waveforms go (default `crate::vl::waves_dir()`).
     pub wave_dir: Option<PathBuf>,
+    /// Write the device's coverage counts here after the run (pass or fail).
+    pub coverage: Option<PathBuf>,
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
 }
 
 impl<'a> RunOpts<'a> {
     pub fn new(seed: u64, cycles: u64) -> RunOpts<'a> {
-        RunOpts { seed, cycles, stim: StimOpts::default(), label: "run".into(), repro: String::new(), trace_before: 2000, wave_dir: None, progress: None }
+        RunOpts { seed, cycles, stim: StimOpts::default(), label: "run".into(), repro: String::new(), trace_before: 2000, wave_dir: None, coverage: None, progress: None }
     }
     pub fn label(mut self, l: impl Into<String>) -> Self {
         self.label = l.into();
@@ -242,6 +244,9 @@ pub fn run_differential(tb: &dyn Testbench, io: &Io, dev: &dyn DeviceFactory, mu
     let cycles = opts.cycles;
     let mut progress = opts.progress.take();
     let r = lockstep(tb, io, d.as_mut(), &opts, cycles, None, true, progress.as_deref_mut())?;
+    if let Some(p) = &opts.coverage {
+        d.write_coverage(p)?;
+    }
     drop(d);
     let stop = match r {
         Ok(rep) => return Ok(rep),

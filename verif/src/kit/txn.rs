@@ -234,6 +234,9 @@ pub fn run_transaction(tb: &dyn Testbench, io: &Io, dev: &dyn DeviceFactory, mut
     let mut d = dev.open(io)?;
     let mut progress = opts.progress.take();
     let r = txn_loop(tb, io, d.as_mut(), &opts, None, None, progress.as_deref_mut())?;
+    if let Some(p) = &opts.coverage {
+        d.write_coverage(p)?;
+    }
     drop(d);
     let stop = match r {
         Ok(rep) => return Ok(rep),

@@ -215,11 +215,6 @@ pub fn block_jobs(spec: &'static BlockSpec, sizes: &Sizes, cycles: Option<u64>, 
 impl Plan {
     /// Resolves the arguments: configuration, blocks, the Verilog under test, jobs.
     pub fn new(args: &VerifyArgs) -> Result<Plan, VerifyError> {
-        if args.coverage {
-            // The coverage model and report come from the bridge (vl::coverage); until they
-            // are part of this build, say so rather than run without coverage.
-            return Err(VerifyError::Args("--coverage: this build's Verilator bridge has no coverage model yet (vl::coverage)".into()));
-        }
         let (cfg, cfg_arg) = load_config(args)?;
         let specs: Vec<&'static BlockSpec> = if args.all {
             if args.verilog.is_some() {
@@ -316,11 +311,14 @@ pub fn run_job(plan: &Plan, args: &VerifyArgs, job: &Job, dev: &dyn DeviceFactor
             eprintln!("  {name}: {} / {} cycles ({:.0} k cycles/s)", p.cycle, p.cycles, p.cycle as f64 / t0.elapsed().as_secs_f64() / 1e3);
         }
     };
-    let opts = RunOpts::new(job.seed, job.cycles)
+    let mut opts = RunOpts::new(job.seed, job.cycles)
         .label(format!("verify-{}-{}-{}", job.block, b.cfg.name, job.name))
         .repro(plan.repro(args, job))
         .stim(job.stim.clone())
         .progress(&mut cb);
+    if args.coverage {
+        opts.coverage = Some(coverage_dir(args, b).join(format!("{}.dat", job.name)));
+    }
     let r = match b.mode {
         Mode::Cycle => kit::run_differential(tb.as_ref(), &io, dev, opts),
         Mode::Transaction => kit::run_transaction(tb.as_ref(), &io, dev, opts),
@@ -359,7 +357,7 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
                 // Power-up: the x-unique model, random initial state from the job's seed.
                 let m = match xmodel.take() {
                     Some(m) => m,
-                    None => build_model(b, "xunique", BuildOpts { x_unique: true, ..BuildOpts::default() })?,
+                    None => build_model(b, "xunique", BuildOpts { x_unique: true, coverage: args.coverage, ..BuildOpts::default() })?,
                 };
                 xmodel = Some(m.clone());
                 power_up_dev = VlFactory::power_up(m, job.seed);
@@ -369,7 +367,7 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
                 Some(f) => f,
                 None => {
                     let t = Instant::now();
-                    let m = build_model(b, "zero", BuildOpts::default())?;
+                    let m = build_model(b, "zero", BuildOpts { coverage: args.coverage, ..BuildOpts::default() })?;
                     if !args.quiet {
                         eprintln!("  {}: model {} ({:.1} s{})", b.spec.name, b.source, t.elapsed().as_secs_f64(), if m.was_cached() { ", cached" } else { "" });
                     }
@@ -388,6 +386,41 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
     Ok(results)
 }
 
+fn coverage_dir(args: &VerifyArgs, b: &BlockPlan) -> PathBuf {
+    args.out.join("coverage").join(b.spec.name)
+}
+
+/// Merges the jobs' coverage of every block into its report (`<out>/coverage/<block>/`:
+/// `coverage.md` with the percentage table and the uncovered lines, `annotated/`,
+/// `coverage.info`); returns one summary line per block.
+fn coverage_reports(plan: &Plan, args: &VerifyArgs, results: &[JobResult]) -> Result<Vec<String>, VerifyError> {
+    let mut lines = vec![];
+    for b in &plan.blocks {
+        let dir = coverage_dir(args, b);
+        let dats: Vec<PathBuf> = results.iter().filter(|r| r.block == b.spec.name).map(|r| dir.join(format!("{}.dat", r.name))).filter(|p| p.is_file()).collect();
+        if dats.is_empty() {
+            continue;
+        }
+        let file = dir.join(format!("{}.v", b.iface.module));
+        report::write(&file, &b.verilog)?;
+        let rep = crate::vl::coverage::report(&dats, &file, &dir).map_err(KitError::from)?;
+        report::write(&dir.join("coverage.md"), &rep.to_markdown())?;
+        lines.push(format!(
+            "- {}: line {:.1} % ({}/{}), toggle {:.1} % ({}/{}), {} uncovered points; report {}",
+            b.spec.name,
+            rep.line_pct,
+            rep.lines_hit,
+            rep.lines_total,
+            rep.toggle_pct,
+            rep.toggles_hit,
+            rep.toggles_total,
+            rep.uncovered.len(),
+            dir.join("coverage.md").display()
+        ));
+    }
+    Ok(lines)
+}
+
 /// `mrnic verify`: runs the plan, prints the report, writes it (or the shard) into `--out`.
 /// `Ok(true)` when every job passed.
 pub fn main(args: VerifyArgs) -> anyhow::Result<bool> {
@@ -402,6 +435,10 @@ pub fn run(args: &VerifyArgs) -> Result<bool, VerifyError> {
     }
     let results = run_plan(&plan, args)?;
     let passed = results.iter().all(|r| r.passed);
+    let coverage = if args.coverage { coverage_reports(&plan, args, &results)? } else { vec![] };
+    for c in &coverage {
+        println!("mrnic verify: coverage {c}");
+    }
     let out: &Path = &args.out;
     report::mkdir(out)?;
     match args.shard {
@@ -412,7 +449,7 @@ pub fn run(args: &VerifyArgs) -> Result<bool, VerifyError> {
             println!("mrnic verify: shard {}/{}: {} jobs, {}; wrote {}", s.k, s.n, f.results.len(), if passed { "all passed" } else { "FAILURES" }, path.display());
         }
         None => {
-            let r = Report { kind: "verify".into(), plan: plan.desc.clone(), jobs_total: plan.jobs.len(), results, coverage: vec![] };
+            let r = Report { kind: "verify".into(), plan: plan.desc.clone(), jobs_total: plan.jobs.len(), results, coverage };
             r.write(out)?;
             let ok = r.results.iter().filter(|j| j.passed).count();
             println!("mrnic verify: {}: {ok} of {} jobs passed; report {}", if passed { "PASS" } else { "FAIL" }, r.jobs_total, out.join("report.md").display());
