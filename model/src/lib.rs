@@ -5,7 +5,6 @@
 
 pub mod config;
 pub mod sack;
-pub mod stimulus;
 pub mod transport;
 pub mod wire;
 

@@ -1,12 +1,14 @@
-//! `cargo bench -p mrnic-verif --bench sack`: the SACK engine's golden model in packets/s and
-//! the Verilated RTL in cycles/s (default preset: 1024 connections, 256-bit window).
+//! `cargo bench -p mrnic-verif --bench sack`: the SACK engine's golden model in packets/s, and
+//! through the kit: the model's cycle shell and the Verilated RTL in cycles/s, and the whole
+//! differential loop (stimulus + model + RTL + compare) in cycles/s (default preset: 1024
+//! connections, 256-bit window).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use mrnic_model::sack::{SackEngine, SackOp, SackShell};
-use mrnic_model::stimulus::SackStimulus;
+use mrnic_model::sack::{SackEngine, SackOp};
 use mrnic_model::Config;
-use mrnic_verif::sack::verilated::{build, VlSack};
-use mrnic_verif::sack::SackDut;
+use mrnic_verif::blocks::{self, sack::stimulus::SackStimulus};
+use mrnic_verif::kit::{run_differential, DeviceFactory, RunOpts, StimOpts, Values, VlFactory};
+use mrnic_verif::vl::{BuildOpts, Model};
 
 const N: u64 = 100_000;
 
@@ -37,27 +39,44 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let mut stim = SackStimulus::new(10, 1024, 256);
-    let inputs: Vec<_> = (0..N).map(|_| stim.next_inputs(true)).collect();
+    let cfg = Config::preset("default").unwrap();
+    let spec = blocks::block("sack").unwrap();
+    let (gen, iface) = spec.generated(&cfg).unwrap();
+    let io = iface.io();
+    let tb = (spec.testbench)(&cfg).unwrap();
+    let mut stim = tb.stimulus(&io, 10, &StimOpts::default()).unwrap();
+    let inputs: Vec<Values> = (0..N)
+        .map(|_| {
+            let mut v = Values::new(&io.inputs);
+            stim.next(&[true], &mut v);
+            v
+        })
+        .collect();
+    let mut out = Values::new(&io.outputs);
     g.bench_function("model_cycle_shell_cycles", |b| {
         b.iter(|| {
-            let mut sh = SackShell::new(1024, 256);
+            let mut m = tb.model(&io).unwrap();
             for i in &inputs {
-                black_box(sh.step(i));
+                m.step(i, &mut out);
             }
+            black_box(&out);
         })
     });
 
-    let cfg = Config::preset("default").unwrap();
-    let t = mrnic_hdl::tops::sack_engine(&cfg).unwrap();
-    let model = build("sack_default", &cfg, &t.verilog);
-    let mut dut = VlSack::new(model.sim().unwrap());
+    let model = Model::build("sack_default", &gen.verilog, &iface.ports, &BuildOpts::default()).unwrap();
+    let dev = VlFactory::new(model);
+    let mut d = dev.open(&io).unwrap();
     g.bench_function("verilated_rtl_cycles", |b| {
         b.iter(|| {
             for i in &inputs {
-                black_box(dut.cycle(i));
+                d.cycle(i, &mut out);
             }
+            black_box(&out);
         })
+    });
+
+    g.bench_function("differential_loop_cycles", |b| {
+        b.iter(|| black_box(run_differential(tb.as_ref(), &io, &dev, RunOpts::new(11, N)).unwrap()))
     });
     g.finish();
 }

@@ -1,3 +1,7 @@
+//! mrnic verification: the Verilator bridge ([`vl`]), the generic differential kit ([`kit`]),
+//! the blocks on it ([`blocks`]) and the `mrnic verify` suite ([`verify`]).
 
-pub mod sack;
+pub mod blocks;
+pub mod kit;
+pub mod verify;
 pub mod vl;

@@ -1,6 +1,7 @@
-//! Proves the Verilator bridge (src/vl.rs): a rust-hdl block with ports whose widths cross every
+//! Proves the Verilator bridge (src/vl/): a rust-hdl block with ports whose widths cross every
 //! Verilator storage boundary (1, 8, 20, 33, 64, 256 bits), driven for thousands of cycles and
-//! compared with a Rust reference; wide-port word order; errors; traces; the build cache.
+//! compared with a Rust reference; wide-port word order; errors; traces; the build cache; top
+//! module detection; random power-up state per seed (x_unique); line/toggle coverage reports.
 //!
 //! Run: source ~/.cache/mrnic-tools/env.sh && cargo test -p mrnic-verif --test bridge -j2
 
@@ -8,7 +9,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use mrnic_hdl::ports::{top_ports, PortDir};
-use mrnic_verif::vl::{BridgeError, BuildOpts, Model, Sim};
+use mrnic_verif::vl::{coverage, BridgeError, BuildOpts, Model, Sim, SimOpts, Uncovered, UncoveredKind};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
@@ -310,6 +311,68 @@ fn get_on_wide_port_panics() {
     sim.get(&acc);
 }
 
+/// rust-hdl's Verilog names its top `top`; the bridge finds it without being told.
+#[test]
+fn top_of_rust_hdl_verilog_is_found() {
+    assert_eq!(acc_model().top(), "top");
+}
+
+/// The Acc Verilog with its modules renamed the way mrnic names blocks (`mrnic_x`, submodules
+/// `mrnic_x$r_acc`, ...): the top is found, the model runs, and naming the top explicitly gives
+/// the same cache entry.
+#[test]
+fn top_named_like_a_block_with_submodules() {
+    let mut uut = Acc::default();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut)
+        .replace("module top(", "module mrnic_x(")
+        .replace("top$", "mrnic_x$");
+    assert!(verilog.contains("mrnic_x$r_acc r_acc"), "expected a submodule instance");
+    let ports = top_ports(&uut);
+    let found = Model::build("bridge_mrnic_x", &verilog, &ports, &BuildOpts::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(found.top(), "mrnic_x");
+    let mut sim = found.sim().unwrap();
+    run_random(&mut sim, 11, 500).unwrap();
+    let named = Model::build(
+        "bridge_mrnic_x",
+        &verilog,
+        &ports,
+        &BuildOpts {
+            top: Some("mrnic_x".into()),
+            ..BuildOpts::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(named.dir(), found.dir());
+    assert!(named.was_cached());
+    // A top that does not exist is refused with the list of modules, before verilating.
+    let e = Model::build(
+        "bridge_mrnic_x",
+        &verilog,
+        &ports,
+        &BuildOpts {
+            top: Some("top".into()),
+            ..BuildOpts::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, BridgeError::Top(_)), "{e}");
+    assert!(e.to_string().contains("mrnic_x$r_cnt"), "{e}");
+}
+
+/// Two unrelated modules: the bridge refuses to guess and names both.
+#[test]
+fn ambiguous_top_is_a_clear_error() {
+    let mut uut = Acc::default();
+    uut.connect_all();
+    let verilog = format!("{}\nmodule spare(input a, output b);\nassign b = a;\nendmodule\n", generate_verilog(&uut));
+    let e = Model::build("bridge_two_tops", &verilog, &top_ports(&uut), &BuildOpts::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("ambiguous: top, spare"), "{e}");
+}
+
 fn assert_fst(path: &std::path::Path) {
     let bytes = std::fs::read(path).unwrap();
     assert!(
@@ -444,6 +507,223 @@ fn wrong_port_list_is_rejected_before_compiling() {
         msg.contains("bit200 is missing from the port list"),
         "{msg}"
     );
+}
+
+// ---- Power-up state (BuildOpts::x_unique, SimOpts) ----
+
+/// A RAM that nothing writes or resets: its read port shows the RAM's power-up contents.
+#[derive(LogicBlock, Default)]
+pub struct Uninit {
+    pub clock: Signal<In, Clock>,
+    pub addr: Signal<In, Bits<2>>,
+    pub q: Signal<Out, Bits<32>>,
+    ram: RAM<Bits<32>, 2>,
+}
+
+impl Logic for Uninit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ram.read_clock.next = self.clock.val();
+        self.ram.write_clock.next = self.clock.val();
+        self.ram.read_address.next = self.addr.val();
+        self.ram.write_address.next = self.addr.val();
+        self.ram.write_data.next = 0.into();
+        self.ram.write_enable.next = false;
+        self.q.next = self.ram.read_data.val();
+    }
+}
+
+fn uninit_model(x_unique: bool) -> Model {
+    let mut uut = Uninit::default();
+    uut.connect_all();
+    let opts = BuildOpts {
+        x_unique,
+        trace: false,
+        ..BuildOpts::default()
+    };
+    Model::build("bridge_uninit", &generate_verilog(&uut), &top_ports(&uut), &opts)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The four RAM words as read through the registered read port.
+fn ram_words(m: &Model, opts: &SimOpts) -> Vec<u64> {
+    let mut sim = m.sim_with(opts).unwrap_or_else(|e| panic!("{e}"));
+    let (clk, addr, q) = (
+        sim.port("clock").unwrap(),
+        sim.port("addr").unwrap(),
+        sim.port("q").unwrap(),
+    );
+    (0..4)
+        .map(|a| {
+            sim.set(&addr, a);
+            sim.tick(&clk);
+            sim.get(&q)
+        })
+        .collect()
+}
+
+/// `x_unique` + `rand_reset` gives seed-dependent, reproducible power-up contents; the default
+/// build (`--x-initial 0`) and an x_unique build without `rand_reset` power up as zeros.
+#[test]
+fn power_up_state_is_random_per_seed_only_when_asked() {
+    let zeros = vec![0u64; 4];
+    let plain = uninit_model(false);
+    assert!(!plain.x_unique());
+    assert_eq!(ram_words(&plain, &SimOpts::default()), zeros);
+    let x = uninit_model(true);
+    assert!(x.x_unique());
+    assert_ne!(x.dir(), plain.dir(), "x_unique must have its own cache entry");
+    assert_eq!(ram_words(&x, &SimOpts::default()), zeros);
+    let seeded = |seed| SimOpts {
+        seed: Some(seed),
+        rand_reset: true,
+        ..SimOpts::default()
+    };
+    let a = ram_words(&x, &seeded(1));
+    let b = ram_words(&x, &seeded(2));
+    eprintln!("seed 1: {a:08x?}\nseed 2: {b:08x?}");
+    assert_ne!(a, zeros, "random reset left the RAM at zero");
+    assert_ne!(a, b, "two seeds gave the same power-up state");
+    assert_eq!(ram_words(&x, &seeded(1)), a, "the same seed must reproduce");
+    // Asking for random state from a model that cannot have it is an error, not a silent 0.
+    let e = plain.sim_with(&seeded(1)).err().expect("rand_reset on a plain model");
+    assert!(
+        matches!(e, BridgeError::SimOption { field: "rand_reset", .. }),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_sim_options_are_refused_before_verilator_sees_them() {
+    let m = uninit_model(true);
+    for (opts, field, text) in [
+        (SimOpts { seed: Some(0), ..SimOpts::default() }, "seed", "outside 1..="),
+        (SimOpts { seed: Some(1 << 31), ..SimOpts::default() }, "seed", "outside 1..="),
+        (
+            SimOpts { plusargs: vec!["+verilator+debug".into()], ..SimOpts::default() },
+            "plusargs",
+            "+verilator+ options",
+        ),
+        (SimOpts { plusargs: vec!["noplus".into()], ..SimOpts::default() }, "plusargs", "must start with '+'"),
+    ] {
+        let e = m.sim_with(&opts).err().expect("refused");
+        let msg = e.to_string();
+        assert!(
+            matches!(e, BridgeError::SimOption { field: f, .. } if f == field) && msg.contains(text),
+            "{msg}"
+        );
+    }
+    // A plain plusarg is accepted.
+    m.sim_with(&SimOpts {
+        plusargs: vec!["+mode=3".into()],
+        ..SimOpts::default()
+    })
+    .unwrap();
+}
+
+// ---- Coverage ----
+
+/// `sel` chooses between two registers; the tests never raise it, so the `if` branch and the
+/// toggles of `sel` and `hit` stay uncovered.
+#[derive(LogicBlock, Default)]
+pub struct Branchy {
+    pub clock: Signal<In, Clock>,
+    pub sel: Signal<In, Bit>,
+    pub a: Signal<In, Bits<4>>,
+    pub q: Signal<Out, Bits<4>>,
+    pub hit: Signal<Out, Bit>,
+    r_q: DFF<Bits<4>>,
+    r_hit: DFF<Bit>,
+}
+
+impl Logic for Branchy {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_q, r_hit);
+        if self.sel.val() {
+            self.r_hit.d.next = true;
+        } else {
+            self.r_q.d.next = self.a.val() + 1;
+        }
+        self.q.next = self.r_q.q.val();
+        self.hit.next = self.r_hit.q.val();
+    }
+}
+
+#[test]
+fn coverage_report_names_the_branch_never_taken() {
+    let mut uut = Branchy::default();
+    uut.connect_all();
+    let verilog = generate_verilog(&uut);
+    let opts = BuildOpts {
+        coverage: true,
+        trace: false,
+        ..BuildOpts::default()
+    };
+    let m = Model::build("bridge_branchy_cov", &verilog, &top_ports(&uut), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(m.has_coverage());
+    let out = mrnic_verif::vl::target_dir().join("test-coverage/branchy");
+    let _ = std::fs::remove_dir_all(&out);
+    let vfile = out.join("branchy.v");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(&vfile, &verilog).unwrap();
+    // Two runs, two files: the report merges them.
+    let mut dats = Vec::new();
+    for seed in 0..2u64 {
+        let mut sim = m.sim().unwrap();
+        let (clk, a) = (sim.port("clock").unwrap(), sim.port("a").unwrap());
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for _ in 0..200 {
+            sim.set(&a, rng.gen_range(0..16));
+            sim.tick(&clk);
+        }
+        let dat = out.join(format!("run{seed}.dat"));
+        sim.write_coverage(&dat).unwrap();
+        dats.push(dat);
+    }
+    let r = coverage::report(&dats, &vfile, &out).unwrap_or_else(|e| panic!("{e}"));
+    let md = r.to_markdown();
+    eprintln!("{md}");
+    assert!(r.line_pct < 100.0 && r.line_pct > 50.0, "{md}");
+    assert!(r.toggle_pct < 100.0 && r.toggle_pct > 20.0, "{md}");
+    // The uncovered line is the assignment inside `if (sel)`, named with its source text.
+    let lines: Vec<&Uncovered> = r
+        .uncovered
+        .iter()
+        .filter(|u| u.kind == UncoveredKind::Line)
+        .collect();
+    assert_eq!(lines.len(), 1, "{md}");
+    let src_line = verilog.lines().nth(lines[0].line as usize - 1).unwrap().trim();
+    assert_eq!(lines[0].source, src_line);
+    assert!(src_line.contains("r_hit$d"), "uncovered line is {src_line:?}\n{md}");
+    assert!(md.contains(&format!("branchy.v:{}", lines[0].line)), "{md}");
+    // `sel` never rose; `a` did.
+    let toggles: Vec<&str> = r
+        .uncovered
+        .iter()
+        .filter(|u| u.kind == UncoveredKind::Toggle)
+        .map(|u| u.what.as_str())
+        .collect();
+    assert!(toggles.contains(&"sel:0->1"), "{toggles:?}");
+    // Names are Verilog's, not Verilator's C++ spelling (`r_hit__024d`).
+    assert!(toggles.contains(&"r_hit$d:0->1"), "{toggles:?}");
+    assert!(!toggles.iter().any(|t| t.starts_with("a[")), "{toggles:?}");
+    // verilator_coverage's own outputs are there.
+    let annotated = std::fs::read_to_string(r.annotated.join("branchy.v")).unwrap();
+    assert!(annotated.contains("%000000"), "{annotated}");
+    assert!(std::fs::read_to_string(&r.lcov).unwrap().contains("SF:"));
+    // Asking a model without coverage is an error.
+    let e = acc_model()
+        .sim()
+        .unwrap()
+        .write_coverage(out.join("none.dat"))
+        .unwrap_err();
+    assert!(matches!(e, BridgeError::Coverage(_)), "{e}");
+    // So is reporting on nothing, or on a missing file.
+    assert!(coverage::report(&[], &vfile, &out).is_err());
+    let e = coverage::report(&[out.join("missing.dat")], &vfile, &out).unwrap_err();
+    assert!(e.to_string().contains("missing.dat does not exist"), "{e}");
 }
 
 /// Throughput figure for the docs (run with --ignored --nocapture).

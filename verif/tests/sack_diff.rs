@@ -1,79 +1,196 @@
-//! Differential test of the SACK engine: the generated Verilog, Verilated, against the golden
-//! model's cycle shell, with the same seeded stimulus, every output compared every cycle.
+//! Differential test of the SACK engine on the verification kit: the generated Verilog,
+//! Verilated, against the golden model's cycle shell, with the same seeded stimulus, every
+//! output compared every cycle (`mrnic_verif::kit::run_differential`).
 //!
 //! `MRNIC_SEED=n` runs one extra seed; `MRNIC_DIFF_SCALE=k` multiplies the run lengths.
-//! A mismatch prints the seed, the cycle, the inputs and both outputs, and writes an FST
-//! waveform under target/waves/.
+//! A mismatch prints the seed, the cycle, the inputs and a named-signal diff, writes an FST
+//! waveform under target/waves/, and prints the command that reproduces it.
 
 use mrnic_model::Config;
-use mrnic_verif::sack::verilated::{build, check};
-use mrnic_verif::sack::RunReport;
+use mrnic_verif::blocks::{self, sack};
+use mrnic_verif::kit::{check_mutants, run_differential, Interface, Io, RunOpts, RunReport, StimOpts, Testbench, VlFactory};
+use mrnic_verif::vl::{BuildOpts, Model};
 
 fn scale() -> u64 {
     std::env::var("MRNIC_DIFF_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
 }
 
-fn run(preset: &str, seeds: &[u64], cycles: u64) -> Vec<RunReport> {
+struct Setup {
+    cfg: Config,
+    verilog: String,
+    iface: Interface,
+    io: Io,
+    tb: Box<dyn Testbench>,
+}
+
+fn setup(preset: &str) -> Setup {
     let cfg = Config::preset(preset).unwrap();
-    let t = mrnic_hdl::tops::sack_engine(&cfg).unwrap();
-    let model = build(&format!("sack_{preset}"), &cfg, &t.verilog);
+    let spec = blocks::block("sack").unwrap();
+    let (g, iface) = spec.generated(&cfg).unwrap();
+    let io = iface.io();
+    let tb = (spec.testbench)(&cfg).unwrap();
+    Setup { cfg, verilog: g.verilog, iface, io, tb }
+}
+
+/// The x-unique model (`--x-assign unique --x-initial unique`) of the generated Verilog.
+fn build_x(s: &Setup, label: &str) -> mrnic_verif::vl::Model {
+    Model::build(label, &s.verilog, &s.iface.ports, &BuildOpts { x_unique: true, ..BuildOpts::default() }).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Power-up runs: each seed starts the x-unique model from random initial state (registers
+/// and both state RAMs), resets it and clears every connection (the stimulus's power-up
+/// prologue), then runs the random mix, compared every cycle from the first reset edge.
+fn power_up(s: &Setup, label: &str, seeds: &[u64], cycles: u64) -> Vec<RunReport> {
+    let model = build_x(s, label);
+    seeds
+        .iter()
+        .map(|&seed| {
+            let dev = VlFactory::power_up(model.clone(), seed);
+            let r = &check(s, &dev, label, &[seed], cycles, StimOpts { power_up: true, ..Default::default() })[0];
+            assert_eq!(r.get("stim.setup_clears"), s.cfg.sack.connections as u64, "{r:?}");
+            assert!(r.get("s.transfers") > cycles / 4, "{r:?}");
+            r.clone()
+        })
+        .collect()
+}
+
+fn build(s: &Setup, label: &str, verilog: &str) -> VlFactory {
+    VlFactory::new(Model::build(label, verilog, &s.iface.ports, &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Runs `seeds` (plus `MRNIC_SEED`) and panics with the full mismatch report on a failure.
+fn check(s: &Setup, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, stim: StimOpts) -> Vec<RunReport> {
     let mut seeds = seeds.to_vec();
-    if let Some(s) = std::env::var("MRNIC_SEED").ok().and_then(|s| s.parse().ok()) {
-        seeds.push(s);
+    if let Some(x) = std::env::var("MRNIC_SEED").ok().and_then(|x| x.parse().ok()) {
+        seeds.push(x);
     }
-    seeds.iter().map(|&s| check(&model, &format!("sack_{preset}"), s, cycles * scale(), &cfg)).collect()
+    seeds
+        .iter()
+        .map(|&seed| {
+            let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test sack_diff (preset {}, {label})", s.cfg.name);
+            let opts = RunOpts::new(seed, cycles * scale()).label(label).repro(repro).stim(stim.clone());
+            run_differential(s.tb.as_ref(), &s.io, dev, opts).unwrap_or_else(|f| panic!("{f}"))
+        })
+        .collect()
+}
+
+fn classes(r: &RunReport) -> [u64; 4] {
+    ["model.New", "model.Duplicate", "model.OutOfWindow", "model.Cleared"].map(|k| r.get(k))
 }
 
 #[test]
 fn default_preset_matches_the_model_for_a_million_packets_with_backpressure_and_resets() {
-    let reps = run("default", &[1, 2], 1_000_000);
-    let packets: u64 = reps.iter().map(|r| r.packets_in).sum();
+    let s = setup("default");
+    let dev = build(&s, "sack_default", &s.verilog);
+    let reps = check(&s, &dev, "sack_default", &[1, 2], 1_000_000, StimOpts::default());
+    let packets: u64 = reps.iter().map(|r| r.get("s.transfers")).sum();
     println!("default: {reps:#?}");
     assert!(packets >= 1_000_000, "only {packets} packets");
     for r in &reps {
-        assert!(r.by_class.iter().all(|&n| n > 1000), "every class exercised: {:?}", r.by_class);
-        assert!(r.stalled_cycles > 1000 && r.mix.resets > 0 && r.mix.sweeps > 0 && r.mix.clears > 0, "{r:?}");
+        assert!(classes(r).iter().all(|&n| n > 1000), "every class exercised: {:?}", classes(r));
+        assert!(r.get("model.stalled_cycles") > 1000 && r.get("stim.resets") > 0 && r.get("stim.sweeps") > 0 && r.get("stim.clears") > 0, "{r:?}");
     }
 }
 
 #[test]
 fn small_preset_with_16_connections_matches_under_constant_same_connection_hazards() {
-    let reps = run("small", &[3], 400_000);
-    assert!(reps[0].packets_in > 200_000, "{:?}", reps[0]);
+    let s = setup("small");
+    let dev = build(&s, "sack_small", &s.verilog);
+    let reps = check(&s, &dev, "sack_small", &[3], 400_000, StimOpts::default());
+    assert!(reps[0].get("s.transfers") > 200_000, "{:?}", reps[0]);
 }
 
 #[test]
 fn ice40_preset_with_a_64_bit_window_matches_the_model() {
-    let reps = run("ice40", &[4], 300_000);
-    assert!(reps[0].by_class.iter().all(|&n| n > 100), "{:?}", reps[0].by_class);
+    let s = setup("ice40");
+    let dev = build(&s, "sack_ice40", &s.verilog);
+    let reps = check(&s, &dev, "sack_ice40", &[4], 300_000, StimOpts::default());
+    assert!(classes(&reps[0]).iter().all(|&n| n > 100), "{:?}", classes(&reps[0]));
+}
+
+#[test]
+fn from_random_power_up_state_the_engine_matches_once_every_connection_is_cleared() {
+    let s = setup("small");
+    power_up(&s, "sack_small_xunique", &[41, 42, 43], 100_000);
+}
+
+#[test]
+fn default_and_ice40_presets_match_from_random_power_up_state() {
+    for preset in ["default", "ice40"] {
+        let s = setup(preset);
+        power_up(&s, &format!("sack_{preset}_xunique"), &[44], 40_000);
+    }
+}
+
+/// The x-unique model really starts from random state: a packet into a connection that was
+/// never cleared reads the state RAM's power-up contents, and its result differs between
+/// two seeds (so the power-up runs above test something, and the clears they start with are
+/// needed).
+#[test]
+fn random_power_up_state_differs_between_seeds_until_the_connection_is_cleared() {
+    use mrnic_verif::kit::{DeviceFactory, Values};
+    let s = setup("small");
+    let model = build_x(&s, "sack_small_xunique");
+    let io = &s.io;
+    let (rst, valid, conn, psn, clear, ready) = ["rst", "s_valid", "s_conn", "s_psn", "s_clear", "m_ready"].map(|n| io.input(n).unwrap()).into();
+    let (m_valid, m_base, m_bitmap) = (io.output("m_valid").unwrap(), io.output("m_base").unwrap(), io.output("m_bitmap").unwrap());
+    // One packet (PSN 5 on connection 3), optionally after clearing connection 3 at PSN 0.
+    let result = |seed: u64, cleared: bool| {
+        let dev = VlFactory::power_up(model.clone(), seed);
+        let mut d = dev.open(io).unwrap();
+        let (mut i, mut o) = (Values::new(&io.inputs), Values::new(&io.outputs));
+        i.set(ready, 1);
+        i.set(rst, 1);
+        d.cycle(&i, &mut o);
+        i.set(rst, 0);
+        i.set(conn, 3);
+        if cleared {
+            (i.set(valid, 1), i.set(clear, 1), i.set(psn, 0));
+            d.cycle(&i, &mut o);
+        }
+        (i.set(valid, 1), i.set(clear, 0), i.set(psn, 5));
+        d.cycle(&i, &mut o);
+        i.set(valid, 0);
+        let mut seen = vec![];
+        for _ in 0..8 {
+            d.cycle(&i, &mut o);
+            if o.bit(m_valid) {
+                seen.push((o.get(m_base), o.show(m_bitmap)));
+            }
+        }
+        seen
+    };
+    assert_ne!(result(1, false), result(2, false), "an uncleared connection's result depends on the power-up state");
+    assert_eq!(result(1, true), result(2, true), "a cleared one does not");
+}
+
+#[test]
+fn every_directed_profile_matches_the_model() {
+    let s = setup("small");
+    let dev = build(&s, "sack_small", &s.verilog);
+    for p in sack::stimulus::PROFILES {
+        let r = &check(&s, &dev, &format!("sack_small_{p}"), &[31], 60_000, StimOpts { profile: p.to_string(), ..Default::default() })[0];
+        println!("{p}: {r:?}");
+        assert!(r.get("s.transfers") > 5_000, "{p}: {r:?}");
+    }
 }
 
 /// Each mutant is the generated Verilog with one deliberate bug; the differential test must
 /// catch every one (and the mutation must apply to exactly one place).
 #[test]
 fn deliberately_broken_rtl_variants_are_caught() {
-    let cfg = Config::preset("small").unwrap();
-    let good = mrnic_hdl::tops::sack_engine(&cfg).unwrap().verilog;
-    let mutants = [
-        ("base_advance_off_by_one_on_wrap", "adv_base = base_hi_next | p_index;", "adv_base = (base_hi_next | p_index) + 24'h1;"),
-        ("no_forwarding_of_the_write_in_flight", "b_fwd$d = b_valid$q & (b_conn$q == r_conn$q);", "b_fwd$d = 1'b0;"),
-        ("no_merge_of_the_last_write_into_the_read", "r_fw_hit = fw_valid$q & (fw_conn$q == r_conn$q);", "r_fw_hit = 1'b0;"),
-        ("no_merge_of_the_write_before_the_last", "r_fw2_hit = fw2_valid$q & (fw2_conn$q == r_conn$q);", "r_fw2_hit = 1'b0;"),
-        ("window_class_off_by_one", "cls_in_win = diff < k_window;", "cls_in_win = diff <= k_window;"),
-        ("loop_window_check_off_by_one", "low_le = (cur_base & k_slot_mask) <= b_slot;", "low_le = (cur_base & k_slot_mask) < b_slot;"),
-        ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
-    ];
-    for (name, from, to) in mutants {
-        assert_eq!(good.matches(from).count(), 1, "mutant {name}: pattern must occur once");
-        let bad = good.replace(from, to);
-        let model = build(&format!("sack_mutant_{name}"), &cfg, &bad);
-        let mut dut = mrnic_verif::sack::verilated::VlSack::new(model.sim().unwrap());
-        let r = mrnic_verif::sack::run_differential(&mut dut, 5, 300_000, cfg.sack.connections, cfg.sack.window);
-        match r {
-            Ok(rep) => panic!("mutant {name} survived {} cycles", rep.cycles),
-            Err(m) => println!("mutant {name}: caught at cycle {}: {}", m.cycle, m.what.join(" | ")),
-        }
+    let s = setup("small");
+    let mutants = sack::mutants();
+    assert_eq!(mutants.len(), 7);
+    let caught = check_mutants(&s.verilog, &mutants, |m, bad| {
+        let dev = build(&s, &format!("sack_mutant_{}", m.name), bad);
+        run_differential(s.tb.as_ref(), &s.io, &dev, RunOpts::new(5, 300_000).label(format!("sack_mutant_{}", m.name)))
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    for c in &caught {
+        println!("mutant {}: caught at cycle {}: {}", c.name, c.cycle, c.headline);
     }
+    assert_eq!(caught.len(), mutants.len());
 }
 
 /// The FPGA flow tells yosys (`-no-rw-check`) that a read and a write of the same RAM address
@@ -83,17 +200,10 @@ fn deliberately_broken_rtl_variants_are_caught() {
 /// full-rate run on one connection, packet n's write lands as packet n+3's read is issued.)
 #[test]
 fn read_during_write_collisions_never_reach_the_outputs() {
-    let cfg = Config::preset("small").unwrap();
-    let good = mrnic_hdl::tops::sack_engine(&cfg).unwrap().verilog;
-    let from = "read_data <= mem[read_address];";
-    assert_eq!(good.matches(from).count(), 2, "both RAMs");
-    let bad = good.replace(
-        from,
-        "read_data <= (write_enable && write_address == read_address) ? ~mem[read_address] : mem[read_address];",
-    );
-    let model = build("sack_small_rw_garbage", &cfg, &bad);
-    for seed in [21, 22] {
-        let r = check(&model, "sack_small_rw_garbage", seed, 300_000, &cfg);
-        assert!(r.packets_in > 150_000, "{r:?}");
+    let s = setup("small");
+    let bad = sack::apply_rw_garbage(&s.verilog).unwrap_or_else(|e| panic!("{e}"));
+    let dev = build(&s, "sack_small_rw_garbage", &bad);
+    for r in check(&s, &dev, "sack_small_rw_garbage", &[21, 22], 300_000, StimOpts::default()) {
+        assert!(r.get("s.transfers") > 150_000, "{r:?}");
     }
 }

@@ -1,13 +1,23 @@
 //! Seeded random stimulus for the SACK engine: one generator for the differential test
-//! against the Verilated RTL, the rust-hdl simulator run, the cocotb vectors and the benches.
+//! against the Verilated RTL, the rust-hdl simulator run, `mrnic verify`, the cocotb vectors
+//! and the benches. (Moved here from `mrnic_model::stimulus`: the model is the semantics only.)
 //!
 //! Each cycle's inputs mix: in-order runs, loss gaps later filled in any order
 //! (retransmission = reordering), duplicates, PSNs behind the base, out-of-window PSNs,
 //! fully random PSNs, window-filling sweeps (the base jumps a whole window), connection
 //! clears near the 2^24 wrap, resets, and valid/ready backpressure on both sides in phases
 //! (full rate, random, long stalls).
+//!
+//! Options ([`StimOpts`]): `power_up` starts with three reset cycles and then clears every
+//! connection (the engine's state RAM powers up with anything in it, as FPGA RAM does; the
+//! block assumes each connection is cleared before use), `no_resets` drops the random resets
+//! (transaction mode), and `profile` picks a directed mix: `hot` (one connection at full
+//! rate: every same-connection pipeline hazard, constantly), `backpressure` (the output
+//! stalled or the input starved most of the time) or `wrap` (frequent clears just below the
+//! PSN wrap, so the base and window cross 2^24 - 1 often).
 
-use crate::sack::{SackInputs, PSN_MASK};
+use crate::kit::StimOpts;
+use mrnic_model::sack::{psn_distance, SackInputs, PSN_MASK};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -24,6 +34,8 @@ struct Flow {
 /// What the generator produced so far, by kind (to show the test covers what it claims).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StimulusMix {
+    /// Connections cleared by the power-up prologue.
+    pub setup_clears: u64,
     pub cycles: u64,
     pub offered: u64,
     pub in_order: u64,
@@ -53,11 +65,27 @@ pub struct SackStimulus {
     p_ready: f64,
     p_hot: f64,
     reset_left: u32,
+    opts: StimOpts,
+    /// Power-up prologue: cycles of reset left, then the next connection to clear.
+    prologue_rst: u32,
+    prologue_conn: Option<u32>,
     pub mix: StimulusMix,
 }
 
+/// Directed profiles the stimulus knows (besides the default mix, "").
+pub const PROFILES: &[&str] = &["hot", "backpressure", "wrap"];
+
+/// Cycles of reset at the start of a power-up run.
+pub const POWER_UP_RESET_CYCLES: u32 = 3;
+
 impl SackStimulus {
     pub fn new(seed: u64, connections: usize, window: usize) -> Self {
+        Self::with_opts(seed, connections, window, &StimOpts::default())
+    }
+
+    /// A generator with options (power-up prologue, no resets, a directed profile). An
+    /// unknown profile is refused by [`check_profile`] before this is called.
+    pub fn with_opts(seed: u64, connections: usize, window: usize, opts: &StimOpts) -> Self {
         Self {
             rng: SmallRng::seed_from_u64(seed),
             connections: connections as u32,
@@ -70,7 +98,19 @@ impl SackStimulus {
             p_ready: 1.0,
             p_hot: 0.5,
             reset_left: 0,
+            opts: opts.clone(),
+            prologue_rst: if opts.power_up { POWER_UP_RESET_CYCLES } else { 0 },
+            prologue_conn: opts.power_up.then_some(0),
             mix: StimulusMix::default(),
+        }
+    }
+
+    /// Cycles at the start whose outputs come from the power-up state (not compared).
+    pub fn settle_cycles(&self) -> u64 {
+        if self.opts.power_up {
+            1
+        } else {
+            0
         }
     }
 
@@ -78,13 +118,18 @@ impl SackStimulus {
         let r = &mut self.rng;
         self.phase_left = r.gen_range(50..2000);
         // Full rate half the time: the interesting hazards need back-to-back packets.
-        (self.p_valid, self.p_ready) = match r.gen_range(0..6) {
+        let kind = match self.opts.profile.as_str() {
+            "hot" => 0,
+            "backpressure" => r.gen_range(4..6),
+            _ => r.gen_range(0..6),
+        };
+        (self.p_valid, self.p_ready) = match kind {
             0 | 1 | 2 => (1.0, 1.0),
             3 => (r.gen_range(0.3..1.0), r.gen_range(0.3..1.0)),
             4 => (1.0, r.gen_range(0.0..0.3)),
             _ => (r.gen_range(0.0..0.5), 1.0),
         };
-        self.p_hot = [0.0, 0.5, 0.9, 1.0][r.gen_range(0..4)];
+        self.p_hot = if self.opts.profile == "hot" { 1.0 } else { [0.0, 0.5, 0.9, 1.0][r.gen_range(0..4)] };
         self.hot = r.gen_range(0..self.connections);
     }
 
@@ -97,15 +142,17 @@ impl SackStimulus {
         if let Some(p) = f.sweep.pop_front() {
             return (conn, p, false);
         }
+        let wrap = self.opts.profile == "wrap";
+        let clear_until = if wrap { 30 } else { 4 };
         let psn = match r.gen_range(0..1000) {
-            0..=4 => {
+            x if x <= clear_until => {
                 // Clear (connection setup), often just below the PSN wrap.
-                let base = if r.gen_bool(0.5) { (PSN_MASK - r.gen_range(0..3 * w)) & PSN_MASK } else { r.gen::<u32>() & PSN_MASK };
+                let base = if wrap || r.gen_bool(0.5) { (PSN_MASK - r.gen_range(0..3 * w)) & PSN_MASK } else { r.gen::<u32>() & PSN_MASK };
                 *f = Flow { next: base, ..Flow::default() };
                 m.clears += 1;
                 return (conn, base, true);
             }
-            5..=6 => {
+            x if x <= clear_until + 2 => {
                 // Sweep: send base+1 .. base+w-1, then base: the base jumps a whole window.
                 let b = f.next;
                 f.sweep = (1..w).map(|d| (b + d) & PSN_MASK).collect();
@@ -132,7 +179,7 @@ impl SackStimulus {
             60..=339 if !f.holes.is_empty() => {
                 // Retransmission of a hole: in random order, but the oldest first once it
                 // holds the window back (as a sender's RTO would), so the base keeps moving.
-                let oldest_far = crate::sack::psn_distance(f.next, f.holes[0]) >= w - w / 4;
+                let oldest_far = psn_distance(f.next, f.holes[0]) >= w - w / 4;
                 let i = if oldest_far { 0 } else { r.gen_range(0..f.holes.len()) };
                 m.retransmits += 1;
                 f.holes.remove(i).unwrap()
@@ -172,14 +219,37 @@ impl SackStimulus {
     /// was transferred (`s_valid && s_ready`).
     pub fn next_inputs(&mut self, taken: bool) -> SackInputs {
         self.mix.cycles += 1;
-        if taken {
+        if taken && self.prologue_conn.is_none() {
             self.held = None;
         }
         if self.phase_left == 0 {
             self.new_phase();
         }
         self.phase_left -= 1;
-        if self.reset_left == 0 && self.rng.gen_range(0..50_000) == 0 {
+        if self.prologue_rst > 0 {
+            self.prologue_rst -= 1;
+            return SackInputs { rst: true, m_ready: true, ..Default::default() };
+        }
+        if let Some(c) = self.prologue_conn {
+            // Power-up: clear connection c (held until taken), then the next one.
+            let c = if taken && self.held.is_some() { c + 1 } else { c };
+            if taken {
+                self.held = None;
+            }
+            if c < self.connections {
+                self.prologue_conn = Some(c);
+                let i = SackInputs { s_valid: true, s_conn: c, s_psn: self.rng.gen::<u32>() & PSN_MASK, s_clear: true, m_ready: true, rst: false };
+                let i = self.held.unwrap_or(i);
+                if self.held.is_none() {
+                    self.mix.setup_clears += 1;
+                }
+                self.held = Some(i);
+                return i;
+            }
+            self.prologue_conn = None;
+            self.held = None;
+        }
+        if !self.opts.no_resets && self.reset_left == 0 && self.rng.gen_range(0..50_000) == 0 {
             self.reset_left = self.rng.gen_range(1..4);
             self.mix.resets += 1;
         }
@@ -214,7 +284,7 @@ impl SackStimulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sack::{Class, SackShell};
+    use mrnic_model::sack::{Class, SackShell};
 
     #[test]
     fn stimulus_reaches_every_class_and_every_hazard_kind() {
@@ -229,7 +299,7 @@ mod tests {
             taken = i.s_valid && o.s_ready;
             if let (Some(m), true) = (o.m, i.m_ready) {
                 seen[m.result.class.code() as usize] += 1;
-                if m.result.class == Class::New && crate::sack::psn_distance(m.result.base, m.psn) == 256 {
+                if m.result.class == Class::New && psn_distance(m.result.base, m.psn) == 256 {
                     jumps += 1;
                 }
             }

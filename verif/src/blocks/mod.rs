@@ -1,0 +1,69 @@
+//! The registry of blocks the kit verifies: for each, how to generate its Verilog for a
+//! configuration, its testbench (model cycle shell + stimulus), its mutants, its directed
+//! profiles, and its run sizes (CI and full). `mrnic verify` and the tests read it; adding a
+//! block is adding a row here plus its `blocks/<name>/` module.
+
+pub mod sack;
+
+use crate::kit::{Interface, KitError, Mutant, Testbench};
+use mrnic_hdl::tops::Generated;
+use mrnic_model::Config;
+
+/// How long a regression is: seeds of the random mix, cycles per seed, and the power-up
+/// runs (x-unique model, random initial state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub seeds: u64,
+    pub cycles: u64,
+    pub directed_cycles: u64,
+    pub power_up_seeds: u64,
+    pub power_up_cycles: u64,
+}
+
+/// One verifiable block.
+pub struct BlockSpec {
+    pub name: &'static str,
+    /// The generated top for a configuration.
+    pub generate: fn(&Config) -> Result<Generated, KitError>,
+    pub testbench: fn(&Config) -> Result<Box<dyn Testbench>, KitError>,
+    /// Deliberate bugs in the generated Verilog that the differential test must catch.
+    pub mutants: fn() -> Vec<Mutant>,
+    /// Directed stimulus profiles (each run once per regression).
+    pub directed: &'static [&'static str],
+    /// Sizes of `mrnic verify` by default (the CI size) and with `--all` (full size).
+    pub ci: Sizes,
+    pub full: Sizes,
+}
+
+impl BlockSpec {
+    /// The generated top and its interface for `cfg`.
+    pub fn generated(&self, cfg: &Config) -> Result<(Generated, Interface), KitError> {
+        let g = (self.generate)(cfg)?;
+        let iface = Interface::from_generated(self.name, &g)?;
+        Ok((g, iface))
+    }
+}
+
+fn sack_generate(cfg: &Config) -> Result<Generated, KitError> {
+    mrnic_hdl::tops::sack_engine(cfg).map_err(|e| KitError::Config(e.to_string()))
+}
+
+fn sack_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(sack::SackBench::new(cfg)?))
+}
+
+/// Every block, in the order `--all` runs them.
+pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
+    name: "sack",
+    generate: sack_generate,
+    testbench: sack_testbench,
+    mutants: sack::mutants,
+    directed: sack::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 200_000, directed_cycles: 50_000, power_up_seeds: 2, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}];
+
+/// The block called `name`, or an error naming the known blocks.
+pub fn block(name: &str) -> Result<&'static BlockSpec, KitError> {
+    BLOCKS.iter().find(|b| b.name == name).ok_or_else(|| KitError::Config(format!("unknown block {name:?} (known: {})", BLOCKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", "))))
+}

@@ -1,0 +1,210 @@
+//! The SACK bitmap engine on the kit: its model cycle shell as a [`CycleModel`], its seeded
+//! stimulus ([`stimulus`]), its testbench, its mutants, and rust-hdl's own simulator of the
+//! engine as a [`Device`] (for the short rust-hdl agreement run).
+
+pub mod rusthdl;
+pub mod stimulus;
+
+use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
+use mrnic_model::sack::{Class, SackInputs, SackShell};
+use mrnic_model::Config;
+use stimulus::SackStimulus;
+
+/// Names of the engine's ports (as the manifest lists them).
+pub mod port {
+    pub const INPUTS: [&str; 6] = ["rst", "s_valid", "s_conn", "s_psn", "s_clear", "m_ready"];
+    pub const OUTPUTS: [&str; 11] =
+        ["s_ready", "m_valid", "m_conn", "m_psn", "m_class", "m_base", "m_bitmap", "stat_new", "stat_duplicate", "stat_out_of_window", "stat_cleared"];
+}
+
+/// Input and output indices of the engine's ports in an [`Io`].
+#[derive(Clone, Copy, Debug)]
+pub struct SackPorts {
+    pub i: [usize; 6],
+    pub o: [usize; 11],
+}
+
+impl SackPorts {
+    pub fn resolve(io: &Io) -> Result<SackPorts, KitError> {
+        let mut p = SackPorts { i: [0; 6], o: [0; 11] };
+        for (k, n) in port::INPUTS.iter().enumerate() {
+            p.i[k] = io.input(n)?;
+        }
+        for (k, n) in port::OUTPUTS.iter().enumerate() {
+            p.o[k] = io.output(n)?;
+        }
+        Ok(p)
+    }
+    pub fn read_inputs(&self, v: &Values) -> SackInputs {
+        let i = &self.i;
+        SackInputs { rst: v.bit(i[0]), s_valid: v.bit(i[1]), s_conn: v.get(i[2]) as u32, s_psn: v.get(i[3]) as u32, s_clear: v.bit(i[4]), m_ready: v.bit(i[5]) }
+    }
+    pub fn write_inputs(&self, s: &SackInputs, v: &mut Values) {
+        let i = &self.i;
+        v.set(i[0], s.rst as u64);
+        v.set(i[1], s.s_valid as u64);
+        v.set(i[2], s.s_conn as u64);
+        v.set(i[3], s.s_psn as u64);
+        v.set(i[4], s.s_clear as u64);
+        v.set(i[5], s.m_ready as u64);
+    }
+}
+
+/// The golden model's cycle shell as a [`CycleModel`]; counts results by class.
+pub struct SackModel {
+    pub shell: SackShell,
+    p: SackPorts,
+    by_class: [u64; 4],
+    stalled: u64,
+}
+
+impl SackModel {
+    pub fn new(io: &Io, connections: usize, window: usize) -> Result<SackModel, KitError> {
+        let p = SackPorts::resolve(io)?;
+        let bw = io.outputs.width(p.o[6]);
+        if bw != window {
+            return Err(KitError::Interface { block: "sack".into(), reason: format!("m_bitmap is {bw} bits wide, the configuration's window is {window}") });
+        }
+        Ok(SackModel { shell: SackShell::new(connections, window), p, by_class: [0; 4], stalled: 0 })
+    }
+}
+
+impl CycleModel for SackModel {
+    #[inline]
+    fn step(&mut self, v: &Values, o: &mut Values) {
+        let i = self.p.read_inputs(v);
+        let out = self.shell.step(&i);
+        let p = &self.p.o;
+        o.set(p[0], out.s_ready as u64);
+        o.set(p[1], out.m.is_some() as u64);
+        if let Some(m) = out.m {
+            o.set(p[2], m.conn as u64);
+            o.set(p[3], m.psn as u64);
+            o.set(p[4], m.result.class.code() as u64);
+            o.set(p[5], m.result.base as u64);
+            o.set_wide(p[6], &m.result.bitmap.0);
+            if i.m_ready {
+                self.by_class[m.result.class.code() as usize] += 1;
+            }
+        }
+        let s = out.stats;
+        o.set(p[7], s.new as u64);
+        o.set(p[8], s.duplicate as u64);
+        o.set(p[9], s.out_of_window as u64);
+        o.set(p[10], s.cleared as u64);
+        self.stalled += !out.s_ready as u64;
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> =
+            [Class::New, Class::Duplicate, Class::OutOfWindow, Class::Cleared].iter().map(|c| (format!("{c:?}"), self.by_class[c.code() as usize])).collect();
+        v.push(("stalled_cycles".into(), self.stalled));
+        v
+    }
+}
+
+/// [`SackStimulus`] as a kit [`Stimulus`].
+pub struct SackStim {
+    pub gen: SackStimulus,
+    p: SackPorts,
+}
+
+impl Stimulus for SackStim {
+    #[inline]
+    fn next(&mut self, taken: &[bool], v: &mut Values) {
+        let i = self.gen.next_inputs(taken.first().copied().unwrap_or(false));
+        self.p.write_inputs(&i, v);
+    }
+    fn settle_cycles(&self) -> u64 {
+        self.gen.settle_cycles()
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        let m = &self.gen.mix;
+        [
+            ("offered", m.offered),
+            ("in_order", m.in_order),
+            ("gaps", m.gaps),
+            ("retransmits", m.retransmits),
+            ("duplicates", m.duplicates),
+            ("behind", m.behind),
+            ("out_of_window", m.out_of_window),
+            ("random", m.random),
+            ("sweeps", m.sweeps),
+            ("clears", m.clears),
+            ("setup_clears", m.setup_clears),
+            ("resets", m.resets),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+}
+
+/// The SACK engine's testbench for one configuration.
+#[derive(Clone, Debug)]
+pub struct SackBench {
+    pub connections: usize,
+    pub window: usize,
+}
+
+impl SackBench {
+    pub fn new(cfg: &Config) -> Result<SackBench, KitError> {
+        cfg.validate().map_err(|e| KitError::Config(e.to_string()))?;
+        Ok(SackBench { connections: cfg.sack.connections, window: cfg.sack.window })
+    }
+}
+
+/// Refuses a profile the SACK stimulus does not know.
+pub fn check_profile(profile: &str) -> Result<(), KitError> {
+    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
+        Ok(())
+    } else {
+        Err(KitError::Config(format!("sack stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
+    }
+}
+
+impl Testbench for SackBench {
+    fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
+        Ok(Box::new(SackModel::new(io, self.connections, self.window)?))
+    }
+    fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
+        check_profile(&opts.profile)?;
+        Ok(Box::new(SackStim { gen: SackStimulus::with_opts(seed, self.connections, self.window, opts), p: SackPorts::resolve(io)? }))
+    }
+}
+
+/// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
+pub fn mutants() -> Vec<Mutant> {
+    [
+        ("base_advance_off_by_one_on_wrap", "adv_base = base_hi_next | p_index;", "adv_base = (base_hi_next | p_index) + 24'h1;"),
+        ("no_forwarding_of_the_write_in_flight", "b_fwd$d = b_valid$q & (b_conn$q == r_conn$q);", "b_fwd$d = 1'b0;"),
+        ("no_merge_of_the_last_write_into_the_read", "r_fw_hit = fw_valid$q & (fw_conn$q == r_conn$q);", "r_fw_hit = 1'b0;"),
+        ("no_merge_of_the_write_before_the_last", "r_fw2_hit = fw2_valid$q & (fw2_conn$q == r_conn$q);", "r_fw2_hit = 1'b0;"),
+        ("window_class_off_by_one", "cls_in_win = diff < k_window;", "cls_in_win = diff <= k_window;"),
+        ("loop_window_check_off_by_one", "low_le = (cur_base & k_slot_mask) <= b_slot;", "low_le = (cur_base & k_slot_mask) < b_slot;"),
+        ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
+    ]
+    .into_iter()
+    .map(|(n, f, t)| Mutant::new(n, f, t))
+    .collect()
+}
+
+/// The read-during-write variant of the generated Verilog: both state RAMs return garbage
+/// (the inverted word) when a read and a write hit the same address in one cycle (what
+/// `-no-rw-check` allows yosys to build). The engine must never use such a read.
+pub fn rw_garbage() -> Mutant {
+    Mutant::new(
+        "read_during_write_returns_garbage",
+        "read_data <= mem[read_address];",
+        "read_data <= (write_enable && write_address == read_address) ? ~mem[read_address] : mem[read_address];",
+    )
+}
+
+/// Applies [`rw_garbage`] to both RAMs (its pattern occurs once per RAM: exactly twice).
+pub fn apply_rw_garbage(verilog: &str) -> Result<String, crate::kit::MutantError> {
+    let m = rw_garbage();
+    let count = verilog.matches(&m.from).count();
+    if count != 2 {
+        return Err(crate::kit::MutantError::Pattern { name: m.name, count, from: m.from });
+    }
+    Ok(verilog.replace(&m.from, &m.to))
+}

@@ -1,0 +1,268 @@
+//! The transaction-level run, for implementations with another latency or pipeline: the
+//! device is driven by the seeded stimulus with its own handshakes (an offer is held until
+//! the DEVICE takes it); every transfer it accepts is queued, in order, into the block's
+//! model (which runs without backpressure), and the results are compared in order on every
+//! output stream, whatever the latency. The device must obey the handshake (a valid output
+//! that is not taken stays valid with the same payload), and its status outputs (`stat_*`)
+//! must equal the model's whenever both are idle (no queued input, every result delivered,
+//! nothing valid, no transfer for `latency + 4` cycles) and at the end of the run, after a
+//! drain. Resets happen only at the start (their effect on in-flight work depends on the
+//! pipeline).
+
+use super::diff::{Failure, Mismatch, Progress, RunOpts, RunReport};
+use super::{Device, DeviceFactory, Io, KitError, Testbench, Values};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+
+/// Cycles allowed for the device to deliver its last results after the stimulus stops.
+const DRAIN_MAX: u64 = 100_000;
+
+struct Stop {
+    cycle: u64,
+    headline: String,
+    inputs: Values,
+    diff: Vec<(String, String, String)>,
+}
+
+fn payload_diff(io: &Io, payload: &[usize], want: &Values, got: &Values) -> Vec<(String, String, String)> {
+    payload.iter().filter(|&&o| !want.same(got, o)).map(|&o| (io.outputs.name(o).to_string(), want.show(o), got.show(o))).collect()
+}
+
+fn txn_loop(
+    tb: &dyn Testbench,
+    io: &Io,
+    dev: &mut dyn Device,
+    opts: &RunOpts,
+    trace: Option<(u64, &Path)>,
+    limit: Option<u64>,
+    mut progress: Option<&mut (dyn FnMut(Progress) + '_)>,
+) -> Result<Result<RunReport, Stop>, KitError> {
+    let mut sopts = opts.stim.clone();
+    sopts.no_resets = true;
+    let mut model = tb.model(io)?;
+    let mut stim = tb.stimulus(io, opts.seed, &sopts)?;
+    let settle = stim.settle_cycles();
+    let quiet = io.iface.latency.max(4) as u64 + 4;
+    let (ni, no) = (io.in_streams.len(), io.out_streams.len());
+    let (mut i, mut mi) = (Values::new(&io.inputs), Values::new(&io.inputs));
+    let (mut got, mut want, mut prev_got) = (Values::new(&io.outputs), Values::new(&io.outputs), Values::new(&io.outputs));
+    let mut prev_stalled = vec![false; no];
+    let mut taken = vec![false; ni];
+    let mut pending: Vec<bool> = vec![false; ni];
+    let mut q_in: Vec<VecDeque<Values>> = vec![VecDeque::new(); ni];
+    let mut q_dev: Vec<VecDeque<Values>> = vec![VecDeque::new(); no];
+    let mut q_model: Vec<VecDeque<Values>> = vec![VecDeque::new(); no];
+    let (mut n_in, mut n_dev, mut n_model) = (vec![0u64; ni], vec![0u64; no], vec![0u64; no]);
+    let (mut idle_run, mut idle_checks) = (0u64, 0u64);
+    let mut c = 0u64;
+    let mut drain_from: Option<u64> = None;
+    loop {
+        if limit.is_some_and(|l| c >= l) {
+            break;
+        }
+        let draining = c >= opts.cycles;
+        if draining && drain_from.is_none() {
+            drain_from = Some(c);
+        }
+        if let Some(d) = drain_from {
+            if c - d > DRAIN_MAX {
+                let counts: Vec<String> = io.out_streams.iter().enumerate().map(|(k, s)| format!("{}: device {} results, model {}", s.name, n_dev[k], n_model[k])).collect();
+                return Ok(Err(Stop { cycle: c, headline: format!("not idle {DRAIN_MAX} cycles after the stimulus stopped ({})", counts.join("; ")), inputs: i, diff: vec![] }));
+            }
+        }
+        if !draining {
+            stim.next(&taken, &mut i);
+        } else {
+            // Drain: hold an offer not yet taken, then offer nothing; take every result.
+            if let Some(r) = io.reset {
+                i.set(r, 0);
+            }
+            for (k, s) in io.in_streams.iter().enumerate() {
+                pending[k] = pending[k] && !taken[k];
+                if !pending[k] {
+                    i.set(s.valid, 0);
+                }
+            }
+            for s in &io.out_streams {
+                i.set(s.ready, 1);
+            }
+        }
+        for (k, s) in io.in_streams.iter().enumerate() {
+            pending[k] = i.bit(s.valid);
+        }
+        if let Some((start, path)) = trace {
+            if c == start {
+                dev.trace_to(path)?;
+            }
+        }
+        dev.cycle(&i, &mut got);
+        let rst = io.reset.is_some_and(|r| i.bit(r));
+        let live = c >= settle && !rst;
+        // The device's handshakes.
+        for (k, s) in io.out_streams.iter().enumerate() {
+            if prev_stalled[k] && live {
+                if !got.bit(s.valid) {
+                    return Ok(Err(Stop {
+                        cycle: c,
+                        headline: format!("handshake: {} dropped while {} was low (a valid result must stay until taken)", io.outputs.name(s.valid), io.inputs.name(s.ready)),
+                        inputs: i,
+                        diff: vec![],
+                    }));
+                }
+                let d = payload_diff(io, &s.payload, &prev_got, &got);
+                if !d.is_empty() {
+                    return Ok(Err(Stop {
+                        cycle: c,
+                        headline: format!("handshake: the payload of {} changed while it was stalled (left: before, right: now)", s.name),
+                        inputs: i,
+                        diff: d,
+                    }));
+                }
+            }
+            prev_stalled[k] = live && got.bit(s.valid) && !i.bit(s.ready);
+        }
+        prev_got.clone_from(&got);
+        let mut busy = false;
+        for (k, s) in io.in_streams.iter().enumerate() {
+            taken[k] = live && i.bit(s.valid) && got.bit(s.ready);
+            if taken[k] {
+                q_in[k].push_back(i.clone());
+                n_in[k] += 1;
+                busy = true;
+            }
+        }
+        for (k, s) in io.out_streams.iter().enumerate() {
+            if live && got.bit(s.valid) && i.bit(s.ready) {
+                q_dev[k].push_back(got.clone());
+                busy = true;
+            }
+        }
+        // The model, fed the device's accepted transfers in order, never stalled.
+        mi.clone_from(&i);
+        for (k, s) in io.in_streams.iter().enumerate() {
+            match q_in[k].front() {
+                Some(t) => {
+                    mi.set(s.valid, 1);
+                    for &p in &s.payload {
+                        mi.set_wide(p, t.wide(p));
+                    }
+                }
+                None => mi.set(s.valid, 0),
+            }
+        }
+        for s in &io.out_streams {
+            mi.set(s.ready, 1);
+        }
+        model.step(&mi, &mut want);
+        for (k, s) in io.in_streams.iter().enumerate() {
+            if !rst && mi.bit(s.valid) && want.bit(s.ready) {
+                q_in[k].pop_front();
+                busy = true;
+            }
+        }
+        for (k, s) in io.out_streams.iter().enumerate() {
+            if !rst && want.bit(s.valid) {
+                q_model[k].push_back(want.clone());
+                busy = true;
+            }
+        }
+        // Results in order.
+        for (k, s) in io.out_streams.iter().enumerate() {
+            while !q_dev[k].is_empty() && !q_model[k].is_empty() {
+                let (d, m) = (q_dev[k].pop_front().unwrap(), q_model[k].pop_front().unwrap());
+                let diff = payload_diff(io, &s.payload, &m, &d);
+                if !diff.is_empty() {
+                    return Ok(Err(Stop { cycle: c, headline: format!("result #{} on stream {} differs", n_dev[k], s.name), inputs: i, diff }));
+                }
+                n_dev[k] += 1;
+                n_model[k] += 1;
+            }
+        }
+        // Status outputs when idle.
+        let idle = !busy
+            && q_in.iter().all(|q| q.is_empty())
+            && q_dev.iter().zip(&q_model).all(|(a, b)| a.is_empty() && b.is_empty())
+            && io.out_streams.iter().all(|s| !got.bit(s.valid) && !want.bit(s.valid))
+            && c >= settle
+            && !rst;
+        idle_run = if idle { idle_run + 1 } else { 0 };
+        // Once per idle stretch, and at the end of the drain (which may start mid-stretch).
+        if idle_run == quiet || (draining && idle_run >= quiet) {
+            idle_checks += 1;
+            let diff: Vec<_> = io.status.iter().filter(|&&o| !want.same(&got, o)).map(|&o| (io.outputs.name(o).to_string(), want.show(o), got.show(o))).collect();
+            if !diff.is_empty() {
+                return Ok(Err(Stop { cycle: c, headline: "status outputs differ while idle".into(), inputs: i, diff }));
+            }
+            if draining {
+                break;
+            }
+        }
+        c += 1;
+        if c & 0xffff == 0 {
+            if let Some(p) = progress.as_deref_mut() {
+                p(Progress { seed: opts.seed, cycle: c.min(opts.cycles), cycles: opts.cycles });
+            }
+        }
+    }
+    if trace.is_some() {
+        dev.close_trace();
+    }
+    if limit.is_some() {
+        return Ok(Ok(RunReport::default()));
+    }
+    let mut counters = BTreeMap::new();
+    for (k, s) in io.in_streams.iter().enumerate() {
+        counters.insert(format!("{}.transfers", s.name), n_in[k]);
+    }
+    for (k, s) in io.out_streams.iter().enumerate() {
+        counters.insert(format!("{}.transfers", s.name), n_dev[k]);
+    }
+    counters.insert("idle_checks".into(), idle_checks);
+    counters.insert("drain_cycles".into(), c - drain_from.unwrap_or(c));
+    for (k, v) in model.counters() {
+        counters.insert(format!("model.{k}"), v);
+    }
+    for (k, v) in stim.counters() {
+        counters.insert(format!("stim.{k}"), v);
+    }
+    Ok(Ok(RunReport { seed: opts.seed, cycles: opts.cycles, counters }))
+}
+
+/// Runs the transaction-level comparison (see the module header) for `opts.cycles` cycles of
+/// stimulus plus a drain. On a failure: re-runs with an FST of the cycles before it.
+pub fn run_transaction(tb: &dyn Testbench, io: &Io, dev: &dyn DeviceFactory, mut opts: RunOpts) -> Result<RunReport, Failure> {
+    let mut d = dev.open(io)?;
+    let mut progress = opts.progress.take();
+    let r = txn_loop(tb, io, d.as_mut(), &opts, None, None, progress.as_deref_mut())?;
+    if let Some(p) = &opts.coverage {
+        d.write_coverage(p)?;
+    }
+    drop(d);
+    let stop = match r {
+        Ok(rep) => return Ok(rep),
+        Err(s) => s,
+    };
+    let wave = if dev.can_trace() {
+        let path = opts.wave_path();
+        let start = stop.cycle.saturating_sub(opts.trace_before);
+        let end = stop.cycle + 8;
+        let mut d = dev.open(io)?;
+        match txn_loop(tb, io, d.as_mut(), &opts, Some((start, &path)), Some(end), None) {
+            Ok(_) => Some(format!("{} (cycles {start}..{end}; time = 2 x cycle)", path.display())),
+            Err(e) => Some(format!("(the traced re-run failed: {e})")),
+        }
+    } else {
+        None
+    };
+    Err(Failure::Mismatch(Box::new(Mismatch {
+        block: io.iface.block.clone(),
+        mode: "transaction".into(),
+        seed: opts.seed,
+        cycle: stop.cycle,
+        headline: stop.headline,
+        inputs: stop.inputs.named(),
+        diff: stop.diff,
+        wave,
+        repro: opts.repro.clone(),
+    })))
+}

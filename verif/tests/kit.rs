@@ -1,0 +1,173 @@
+//! The verification kit without Verilator: interfaces from a manifest entry or a port list
+//! (bad ones refused with the reason), and both comparison modes run against devices built
+//! from the golden model itself, faithful or with one deliberate defect, so each check is
+//! shown to pass the right thing and to fail the wrong one.
+
+use mrnic_model::Config;
+use mrnic_verif::blocks::{self, sack::SackModel};
+use mrnic_verif::kit::{run_differential, run_transaction, CycleModel, Device, DeviceFactory, Failure, Interface, Io, KitError, RunOpts, StimOpts, Values};
+
+fn small() -> (Config, Interface) {
+    let cfg = Config::preset("small").unwrap();
+    let (_, iface) = blocks::block("sack").unwrap().generated(&cfg).unwrap();
+    (cfg, iface)
+}
+
+/// What a fake device does wrong.
+#[derive(Clone, Copy, PartialEq)]
+enum Defect {
+    None,
+    /// Drops m_valid on the second cycle of a stall (after showing it on the first).
+    DropsValidWhileStalled,
+    /// stat_new one too high.
+    CounterOffByOne,
+    /// The result's base is off by one on every 5000th result.
+    RareWrongBase,
+}
+
+/// The golden model's cycle shell used as a device, with an optional defect.
+struct ModelDevice {
+    m: SackModel,
+    io: Io,
+    defect: Defect,
+    results: u64,
+    shown_stalled: bool,
+}
+
+impl Device for ModelDevice {
+    fn cycle(&mut self, i: &Values, o: &mut Values) {
+        self.m.step(i, o);
+        let (mv, mr, base, stat) = (self.io.output("m_valid").unwrap(), self.io.input("m_ready").unwrap(), self.io.output("m_base").unwrap(), self.io.output("stat_new").unwrap());
+        match self.defect {
+            Defect::None => {}
+            Defect::DropsValidWhileStalled => {
+                if o.bit(mv) && !i.bit(mr) {
+                    if self.shown_stalled {
+                        o.set(mv, 0);
+                    }
+                    self.shown_stalled = !self.shown_stalled;
+                } else {
+                    self.shown_stalled = false;
+                }
+            }
+            Defect::CounterOffByOne => o.set(stat, o.get(stat) + 1),
+            Defect::RareWrongBase => {
+                if o.bit(mv) && i.bit(mr) {
+                    self.results += 1;
+                    if self.results % 5000 == 0 {
+                        o.set(base, o.get(base) + 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct Factory(Config, Defect);
+impl DeviceFactory for Factory {
+    fn open(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
+        Ok(Box::new(ModelDevice { m: SackModel::new(io, self.0.sack.connections, self.0.sack.window)?, io: io.clone(), defect: self.1, results: 0, shown_stalled: false }))
+    }
+    fn describe(&self) -> String {
+        "the model as a device".into()
+    }
+}
+
+fn both(defect: Defect, cycles: u64) -> (Result<u64, Failure>, Result<u64, Failure>) {
+    let (cfg, iface) = small();
+    let io = iface.io();
+    let tb = (blocks::block("sack").unwrap().testbench)(&cfg).unwrap();
+    let dev = Factory(cfg, defect);
+    let c = run_differential(tb.as_ref(), &io, &dev, RunOpts::new(7, cycles)).map(|r| r.get("m.transfers"));
+    let t = run_transaction(tb.as_ref(), &io, &dev, RunOpts::new(7, cycles)).map(|r| r.get("m.transfers"));
+    (c, t)
+}
+
+#[test]
+fn the_model_as_a_device_passes_both_modes() {
+    let (c, t) = both(Defect::None, 100_000);
+    assert!(c.unwrap() > 30_000);
+    assert!(t.unwrap() > 30_000);
+}
+
+#[test]
+fn a_valid_dropped_while_stalled_fails_both_modes_and_transaction_mode_names_the_handshake() {
+    let (c, t) = both(Defect::DropsValidWhileStalled, 100_000);
+    assert!(c.unwrap_err().to_string().contains("m_valid"));
+    let e = t.unwrap_err().to_string();
+    assert!(e.contains("handshake: m_valid dropped while m_ready was low"), "{e}");
+}
+
+#[test]
+fn a_wrong_status_counter_fails_and_transaction_mode_compares_it_when_idle() {
+    let (c, t) = both(Defect::CounterOffByOne, 50_000);
+    let e = c.unwrap_err().to_string();
+    assert!(e.contains("stat_new") && e.contains("cycle 0"), "{e}");
+    let e = t.unwrap_err().to_string();
+    assert!(e.contains("status outputs differ while idle") && e.contains("stat_new"), "{e}");
+}
+
+#[test]
+fn a_rare_wrong_result_is_reported_with_the_seed_the_cycle_the_inputs_and_the_named_diff() {
+    let (c, t) = both(Defect::RareWrongBase, 200_000);
+    let Failure::Mismatch(m) = c.unwrap_err() else { panic!("a mismatch") };
+    assert_eq!((m.seed, m.diff.len(), m.diff[0].0.as_str()), (7, 1, "m_base"));
+    assert!(m.inputs.iter().any(|(n, _)| n == "s_psn"));
+    let text = m.to_string();
+    assert!(text.contains("seed 7, cycle") && text.contains("m_base") && text.contains("waveform: none"), "{text}");
+    let e = t.unwrap_err().to_string();
+    assert!(e.contains("result #4999 on stream m differs") && e.contains("m_base"), "{e}");
+}
+
+#[test]
+fn the_power_up_stimulus_resets_then_clears_every_connection_first() {
+    let (cfg, iface) = small();
+    let io = iface.io();
+    let tb = (blocks::block("sack").unwrap().testbench)(&cfg).unwrap();
+    let mut s = tb.stimulus(&io, 1, &StimOpts { power_up: true, ..Default::default() }).unwrap();
+    let (rst, valid, clear, conn) = (io.input("rst").unwrap(), io.input("s_valid").unwrap(), io.input("s_clear").unwrap(), io.input("s_conn").unwrap());
+    let mut v = Values::new(&io.inputs);
+    for _ in 0..3 {
+        s.next(&[false], &mut v);
+        assert!(v.bit(rst));
+    }
+    for c in 0..16 {
+        s.next(&[c > 0], &mut v);
+        assert!(!v.bit(rst) && v.bit(valid) && v.bit(clear) && v.get(conn) == c, "clear of connection {c}");
+        s.next(&[false], &mut v); // not taken: held
+        assert!(v.bit(clear) && v.get(conn) == c);
+    }
+    assert_eq!(s.settle_cycles(), 1);
+    assert!(tb.stimulus(&io, 1, &StimOpts { profile: "nope".into(), ..Default::default() }).is_err());
+}
+
+#[test]
+fn interfaces_come_from_a_manifest_entry_and_bad_ones_are_refused_with_the_reason() {
+    let (_, iface) = small();
+    let io = iface.io();
+    assert_eq!(io.in_streams.len(), 1);
+    assert_eq!(io.out_streams.len(), 1);
+    assert_eq!(io.out_streams[0].payload.len(), 5, "m_conn m_psn m_class m_base m_bitmap");
+    assert_eq!(io.status.len(), 4, "the stat_* counters");
+    let ports: Vec<serde_json::Value> = iface
+        .ports
+        .iter()
+        .map(|p| serde_json::json!({"name": p.name, "width": p.width, "direction": if p.dir == mrnic_verif::vl::PortDir::In { "input" } else { "output" }}))
+        .collect();
+    let manifest = serde_json::json!({"blocks": [{"block": "sack", "module": "mrnic_sack", "latency": 4, "ports": ports,
+        "streams": [{"name": "s", "dir": "input", "valid": "s_valid", "ready": "s_ready", "payload": ["s_conn", "s_psn", "s_clear"]},
+                    {"name": "m", "dir": "output", "valid": "m_valid", "ready": "m_ready", "payload": ["m_conn", "m_psn", "m_class", "m_base", "m_bitmap"]}]}]});
+    let f = Interface::from_manifest(&manifest, "sack").unwrap();
+    assert_eq!(f.streams, iface.streams, "inferred streams equal the manifest's");
+    assert_eq!((f.latency, f.reset.as_deref()), (4, Some("rst")));
+    let e = Interface::from_manifest(&manifest, "rtx").unwrap_err().to_string();
+    assert!(e.contains("not in the manifest (blocks: sack)"), "{e}");
+    let mut m2 = manifest.clone();
+    m2["blocks"][0]["streams"][1]["payload"][0] = "m_nope".into();
+    let e = Interface::from_manifest(&m2, "sack").unwrap_err().to_string();
+    assert!(e.contains("stream m: payload port m_nope is not in the port list"), "{e}");
+    let mut m3 = manifest.clone();
+    m3["blocks"][0]["streams"][0]["ready"] = "m_ready".into();
+    let e = Interface::from_manifest(&m3, "sack").unwrap_err().to_string();
+    assert!(e.contains("ready port m_ready has the wrong direction"), "{e}");
+}
