@@ -93,8 +93,11 @@ enum Cmd {
         #[arg(long, value_name = "K/N")]
         shard: Option<mrnic_sim::shard::Shard>,
     },
-    /// Join the shard directories written by `sim --shard K/N` (every K once) into the
-    /// files one machine running everything writes.
+    /// Run a block's verification suite (differential, directed, power-up) against its
+    /// generated Verilog, or any Verilog implementing its interface (`--verilog FILE --top M`).
+    Verify(mrnic_verif::verify::VerifyArgs),
+    /// Join the shard directories written by `sim --shard K/N` or `verify --shard K/N`
+    /// (every K once) into the files one machine running everything writes.
     Merge {
         /// Output directory.
         #[arg(long)]
@@ -182,6 +185,13 @@ fn run(cli: Cli) -> Result<()> {
                 println!("wrote {}", f.display());
             }
             Ok(())
+        }
+        Cmd::Verify(args) => {
+            if mrnic_verif::verify::main(args)? {
+                Ok(())
+            } else {
+                Err(anyhow::anyhow!("verification failed (the report above and in --out says where)"))
+            }
         }
         Cmd::Merge { out, dirs } => merge(&out, &dirs),
         Cmd::Presets => {
@@ -339,7 +349,16 @@ fn merge(out: &Path, dirs: &[PathBuf]) -> Result<()> {
             }
             Ok(())
         }
-        "verify" => bail!("verify shards: not supported by this build (mrnic_verif::verify::merge is not wired in yet)"),
+        "verify" => {
+            let report = mrnic_verif::verify::merge(dirs, out)?;
+            print!("{}", report.to_markdown());
+            println!("wrote {} and {}", out.join("report.md").display(), out.join("report.json").display());
+            if report.passed() {
+                Ok(())
+            } else {
+                bail!("the merged verification report has failures")
+            }
+        }
         k => bail!("{}: unknown shard kind {k:?} (expected \"sim\" or \"verify\")", dirs[0].join("shard.json").display()),
     }
 }

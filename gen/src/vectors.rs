@@ -17,7 +17,7 @@ use anyhow::{bail, ensure, Context, Result};
 use mrnic_hdl::ports::{PortDir, PortInfo};
 use mrnic_hdl::tops::{dir_name, Generated};
 use mrnic_model::sack::{SackInputs, SackOutputs, SackShell};
-use mrnic_model::stimulus::SackStimulus;
+use mrnic_verif::blocks::sack::stimulus::SackStimulus;
 use mrnic_model::Config;
 use serde::Serialize;
 use std::fs::File;
