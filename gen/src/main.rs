@@ -236,6 +236,9 @@ fn stage_and_rename(files: &[(PathBuf, Vec<u8>)], stages: &mut Vec<PathBuf>) -> 
         if target.is_dir() {
             bail!("cannot write {}: it is a directory", target.display());
         }
+        if let Some(f) = dir.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir()) {
+            bail!("cannot write {}: {} is not a directory", target.display(), f.display());
+        }
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot write {}: creating {}", target.display(), dir.display()))?;
         let stage = dir.join(format!(".mrnic-staging-{}", std::process::id()));
         if !stages.contains(&stage) {
