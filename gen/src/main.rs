@@ -125,7 +125,7 @@ fn load_config(a: &ConfigArgs) -> Result<Config> {
 /// `mrnic_hdl::tops::Generated` to the manifest (PLAN.md: `block`, `module`, `file`,
 /// `latency`, `parameters`, `ports`; `streams` once `Generated` describes them).
 fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value) {
-    let file = format!("{}.v", t.name);
+    let file = t.file.clone();
     let entry = serde_json::json!({
         "block": t.name,
         "module": t.module,
@@ -134,6 +134,10 @@ fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value)
         "parameters": t.params,
         "ports": t.ports.iter().map(|p| serde_json::json!({
             "name": p.name, "width": p.width, "direction": mrnic_hdl::tops::dir_name(p.dir)
+        })).collect::<Vec<_>>(),
+        "streams": t.streams.iter().map(|st| serde_json::json!({
+            "name": st.name, "dir": mrnic_hdl::tops::dir_name(st.dir), "valid": st.valid,
+            "ready": st.ready, "payload": st.payload,
         })).collect::<Vec<_>>(),
     });
     (file, entry)

@@ -86,25 +86,17 @@ pub struct Stream {
     pub payload: Vec<String>,
 }
 
-/// The valid/ready streams of a block, derived from its port names: a port `<x>_valid` with a
-/// port `<x>_ready` makes stream `x`, its payload the other ports named `<x>_*`, its direction
-/// that of `<x>_valid`. Ports in no stream (clock, rst, stat_*) are left out.
-///
-/// Stand-in until `mrnic_hdl::tops::Generated` carries its own `streams` (helper "hdl"); then
-/// this function goes and the vectors take the block's streams.
-pub fn streams_from_port_names(ports: &[PortInfo]) -> Vec<Stream> {
-    let by_name = |n: &str| ports.iter().find(|p| p.name == n);
-    ports
+/// The block's valid/ready streams as the vectors' header spells them (from
+/// `Generated::streams`, the same description the manifest carries).
+pub fn streams_of(g: &Generated) -> Vec<Stream> {
+    g.streams
         .iter()
-        .filter_map(|v| {
-            let x = v.name.strip_suffix("_valid")?;
-            let ready = by_name(&format!("{x}_ready"))?;
-            let payload = ports
-                .iter()
-                .filter(|p| p.name.starts_with(&format!("{x}_")) && p.name != v.name && p.name != ready.name)
-                .map(|p| p.name.clone())
-                .collect();
-            Some(Stream { name: x.to_owned(), dir: dir_name(v.dir), valid: v.name.clone(), ready: ready.name.clone(), payload })
+        .map(|st| Stream {
+            name: st.name.clone(),
+            dir: dir_name(st.dir),
+            valid: st.valid.clone(),
+            ready: st.ready.clone(),
+            payload: st.payload.clone(),
         })
         .collect()
 }
@@ -191,7 +183,7 @@ fn check_columns(g: &Generated, window: usize) -> Result<()> {
 fn write_sack(w: &mut dyn Write, cfg: &Config, g: &Generated, seed: u64, cycles: u64) -> Result<()> {
     let (conns, window) = (cfg.sack.connections, cfg.sack.window);
     check_columns(g, window)?;
-    let streams = streams_from_port_names(&g.ports);
+    let streams = streams_of(g);
     let header = Header {
         block: "sack",
         module: &g.module,
@@ -274,9 +266,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sack_streams_are_s_and_m_from_port_names() {
-        let g = mrnic_hdl::tops::sack_engine(&Config::preset("small").unwrap()).unwrap();
-        let s = streams_from_port_names(&g.ports);
+    fn sack_streams_are_s_and_m_with_their_payloads() {
+        let g = mrnic_hdl::tops::block(&Config::preset("small").unwrap(), "sack").unwrap();
+        let s = streams_of(&g);
         let got: Vec<_> = s.iter().map(|s| (s.name.as_str(), s.dir, s.valid.as_str(), s.ready.as_str(), s.payload.join(","))).collect();
         assert_eq!(
             got,
