@@ -45,7 +45,7 @@ impl BlockSpec {
 }
 
 fn sack_generate(cfg: &Config) -> Result<Generated, KitError> {
-    mrnic_hdl::tops::sack_engine(cfg).map_err(|e| KitError::Config(e.to_string()))
+    mrnic_hdl::tops::block(cfg, "sack").map_err(|e| KitError::Config(e.to_string()))
 }
 
 fn sack_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {

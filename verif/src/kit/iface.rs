@@ -130,10 +130,21 @@ impl Interface {
         Ok(Interface { block: block.into(), module: module.into(), latency, ports, streams, clock, reset })
     }
 
-    /// From the generator's output for one block. Streams are inferred from the port names
-    /// (`mrnic_hdl::tops::Generated` lists ports; see [`infer_streams`]).
+    /// From the generator's output for one block: its ports and its own stream list
+    /// (`mrnic_hdl::tops::Generated::streams`, what the manifest carries).
     pub fn from_generated(block: &str, g: &mrnic_hdl::tops::Generated) -> Result<Interface, KitError> {
-        Interface::new(block, &g.module, g.latency, g.ports.clone(), infer_streams(&g.ports))
+        let streams = g
+            .streams
+            .iter()
+            .map(|st| StreamSpec {
+                name: st.name.clone(),
+                dir: mrnic_hdl::tops::dir_name(st.dir).to_string(),
+                valid: st.valid.clone(),
+                ready: st.ready.clone(),
+                payload: st.payload.clone(),
+            })
+            .collect();
+        Interface::new(block, &g.module, g.latency, g.ports.clone(), streams)
     }
 
     /// From one entry of a `manifest.json` (`{"blocks": [...]}`; the older `"tops"` key is
