@@ -14,7 +14,7 @@
 //! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
 
 use anyhow::{bail, ensure, Context, Result};
-use mrnic_hdl::ports::{PortDir, PortInfo};
+use mrnic_hdl::ports::PortDir;
 use mrnic_hdl::tops::{dir_name, Generated};
 use mrnic_model::sack::{SackInputs, SackOutputs, SackShell};
 use mrnic_verif::blocks::sack::stimulus::SackStimulus;
