@@ -1,2 +1,2 @@
 //! `mrnic synth`: the FPGA flow's command line lives in the fpga crate (`mrnic_fpga::cli`).
-pub use mrnic_fpga::cli::{main as run, SynthArgs};
+pub use mrnic_fpga::cli::main as run;
