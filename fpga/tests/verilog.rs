@@ -10,10 +10,10 @@ use rust_hdl::prelude::*;
 
 /// rust-hdl's `yosys_validate` runs `yosys` from PATH: add the setup script's venv.
 fn yosys_on_path() {
-    if mrnic_fpga::flow::find_tool("yosys").is_err() {
+    if mrnic_fpga::tools::find_tool("yosys").is_err() {
         panic!("no `yosys` on PATH nor in ~/.cache/mrnic-tools/venv/bin: run `bash scripts/setup.sh`");
     }
-    let yosys = mrnic_fpga::flow::find_tool("yosys").unwrap();
+    let yosys = mrnic_fpga::tools::find_tool("yosys").unwrap();
     let dir = yosys.parent().unwrap().to_path_buf();
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs: Vec<_> = std::env::split_paths(&path).collect();
