@@ -68,7 +68,7 @@ fn the_cli_refuses_an_invalid_config_with_the_reason() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("connections = 1000 is not supported"), "{err}");
+    assert!(err.contains("sack.connections = 1000: not supported"), "{err}");
     let written: Vec<_> = std::fs::read_dir(dir.join("out")).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
     assert!(written.iter().all(|f| !f.to_string_lossy().ends_with(".v")), "nothing written: {written:?}");
     std::fs::remove_dir_all(&dir).ok();

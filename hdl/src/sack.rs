@@ -627,8 +627,8 @@ mod tests {
     fn an_unsupported_pair_is_refused_with_the_reason() {
         let base = Config::preset("default").unwrap().sack;
         let e = dispatch(&SackConfig { connections: 1000, ..base.clone() }).unwrap_err().to_string();
-        assert!(e.contains("connections = 1000 is not supported"), "{e}");
+        assert!(e.contains("sack.connections = 1000: not supported"), "{e}");
         let e = dispatch(&SackConfig { window: 512, ..base }).unwrap_err().to_string();
-        assert!(e.contains("window = 512 is not supported"), "{e}");
+        assert!(e.contains("sack.window = 512: not supported"), "{e}");
     }
 }

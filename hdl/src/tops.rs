@@ -258,6 +258,6 @@ mod tests {
         let mut cfg = Config::preset("small").unwrap();
         cfg.sack.window = 48;
         let e = generate_all(&cfg).unwrap_err().to_string();
-        assert!(e.contains("window = 48 is not supported"), "{e}");
+        assert!(e.contains("sack.window = 48: not supported"), "{e}");
     }
 }
