@@ -194,7 +194,7 @@ fn run(cli: Cli) -> Result<()> {
             if mrnic_verif::verify::main(args)? {
                 Ok(())
             } else {
-                Err(anyhow::anyhow!("verification failed (the report above and in --out says where)"))
+                Err(anyhow::anyhow!("verification failed: the failing jobs are in the report under --out (and above, without --quiet)"))
             }
         }
         Cmd::Merge { out, dirs } => merge(&out, &dirs),

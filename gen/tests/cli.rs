@@ -8,7 +8,9 @@
 //!   directory is created, and a failing `--trace` leaves no pcap and prints no "wrote";
 //! - `sim --out` is checked before any run starts;
 //! - `sim --shard` is validated; `merge` refuses a non-shard directory and a `verify`
-//!   shard with a clear reason.
+//!   shard with a clear reason;
+//! - `verify` against another implementation exits 0 when it complies (transaction mode)
+//!   and 1 with the diff, the waveform and the reproducing command when it does not.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -201,5 +203,23 @@ fn sim_shard_and_merge_refuse_bad_input_with_the_reason() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("different kinds"), "{}", stderr(&o));
     assert!(!d.join("m").exists());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn verify_passes_a_compliant_implementation_and_exits_1_with_the_reproducing_command_otherwise() {
+    let d = tmp("verify");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../verif/fixtures/sack_behavioural.v");
+    // latency 2 (the generated engine has 4): transaction mode accepts it
+    let o = mrnic(&[&"verify", &"--block", &"sack", &"--preset", &"small", &"--verilog", &fixture, &"--only", &"random-s1", &"--cycles", &"20000", &"--out", &d.join("txn")]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("PASS: 1 of 1 jobs passed"), "{}", stdout(&o));
+    assert!(d.join("txn/report.md").is_file() && d.join("txn/report.json").is_file());
+    // cycle-exact mode does not: exit 1, the named diff, the waveform and the command
+    let o = mrnic(&[&"verify", &"--block", &"sack", &"--preset", &"small", &"--verilog", &fixture, &"--mode", &"cycle", &"--only", &"random-s1", &"--cycles", &"20000", &"--out", &d.join("cyc")]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("cycle-exact mismatch: seed 1") && out.contains("waveform: ") && out.contains("reproduce: mrnic verify --block sack"), "{out}");
+    assert!(stderr(&o).contains("verification failed"), "{}", stderr(&o));
     std::fs::remove_dir_all(&d).ok();
 }
