@@ -235,6 +235,30 @@ fn lockstep(
     Ok(Ok(RunReport { seed: opts.seed, cycles, counters }))
 }
 
+/// After a failure at `cycle`: re-runs the same seed on a fresh device with an FST from
+/// `opts.trace_before` cycles before it to 8 after (`rerun(device, trace_start, path, end)`,
+/// the mode's own loop), and describes the waveform for the report; `None` when the device
+/// cannot trace. Shared by the cycle-exact and the transaction modes.
+pub(crate) fn traced_rerun<T, E: fmt::Display>(
+    dev: &dyn DeviceFactory,
+    io: &Io,
+    opts: &RunOpts,
+    cycle: u64,
+    rerun: impl FnOnce(&mut dyn Device, u64, &std::path::Path, u64) -> Result<T, E>,
+) -> Result<Option<String>, KitError> {
+    if !dev.can_trace() {
+        return Ok(None);
+    }
+    let path = opts.wave_path();
+    let start = cycle.saturating_sub(opts.trace_before);
+    let end = cycle + 8;
+    let mut d = dev.open(io)?;
+    Ok(Some(match rerun(d.as_mut(), start, &path, end) {
+        Ok(_) => format!("{} (cycles {start}..{end}; time = 2 x cycle)", path.display()),
+        Err(e) => format!("(the traced re-run failed: {e})"),
+    }))
+}
+
 /// Runs `opts.cycles` cycles of the block's seeded stimulus into its model and into a device
 /// from `dev`, comparing every output every cycle. On a mismatch: re-runs the same seed on a
 /// fresh device with an FST from `trace_before` cycles before it, and returns the
@@ -252,18 +276,9 @@ pub fn run_differential(tb: &dyn Testbench, io: &Io, dev: &dyn DeviceFactory, mu
         Ok(rep) => return Ok(rep),
         Err(s) => s,
     };
-    let wave = if dev.can_trace() {
-        let path = opts.wave_path();
-        let start = stop.cycle.saturating_sub(opts.trace_before);
-        let end = stop.cycle + 8;
-        let mut d = dev.open(io)?;
-        match lockstep(tb, io, d.as_mut(), &opts, end, Some((start, &path)), false, None) {
-            Ok(_) => Some(format!("{} (cycles {start}..{end}; time = 2 x cycle)", path.display())),
-            Err(e) => Some(format!("(the traced re-run failed: {e})")),
-        }
-    } else {
-        None
-    };
+    let wave = traced_rerun(dev, io, &opts, stop.cycle, |d, start, path, end| {
+        lockstep(tb, io, d, &opts, end, Some((start, path)), false, None)
+    })?;
     let diff = named_diff(io, &stop.want, &stop.got);
     let names: Vec<&str> = diff.iter().map(|d| d.0.as_str()).collect();
     Err(Failure::Mismatch(Box::new(Mismatch {

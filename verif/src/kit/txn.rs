@@ -9,7 +9,7 @@
 //! drain. Resets happen only at the start (their effect on in-flight work depends on the
 //! pipeline).
 
-use super::diff::{Failure, Mismatch, Progress, RunOpts, RunReport};
+use super::diff::{traced_rerun, Failure, Mismatch, Progress, RunOpts, RunReport};
 use super::{Device, DeviceFactory, Io, KitError, Testbench, Values};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
@@ -242,18 +242,9 @@ pub fn run_transaction(tb: &dyn Testbench, io: &Io, dev: &dyn DeviceFactory, mut
         Ok(rep) => return Ok(rep),
         Err(s) => s,
     };
-    let wave = if dev.can_trace() {
-        let path = opts.wave_path();
-        let start = stop.cycle.saturating_sub(opts.trace_before);
-        let end = stop.cycle + 8;
-        let mut d = dev.open(io)?;
-        match txn_loop(tb, io, d.as_mut(), &opts, Some((start, &path)), Some(end), None) {
-            Ok(_) => Some(format!("{} (cycles {start}..{end}; time = 2 x cycle)", path.display())),
-            Err(e) => Some(format!("(the traced re-run failed: {e})")),
-        }
-    } else {
-        None
-    };
+    let wave = traced_rerun(dev, io, &opts, stop.cycle, |d, start, path, end| {
+        txn_loop(tb, io, d, &opts, Some((start, path)), Some(end), None)
+    })?;
     Err(Failure::Mismatch(Box::new(Mismatch {
         block: io.iface.block.clone(),
         mode: "transaction".into(),
