@@ -199,9 +199,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Merge { out, dirs } => merge(&out, &dirs),
         Cmd::Presets => {
-            for p in mrnic_model::config::PRESETS {
+            for (p, purpose) in mrnic_model::config::PRESET_PURPOSE {
                 let c = Config::preset(p)?;
-                println!("{p:8} connections={:5} window={}", c.sack.connections, c.sack.window);
+                println!("{p:8} connections={:<5} paths={:<2} window={:<3}  {purpose}", c.connections, c.transport.paths, c.sack.window);
             }
             Ok(())
         }
