@@ -6,6 +6,7 @@
 pub mod budget;
 pub mod config;
 pub mod sack;
+pub mod time;
 pub mod transport;
 pub mod wire;
 
