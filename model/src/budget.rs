@@ -22,8 +22,8 @@
 //! 17 DP16KD for `default`, 6 EBR for `ice40`, `docs/synthesis.md`.) On the iCE40, a table
 //! marked [`Table::spram`] may instead be *folded* into SPRAM as 16-bit words
 //! (`ceil(width / 16)` words per row, read and written over that many cycles — affordable at
-//! the `tiny` preset's packet rate); folded tables share the 4 SPRAM blocks (first fit,
-//! largest first, while the EBRs do not hold everything). The parser's frame buffer is a
+//! the `tiny` preset's packet rate); folded tables share the 4 SPRAM blocks (first fit, the
+//! largest EBR user first, as long as they fit: every EBR left is room for FIFOs). The parser's frame buffer is a
 //! byte buffer: 64-bit words on the ECP5, 16-bit words on the iCE40.
 
 use crate::config::Config;
@@ -476,16 +476,14 @@ impl Sizes {
     }
 }
 
-// The message window, receive-queue depth and MR table size (transport config keys of
-// PLAN9.md; until the `time:` commit adds them, their PLAN9 defaults).
-fn msg_window(_cfg: &Config) -> u64 {
-    32
+fn msg_window(cfg: &Config) -> u64 {
+    u64::from(cfg.transport.msg_window)
 }
-fn rq_depth(_cfg: &Config) -> u64 {
-    64
+fn rq_depth(cfg: &Config) -> u64 {
+    u64::from(cfg.transport.rq_depth)
 }
-fn mr_entries(_cfg: &Config) -> u64 {
-    1024
+fn mr_entries(cfg: &Config) -> u64 {
+    u64::from(cfg.transport.mr_entries)
 }
 
 /// A block-RAM geometry: `depth` words of `width` bits.
@@ -685,14 +683,12 @@ pub fn fit(mems: &[Memory], device: Device) -> Fit {
         .collect();
     let mut sprams_used = 0;
     if device.sprams > 0 {
-        // Fold SPRAM-able memories, the most EBRs first, while the EBRs do not hold everything.
+        // Fold SPRAM-able memories, the most EBRs first, while they fit in the SPRAMs (the
+        // SPRAMs are otherwise unused; every EBR left is room for the blocks' FIFOs).
         let mut order: Vec<usize> = (0..mems.len()).filter(|&i| mems[i].spram).collect();
         order.sort_by_key(|&i| std::cmp::Reverse((placements[i].brams, mems[i].bits)));
         let mut free: Vec<u64> = vec![ICE40_SPRAM.depth; device.sprams as usize];
         for i in order {
-            if placements.iter().map(|p| p.brams).sum::<u64>() <= device.brams {
-                break;
-            }
             let m = &mems[i];
             let words_per_row = if m.is_frame_buffer() { 1 } else { m.width.div_ceil(ICE40_SPRAM.width) };
             let words = if m.is_frame_buffer() { m.bits.div_ceil(ICE40_SPRAM.width) } else { m.depth * words_per_row };

@@ -158,25 +158,32 @@ pub const PRESET_PURPOSE: &[(&str, &str)] = &[
 impl Config {
     /// A named preset ([`PRESETS`], [`PRESET_PURPOSE`]):
     /// - `default`: 1024 connections, 8 paths, 256-bit window (the reference size);
-    /// - `core`: 256 connections, 8 paths, 256-bit window (the whole NIC fits an ECP5-85F,
-    ///   `docs/budget.md`);
-    /// - `tiny`: 16 connections, 4 paths, 64-bit window (the whole NIC fits an iCE40 UP5K);
+    /// - `core`: 256 connections, 8 paths, 256-bit window, 8 messages in flight, 8 posted
+    ///   receive buffers per connection, 256 memory regions: the target for the whole NIC on
+    ///   an ECP5-85F (`docs/budget.md`: it does not fit yet at the PLAN9 state widths);
+    /// - `tiny`: 16 connections, 4 paths, 64-bit window, 8 messages, 8 receive buffers, 64
+    ///   memory regions, a 33 ns cycle (30 MHz): the whole NIC fits an iCE40 UP5K;
     /// - `ice40`: 256 connections, 64-bit window (the SACK engine alone on an iCE40 UP5K);
     /// - `small`: 16 connections, 256-bit window (fast tests: many same-connection hazards).
     pub fn preset(name: &str) -> Result<Config, ConfigError> {
-        // (connections, window, paths)
-        let (connections, window, paths): (usize, usize, u8) = match name {
-            "default" => (1024, 256, 8),
-            "core" => (256, 256, 8),
-            "tiny" => (16, 64, 4),
-            "ice40" => (256, 64, 8),
-            "small" => (16, 256, 8),
+        // (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns)
+        type Row = (usize, usize, u8, u32, u32, u32, u8);
+        let (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns): Row = match name {
+            "default" => (1024, 256, 8, 32, 64, 1024, 10),
+            "core" => (256, 256, 8, 8, 8, 256, 10),
+            "tiny" => (16, 64, 4, 8, 8, 64, 33),
+            "ice40" => (256, 64, 8, 32, 64, 1024, 10),
+            "small" => (16, 256, 8, 32, 64, 1024, 10),
             _ => return Err(ConfigError::out_of_range("preset", format!("{name:?}"), format!("no such preset: the presets are {PRESETS:?}"))),
         };
         let transport = crate::transport::TransportConfig {
             paths,
             window: window as u32,
             cwnd_max: window as u32,
+            msg_window,
+            rq_depth,
+            mr_entries,
+            cycle_ns,
             ..Default::default()
         };
         Ok(Config { name: name.to_string(), connections, sack: SackConfig { window }, transport })
@@ -251,6 +258,8 @@ mod tests {
         assert_eq!(sizes("core"), (256, 8, 256));
         assert_eq!(sizes("tiny"), (16, 4, 64));
         assert_eq!(sizes("default"), (1024, 8, 256));
+        assert_eq!(Config::preset("tiny").unwrap().transport.cycle_ns, 33);
+        assert_eq!(Config::preset("default").unwrap().transport, crate::transport::TransportConfig::default());
     }
 
     #[test]

@@ -25,7 +25,7 @@ fn tiny_fits_the_ice40_up5k_frame_buffer_included() {
 
 /// What the numbers say about `core` (256 connections x 8 paths, W = 256): it does not fit the
 /// ECP5-85F. The retransmit queue alone, one record per PSN of every connection's window
-/// (256 x 256 = 65536 records of 67 + 16 bits), needs more DP16KD than the device has, so no
+/// (256 x 256 = 65536 records of 65 + 16 bits), needs more DP16KD than the device has, so no
 /// choice of message window, receive queue or MR table size makes it fit.
 #[test]
 fn core_does_not_fit_the_ecp5_85f_and_the_report_names_the_device_and_the_shortfall() {
