@@ -88,6 +88,17 @@ fn ice40_does_not_fit_the_up5k_as_a_whole_nic() {
 fn the_budget_page_tables_are_the_code_output() {
     let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/budget.md")).unwrap();
     assert!(page.contains(&summary_markdown()), "docs/budget.md: the totals are not `mrnic budget --summary`; regenerate them:\n{}", summary_markdown());
+    // The summary's prose quotes these numbers.
+    let (core, tiny) = (budget("core"), budget("tiny"));
+    let quoted = [
+        format!("needs {} DP16KD of 208", core.on(ECP5_85F.key).brams_used),
+        format!("{} of 30 EBR and {} of the 4 SPRAMs", tiny.on(UP5K.key).brams_used, tiny.on(UP5K.key).sprams_used),
+        format!("ECP5-85F ({} of 208 DP16KD)", tiny.on(ECP5_85F.key).brams_used),
+        format!("{} DP16KD, 15 times", budget("default").on(ECP5_85F.key).brams_used),
+    ];
+    for q in quoted {
+        assert!(page.contains(&q), "docs/budget.md's summary should say {q:?}");
+    }
     for p in PRESETS {
         let md = budget(p).to_markdown();
         assert!(page.contains(&md), "docs/budget.md: the `{p}` section is not `mrnic budget --preset {p}`; regenerate it:\n{md}");
