@@ -11,6 +11,7 @@ fn run(window: usize, dev: &dyn DeviceFactory, seed: u64, cycles: u64) -> RunRep
     let mut cfg = Config::preset("small").unwrap();
     cfg.sack.window = window;
     cfg.transport.window = window as u32;
+    cfg.transport.cwnd_max = cfg.transport.cwnd_max.min(window as u32); // cwnd_max <= window
     let spec = blocks::block("sack").unwrap();
     let (_, iface) = spec.generated(&cfg).unwrap();
     let tb = (spec.testbench)(&cfg).unwrap();
