@@ -119,6 +119,11 @@ pub struct Requester {
     /// The fatal completion was delivered: the connection is in the error state.
     pub error: bool,
     last_now: u64,
+    /// Per path, packets acknowledged by the ACK being processed: in flight / declared
+    /// lost. Applied to the path table once per path at the end of the ACK
+    /// ([`PathTable::on_acked`], a batch update).
+    acked_inflight: [u32; 16],
+    acked_lost: [u32; 16],
     completions: Vec<Completion>,
     scratch: Vec<u32>,
     pub stats: TxStats,
@@ -144,6 +149,8 @@ impl Requester {
             fatal: None,
             error: false,
             last_now: 0,
+            acked_inflight: [0; 16],
+            acked_lost: [0; 16],
             completions: Vec::new(),
             scratch: Vec::new(),
             stats: TxStats::default(),
@@ -322,10 +329,22 @@ impl Requester {
     fn acked(&mut self, psn: u32) {
         match self.rtx.ack(psn) {
             Acked::Nothing => {}
-            Acked::InFlight { path, .. } => self.paths.on_acked_inflight(path as usize, &self.cfg),
+            Acked::InFlight { path, .. } => self.acked_inflight[path as usize] += 1,
             Acked::WasLost { path } => {
                 self.stats.spurious_losses += 1;
-                self.paths.on_acked_lost(path as usize)
+                self.acked_lost[path as usize] += 1;
+            }
+        }
+    }
+
+    /// One path-table write per path the ACK acknowledged packets on.
+    fn flush_acked(&mut self) {
+        for p in 0..self.paths.len() {
+            let (n, l) = (self.acked_inflight[p], self.acked_lost[p]);
+            if n != 0 || l != 0 {
+                self.paths.on_acked(p, n, l);
+                self.acked_inflight[p] = 0;
+                self.acked_lost[p] = 0;
             }
         }
     }
@@ -359,7 +378,7 @@ impl Requester {
             self.paths.on_lost_by_timeout(p);
         } else {
             self.stats.losses_by_path += 1;
-            if self.paths.on_lost(p, psn, self.rtx.next, &self.cfg) {
+            if self.paths.on_lost(p, psn, self.rtx.next) {
                 self.fail_path(p);
             }
         }
@@ -402,14 +421,15 @@ impl Requester {
                 }
             }
         }
+        self.flush_acked();
         let p = a.path_id as usize;
         if p < self.paths.len() {
             let sample = ts32(now).wrapping_sub(a.ts_echo).wrapping_sub(a.ack_delay);
             if sample < 1 << 31 {
-                self.paths.on_rtt(p, f64::from(sample));
+                self.paths.on_rtt(p, sample);
             }
             let (cum, next) = (self.rtx.base, self.rtx.next);
-            self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next, &self.cfg);
+            self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next);
             let x = &mut self.paths.paths[p];
             let sent_last = seq_add(x.next_path_psn, super::SEQ_MASK);
             let fresh = !x.acked_any || seq_after_eq(a.path_psn, x.highest_acked_path_psn);
@@ -445,6 +465,7 @@ impl Requester {
         if self.error || !self.cumulative(n.cumulative) {
             return;
         }
+        self.flush_acked();
         let Some(s) = self.rtx.slot(psn).copied() else {
             self.complete();
             return;
@@ -509,7 +530,7 @@ impl Requester {
         self.stats.probe_replies += 1;
         let p = r.path_id as usize;
         if p < self.paths.len() {
-            self.paths.on_probe_reply(p, r.seq, r.port, now, &self.cfg);
+            self.paths.on_probe_reply(p, r.seq, r.port, now);
         }
     }
 
@@ -544,7 +565,7 @@ impl Requester {
             if let Some(d) = self.path_deadline(p) {
                 at(d);
             }
-            if let Some(d) = self.paths.probe_deadline(p, &self.cfg) {
+            if let Some(d) = self.paths.probe_deadline(p) {
                 at(d);
             }
         }
@@ -573,11 +594,7 @@ impl Requester {
         if s.state != SlotState::InFlight {
             return None;
         }
-        let srtt = self.paths.paths.iter().map(|p| p.srtt).fold(0.0, f64::max);
-        if srtt == 0.0 {
-            return None;
-        }
-        let wait = ((srtt * f64::from(self.cfg.head_rto_pct) / 100.0) as u64).saturating_add(self.cfg.ack_timeout_ns);
+        let wait = self.paths.head_wait()?;
         Some(s.sent_at.saturating_add(wait))
     }
 
@@ -587,7 +604,7 @@ impl Requester {
             return None;
         }
         let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent.saturating_add(self.paths.rto(p, &self.cfg)))
+        Some(sent.saturating_add(self.paths.rto(p)))
     }
 
     /// Path RTOs (declare the path's expired packets lost, one strike, window to the
@@ -606,7 +623,7 @@ impl Requester {
         }
         for p in 0..self.paths.len() {
             if self.path_deadline(p).is_some_and(|d| d <= now) {
-                let rto = self.paths.rto(p, &self.cfg);
+                let rto = self.paths.rto(p);
                 while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
                     if sent.saturating_add(rto) > now {
                         break;
@@ -614,13 +631,13 @@ impl Requester {
                     self.rtx.pop_path_head(p);
                     self.declare_lost(psn, true);
                 }
-                let struck_out = self.paths.on_timeout(p, self.rtx.next, &self.cfg);
+                let struck_out = self.paths.on_timeout(p, self.rtx.next);
                 if struck_out || self.cfg.fail_on_timeout {
                     self.fail_path(p);
                 }
             }
-            if self.paths.probe_deadline(p, &self.cfg).is_some_and(|d| d <= now) {
-                self.paths.on_probe_timeout(p, &self.cfg);
+            if self.paths.probe_deadline(p).is_some_and(|d| d <= now) {
+                self.paths.on_probe_timeout(p);
             }
         }
     }
@@ -648,6 +665,11 @@ impl Requester {
         }
         if self.rtx.outstanding() > self.cfg.window {
             return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
+        }
+        // The path table's summary equals the one recomputed from its rows.
+        // (InvariantError lives in mod.rs and has no variant for it yet.)
+        if let Err(e) = self.paths.check_summary() {
+            panic!("requester invariant broken: {e}");
         }
         Ok(())
     }
