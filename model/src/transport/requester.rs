@@ -83,7 +83,27 @@ pub struct TxStats {
     pub blocked_window: u64,
     pub blocked_paths: u64,
     pub blocked_tokens: u64,
+    /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
+    /// more work requests waited in the send queue.
+    pub blocked_msg_window: u64,
 }
+
+/// Messages in flight per connection until the configuration carries `msg_window`.
+pub const MSG_WINDOW: u32 = 32;
+
+/// Token bucket (rate hint, §6.9): tokens are bytes in Q.10 fixed point.
+pub const TOKEN_FRAC: u32 = 10;
+/// Rate hints are clamped to 2^20 − 1 Mbit/s (about 1 Tbit/s) so the per-ns refill
+/// `step` fits 35 bits.
+pub const RATE_MAX_MBPS: u32 = (1 << 20) - 1;
+/// `round(2^27 / 8000)`: bytes per ns = Mbit/s / 8000 = Mbit/s × 16777 / 2^27 (the
+/// constant reciprocal; 1.3e-5 low).
+pub const RECIP_8000: u64 = 16_777;
+/// `step` is bytes/ns in Q.27; a refill `(dt × step) >> 17` is Q.10 bytes.
+const STEP_TO_TOKEN_SHIFT: u32 = 27 - TOKEN_FRAC;
+/// The refill interval is saturated at 2^28 ns: at the lowest rate (1 Mbit/s) that is
+/// more than the bucket's whole range (−1 to +2 frames), so saturating changes nothing.
+pub const TOKEN_DT_MAX: u64 = 1 << 28;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct TxMsg {
@@ -103,15 +123,23 @@ pub struct Requester {
     cfg: TransportConfig,
     pub rtx: RetransmitQueue,
     pub paths: PathTable,
-    /// Posted, not yet completed, oldest first.
+    /// Posted, not yet completed, oldest first: the NIC's message table, at most
+    /// `msg_window` entries.
     msgs: VecDeque<TxMsg>,
+    /// Posted beyond the message window (the host's send queue, outside the NIC):
+    /// moved to `msgs` as messages complete.
+    pending: VecDeque<TxMsg>,
+    msg_window: u32,
     /// Index in `msgs` of the message being segmented.
     seg: usize,
     next_msn: u32,
     next_ssn: u32,
-    /// Last rate hint received, Mbit/s (0 = none), and its token bucket (bytes).
+    /// Last rate hint received, Mbit/s (0 = none), and its token bucket: bytes in
+    /// Q.10 (a 27-bit signed register in the RTL), refilled by `step = min(rate,
+    /// RATE_MAX_MBPS) × RECIP_8000` (bytes/ns, Q.27) per ns since `tokens_at`.
     pub rate_hint: u32,
-    tokens: f64,
+    tokens: i64,
+    token_step: u64,
     tokens_at: u64,
     /// A fatal NAK for this MSN: earlier messages still complete, this one completes
     /// with the status, later ones are flushed.
@@ -140,11 +168,14 @@ impl Requester {
             rtx: RetransmitQueue::new(cfg.window, cfg.paths as usize, isn & super::SEQ_MASK),
             paths: PathTable::new(cfg, seed, path_isn),
             msgs: VecDeque::new(),
+            pending: VecDeque::new(),
+            msg_window: MSG_WINDOW.min(cfg.window),
             seg: 0,
             next_msn: 0,
             next_ssn: 0,
             rate_hint: 0,
-            tokens: 0.0,
+            tokens: 0,
+            token_step: 0,
             tokens_at: 0,
             fatal: None,
             error: false,
@@ -181,14 +212,19 @@ impl Requester {
         } else {
             0
         };
-        self.msgs.push_back(TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 });
+        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 };
+        if self.msgs.len() < self.msg_window as usize {
+            self.msgs.push_back(m);
+        } else {
+            self.pending.push_back(m);
+        }
         Ok(msn)
     }
 
     /// The MSN and SSN of the first work request (both ends agree on them at setup;
     /// default 0). Only before the first work request.
     pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
-        if !self.msgs.is_empty() || self.next_msn != 0 || self.next_ssn != 0 || self.stats.data_sent != 0 {
+        if !self.msgs.is_empty() || !self.pending.is_empty() || self.next_msn != 0 || self.next_ssn != 0 || self.stats.data_sent != 0 {
             return Err(TransportError::AlreadyStarted);
         }
         self.next_msn = msn;
@@ -200,8 +236,12 @@ impl Requester {
     pub fn take_completions(&mut self) -> Vec<Completion> {
         std::mem::take(&mut self.completions)
     }
-    /// Work requests posted and not completed.
+    /// Work requests posted and not completed (in the message window or waiting).
     pub fn outstanding(&self) -> usize {
+        self.msgs.len() + self.pending.len()
+    }
+    /// Messages in the NIC's message table (at most `msg_window`).
+    pub fn messages_in_window(&self) -> usize {
         self.msgs.len()
     }
     /// The cumulative PSN: every PSN before it is acknowledged.
@@ -216,13 +256,28 @@ impl Requester {
         self.seg < self.msgs.len()
     }
 
+    /// Bucket depth: two full-MTU frames, Q.10 bytes.
+    fn token_depth(&self) -> i64 {
+        i64::from(2 * self.cfg.max_data_frame()) << TOKEN_FRAC
+    }
+
+    /// Refill since `tokens_at`: `min(tokens + ((dt × step) >> 17), depth)`, with `dt`
+    /// saturated at [`TOKEN_DT_MAX`] (a 28x35-bit product: one 36x36 sysDSP slice,
+    /// four MULT18X18D, per packet; no division).
     fn refill(&mut self, now: u64) {
         if self.rate_hint != 0 {
-            let depth = 2.0 * f64::from(self.cfg.max_data_frame());
-            let dt = now.saturating_sub(self.tokens_at) as f64;
-            self.tokens = (self.tokens + dt * f64::from(self.rate_hint) / 8000.0).min(depth);
+            let dt = now.saturating_sub(self.tokens_at).min(TOKEN_DT_MAX);
+            let add = ((dt * self.token_step) >> STEP_TO_TOKEN_SHIFT) as i64;
+            self.tokens = (self.tokens + add).min(self.token_depth());
         }
         self.tokens_at = now;
+    }
+
+    /// Nanoseconds from `tokens_at` until the bucket is positive again (the model's
+    /// wake-up; the RTL does not compute it, its scheduler re-checks the connection).
+    fn tokens_positive_after(&self) -> u64 {
+        let need = (-self.tokens).max(0) as u64 + 1;
+        (need << STEP_TO_TOKEN_SHIFT).div_ceil(self.token_step)
     }
 
     /// The next frame to send now, on NIC plane `plane` only (its paths) when given.
@@ -241,7 +296,7 @@ impl Requester {
         }
         if self.rate_hint != 0 {
             self.refill(now);
-            if self.tokens <= 0.0 {
+            if self.tokens <= 0 {
                 if self.rtx.lost_count() > 0 || self.has_new_data() {
                     self.stats.blocked_tokens += 1;
                 }
@@ -257,7 +312,13 @@ impl Requester {
             self.stats.retransmissions += 1;
             return Some(self.transmit(psn, p, now));
         }
-        if !self.has_new_data() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
+        if !self.has_new_data() {
+            if !self.pending.is_empty() {
+                self.stats.blocked_msg_window += 1;
+            }
+            return None;
+        }
+        if self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
             return None;
         }
         if !self.rtx.has_room() {
@@ -320,7 +381,7 @@ impl Requester {
         self.stats.payload_bytes_sent += payload.len() as u64;
         if self.rate_hint != 0 {
             let n = payload.len();
-            self.tokens -= (ETH_HLEN + L3_OVERHEAD + DATA_HDRS_LEN + n + (4 - n % 4) % 4) as f64;
+            self.tokens -= ((ETH_HLEN + L3_OVERHEAD + DATA_HDRS_LEN + n + (4 - n % 4) % 4) as i64) << TOKEN_FRAC;
         }
         let body = Body::Data { kind: m.wr.kind, ext, placement, payload };
         Out { psn, ack_req: last || retx, solicited: last && m.wr.solicited, sport: 0xC000 | self.paths.paths[p].entropy, body }
@@ -448,14 +509,18 @@ impl Requester {
         self.complete();
     }
 
+    /// A rate hint from an ACK: a new rate starts a full bucket, a changed one
+    /// refills at the old rate first; `step` is recomputed only when the hint
+    /// changes (a 20x15-bit multiply).
     fn set_rate_hint(&mut self, now: u64, h: u32) {
         if h != 0 && self.rate_hint == 0 {
-            self.tokens = 2.0 * f64::from(self.cfg.max_data_frame());
+            self.tokens = self.token_depth();
             self.tokens_at = now;
         } else if h != self.rate_hint {
             self.refill(now);
         }
         self.rate_hint = h;
+        self.token_step = u64::from(h.min(RATE_MAX_MBPS)) * RECIP_8000;
     }
 
     /// A NAK for PSN `psn`.
@@ -537,7 +602,8 @@ impl Requester {
     fn complete(&mut self) {
         while let Some(m) = self.msgs.front() {
             if let Some((_, status)) = self.fatal.filter(|&(f, _)| f == m.msn) {
-                for (i, m) in std::mem::take(&mut self.msgs).into_iter().enumerate() {
+                let all = std::mem::take(&mut self.msgs).into_iter().chain(std::mem::take(&mut self.pending));
+                for (i, m) in all.enumerate() {
                     let st = if i == 0 { status } else { WcStatus::Flushed };
                     self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
                     self.stats.completions += 1;
@@ -553,6 +619,10 @@ impl Requester {
             self.seg -= 1;
             self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: WcStatus::Success, bytes: m.wr.len });
             self.stats.completions += 1;
+            // A message left the window: the oldest waiting work request enters it.
+            if let Some(w) = self.pending.pop_front() {
+                self.msgs.push_back(w);
+            }
         }
     }
 
@@ -575,9 +645,8 @@ impl Requester {
         if let Some(d) = self.head_deadline() {
             at(d);
         }
-        if self.rate_hint != 0 && self.tokens <= 0.0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
-            let ns = (-self.tokens * 8000.0 / f64::from(self.rate_hint)).ceil() as u64 + 1;
-            at(self.tokens_at + ns);
+        if self.rate_hint != 0 && self.tokens <= 0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
+            at(self.tokens_at + self.tokens_positive_after());
         }
         t
     }
@@ -628,7 +697,6 @@ impl Requester {
                     if sent.saturating_add(rto) > now {
                         break;
                     }
-                    self.rtx.pop_path_head(p);
                     self.declare_lost(psn, true);
                 }
                 let struck_out = self.paths.on_timeout(p, self.rtx.next);
@@ -666,11 +734,110 @@ impl Requester {
         if self.rtx.outstanding() > self.cfg.window {
             return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
         }
-        // The path table's summary equals the one recomputed from its rows.
-        // (InvariantError lives in mod.rs and has no variant for it yet.)
+        // The transmission-order lists hold exactly the PSNs in flight, and the path
+        // table's summary equals the one recomputed from its rows.
+        // (InvariantError lives in mod.rs and has no variants for these yet.)
+        if let Err(e) = self.rtx.check_lists() {
+            panic!("requester invariant broken: {e}");
+        }
         if let Err(e) = self.paths.check_summary() {
             panic!("requester invariant broken: {e}");
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wr(id: u64, len: u64) -> WorkRequest {
+        WorkRequest { wr_id: id, kind: DataKind::Write, len, remote_va: 0, rkey: 1, solicited: false, data: None }
+    }
+
+    /// Sends everything `poll_tx_on` gives now; returns the PSNs.
+    fn drain(r: &mut Requester, now: u64) -> Vec<u32> {
+        let mut v = vec![];
+        while let Some(o) = r.poll_tx_on(now, None) {
+            if matches!(o.body, Body::Data { .. }) {
+                v.push(o.psn);
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn message_window_full_later_work_requests_wait_until_a_message_completes() {
+        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        let n = MSG_WINDOW as u64 + 8;
+        for id in 0..n {
+            assert_eq!(r.post(wr(id, 100)).unwrap(), id as u32, "MSNs follow posting order");
+        }
+        assert_eq!(r.outstanding() as u64, n);
+        assert_eq!(r.messages_in_window(), MSG_WINDOW as usize);
+        let sent = drain(&mut r, 1000);
+        assert_eq!(sent.len(), MSG_WINDOW as usize, "one packet per message, only msg_window messages start");
+        assert!(r.stats.blocked_msg_window > 0);
+        assert!(r.rtx.has_room(), "the PSN window is not what stops it");
+        // Acknowledge the first three messages (PSNs 0..3): three more start.
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 1000, ..Default::default() };
+        r.on_ack(2000, 3, &ack);
+        assert_eq!(r.take_completions().iter().map(|c| c.wr_id).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(r.messages_in_window(), MSG_WINDOW as usize);
+        assert_eq!(drain(&mut r, 2000), vec![MSG_WINDOW, MSG_WINDOW + 1, MSG_WINDOW + 2]);
+        r.check_invariants().unwrap();
+        // Everything acknowledged: all complete, in order.
+        r.on_ack(3000, MSG_WINDOW + 3, &ack);
+        let _ = drain(&mut r, 3000);
+        r.on_ack(4000, n as u32, &ack);
+        assert_eq!(r.take_completions().len() as u64, n - 3);
+        assert_eq!(r.outstanding(), 0);
+    }
+
+    #[test]
+    fn a_fatal_nak_flushes_the_waiting_work_requests_too() {
+        let cfg = TransportConfig { paths: 2, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..(MSG_WINDOW as u64 + 2) {
+            r.post(wr(id, 100)).unwrap();
+        }
+        let _ = drain(&mut r, 0);
+        let nak = Nak { code: NakCode::BadRkey, path_id: 0, rnr_delay_us: 0, msn: 0, cumulative: 0 };
+        r.on_nak(100, 0, &nak);
+        let c = r.take_completions();
+        assert_eq!(c.len(), MSG_WINDOW as usize + 2);
+        assert_eq!(c[0].status, WcStatus::RemoteError(NakCode::BadRkey));
+        assert!(c[1..].iter().all(|c| c.status == WcStatus::Flushed));
+        assert_eq!(r.outstanding(), 0);
+    }
+
+    #[test]
+    fn the_token_bucket_refills_by_a_constant_reciprocal_in_q10_bytes() {
+        let cfg = TransportConfig { paths: 2, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.set_rate_hint(0, 8000); // 1 byte/ns
+        assert_eq!(r.tokens, r.token_depth(), "a new rate starts with a full bucket");
+        r.tokens = -(5000 << TOKEN_FRAC);
+        r.refill(1000);
+        // 1000 ns × 8000 × 16777 >> 17 = 1023.99 bytes (exact: 1024) in Q.10, floor.
+        assert_eq!(r.tokens, -(5000 << TOKEN_FRAC) + ((1000 * 8000 * RECIP_8000) >> 17) as i64);
+        assert_eq!(((1000 * 8000 * RECIP_8000) >> 17) as i64, 1_023_986);
+        // The wake-up is the first ns at which the bucket is positive.
+        let t = r.tokens_positive_after();
+        let mut probe = r.clone();
+        probe.refill(1000 + t);
+        assert!(probe.tokens > 0);
+        let mut probe = r.clone();
+        probe.refill(1000 + t - 1);
+        assert!(probe.tokens <= 0);
+        // A long idle period fills the bucket even at 1 Mbit/s.
+        r.set_rate_hint(2000, 1);
+        r.tokens = -(i64::from(cfg.max_data_frame()) << TOKEN_FRAC);
+        r.refill(2000 + (1 << 40));
+        assert_eq!(r.tokens, r.token_depth());
+        // Hints above the clamp refill like the clamp.
+        r.set_rate_hint(3000, u32::MAX);
+        assert_eq!(r.token_step, u64::from(RATE_MAX_MBPS) * RECIP_8000);
     }
 }

@@ -6,14 +6,33 @@
 //!   live PSNs share a slot): state, path, path PSN, send time, message and offset;
 //! - a W-bit *lost* bitmap over the slots: the next retransmission is the oldest lost
 //!   PSN, found from the base like the SACK engine's run detection;
-//! - one FIFO per path of `(path PSN, PSN)` in transmission order: packets on one
-//!   path stay in order, so per-path loss detection and the per-path timeout only
-//!   ever look at a FIFO's head. Entries whose slot has moved on (acknowledged,
-//!   declared lost, retransmitted elsewhere) are skipped when they reach the head.
+//! - per path, the PSNs in flight on it in transmission order: packets on one path
+//!   stay in order, so per-path loss detection and the per-path timeout only ever
+//!   look at a list's head.
+//!
+//! The transmission-order lists share one pool of W entries per connection: the slot
+//! ring itself. Each slot has a `prev` and a `next` pointer (log2 W bits each, plus a
+//! nil value) and each path a head and a tail; a slot is on its path's list exactly
+//! while its PSN is in flight, so it is linked at the tail when it is (re)transmitted
+//! and unlinked (from anywhere in the list: that is what `prev` is for) as soon as it
+//! is acknowledged, declared lost or freed.
+//!
+//! **The pool cannot overflow, by construction**: a list entry *is* a slot, a slot is
+//! on at most one list, and the PSN window holds at most W live PSNs, so the lists hold
+//! at most W entries together however packets are acknowledged, lost, retransmitted or
+//! moved between paths. No free list is needed (a slot's entry is free exactly when
+//! its PSN is not in flight), and no list ever holds a stale entry. The cost is the
+//! same as a singly linked pool with a free list (two log2 W fields per entry: slot
+//! index and next there, prev and next here); the singly linked pool with lazily
+//! skipped stale entries, like the FIFOs it replaces, is *not* bounded by W: an entry
+//! that became stale behind a packet still in flight stays until that packet leaves
+//! the head (test `the_lists_never_hold_more_than_w_entries_where_lazy_fifos_would`).
 
 use super::{seq_add, seq_after_eq, seq_dist};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+
+/// The nil pointer of the transmission-order lists.
+pub const NIL: u16 = u16::MAX;
 
 /// State of one PSN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,7 +97,11 @@ pub struct RetransmitQueue {
     slots: Vec<Slot>,
     lost: Vec<u64>,
     lost_count: u32,
-    fifo: Vec<VecDeque<(u32, u32)>>,
+    /// Transmission-order lists: per slot `prev`/`next`, per path `head`/`tail`.
+    prev: Vec<u16>,
+    next_ptr: Vec<u16>,
+    head: Vec<u16>,
+    tail: Vec<u16>,
 }
 
 impl RetransmitQueue {
@@ -91,8 +114,97 @@ impl RetransmitQueue {
             slots: vec![FREE; window as usize],
             lost: vec![0; (window as usize).div_ceil(64)],
             lost_count: 0,
-            fifo: vec![VecDeque::new(); paths],
+            prev: vec![NIL; window as usize],
+            next_ptr: vec![NIL; window as usize],
+            head: vec![NIL; paths],
+            tail: vec![NIL; paths],
         }
+    }
+
+    /// Appends slot `i` at the tail of path `p`'s list.
+    fn link(&mut self, p: usize, i: usize) {
+        let t = self.tail[p];
+        self.prev[i] = t;
+        self.next_ptr[i] = NIL;
+        if t == NIL {
+            self.head[p] = i as u16;
+        } else {
+            self.next_ptr[t as usize] = i as u16;
+        }
+        self.tail[p] = i as u16;
+    }
+
+    /// Removes slot `i` (in flight, so on its path's list) from the list.
+    fn unlink(&mut self, i: usize) {
+        let p = self.slots[i].path as usize;
+        let (pr, nx) = (self.prev[i], self.next_ptr[i]);
+        if pr == NIL {
+            self.head[p] = nx;
+        } else {
+            self.next_ptr[pr as usize] = nx;
+        }
+        if nx == NIL {
+            self.tail[p] = pr;
+        } else {
+            self.prev[nx as usize] = pr;
+        }
+        self.prev[i] = NIL;
+        self.next_ptr[i] = NIL;
+    }
+
+    /// Entries on the lists of all paths (at most W: see the module comment).
+    pub fn linked(&self) -> usize {
+        (0..self.head.len()).map(|p| self.path_list(p).count()).sum()
+    }
+
+    /// The slots of path `p`'s list, head first.
+    fn path_list(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut i = self.head[p];
+        std::iter::from_fn(move || {
+            (i != NIL).then(|| {
+                let k = i as usize;
+                i = self.next_ptr[k];
+                k
+            })
+        })
+    }
+
+    /// The lists are consistent: each is a well-formed doubly linked list of slots in
+    /// flight on its path in increasing path PSN order, and every slot in flight is on
+    /// its path's list exactly once.
+    pub fn check_lists(&self) -> Result<(), String> {
+        let mut seen = vec![false; self.slots.len()];
+        for p in 0..self.head.len() {
+            let mut prev = NIL;
+            let mut last_pp: Option<u32> = None;
+            for i in self.path_list(p) {
+                if seen[i] {
+                    return Err(format!("slot {i} twice on the lists"));
+                }
+                seen[i] = true;
+                let s = &self.slots[i];
+                if s.state != SlotState::InFlight || s.path as usize != p {
+                    return Err(format!("path {p}: slot {i} is {:?} on path {}", s.state, s.path));
+                }
+                if self.prev[i] != prev {
+                    return Err(format!("path {p}: slot {i} prev {} should be {prev}", self.prev[i]));
+                }
+                if last_pp.is_some_and(|q| !super::seq_after(s.path_psn, q)) {
+                    return Err(format!("path {p}: path PSNs out of order at slot {i}"));
+                }
+                last_pp = Some(s.path_psn);
+                prev = i as u16;
+            }
+            if self.tail[p] != prev {
+                return Err(format!("path {p}: tail {} should be {prev}", self.tail[p]));
+            }
+        }
+        for (psn, s) in self.iter() {
+            if s.state == SlotState::InFlight && !seen[self.idx(psn)] {
+                return Err(format!("psn {psn} in flight but on no list"));
+            }
+        }
+        Ok(())
     }
 
     fn idx(&self, psn: u32) -> usize {
@@ -144,13 +256,16 @@ impl RetransmitQueue {
         debug_assert!(self.is_live(psn));
         let i = self.idx(psn);
         self.set_lost_bit(i, false);
+        if self.slots[i].state == SlotState::InFlight {
+            self.unlink(i);
+        }
         let s = &mut self.slots[i];
         s.state = SlotState::InFlight;
         s.path = path;
         s.path_psn = path_psn;
         s.sent_at = now;
         s.tx_count = s.tx_count.saturating_add(1);
-        self.fifo[path as usize].push_back((path_psn, psn));
+        self.link(path as usize, i);
     }
 
     /// Selective or cumulative acknowledgement of one live PSN.
@@ -166,6 +281,9 @@ impl RetransmitQueue {
             // Free: allocated, never sent (cannot be acknowledged by an honest peer).
             SlotState::Acked | SlotState::Free => return Acked::Nothing,
         };
+        if s.state == SlotState::InFlight {
+            self.unlink(i);
+        }
         self.set_lost_bit(i, false);
         self.slots[i].state = SlotState::Acked;
         r
@@ -178,6 +296,9 @@ impl RetransmitQueue {
         while self.base != new_base {
             let i = self.idx(self.base);
             self.set_lost_bit(i, false);
+            if self.slots[i].state == SlotState::InFlight {
+                self.unlink(i);
+            }
             self.slots[i] = FREE;
             self.base = seq_add(self.base, 1);
         }
@@ -187,6 +308,9 @@ impl RetransmitQueue {
     pub fn mark_lost(&mut self, psn: u32, not_before: u64) {
         let i = self.idx(psn);
         debug_assert!(self.is_live(psn));
+        if self.slots[i].state == SlotState::InFlight {
+            self.unlink(i);
+        }
         self.slots[i].state = SlotState::Lost;
         self.slots[i].not_before = not_before;
         self.set_lost_bit(i, true);
@@ -242,53 +366,41 @@ impl RetransmitQueue {
         t
     }
 
-    /// The slot of FIFO entry `(pp, psn)` of path `p`, if that transmission is still
-    /// in flight (not acknowledged, declared lost or sent again since).
-    fn in_flight(&self, p: usize, pp: u32, psn: u32) -> Option<&Slot> {
-        let s = &self.slots[self.idx(psn)];
-        (self.is_live(psn) && s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == pp).then_some(s)
+    /// The oldest packet in flight on path `p` (its list's head): `(path PSN, PSN,
+    /// sent_at)`.
+    pub fn oldest_on_path(&self, p: usize) -> Option<(u32, u32, u64)> {
+        let h = self.head[p];
+        (h != NIL).then(|| {
+            let s = &self.slots[h as usize];
+            (s.path_psn, self.psn_of(h as usize), s.sent_at)
+        })
     }
 
-    /// The oldest packet still in flight on path `p`: `(path PSN, PSN, sent_at)`.
-    /// Pops stale FIFO entries on the way.
-    pub fn oldest_on_path(&mut self, p: usize) -> Option<(u32, u32, u64)> {
-        loop {
-            let &(pp, psn) = self.fifo[p].front()?;
-            if let Some(s) = self.in_flight(p, pp, psn) {
-                return Some((pp, psn, s.sent_at));
-            }
-            self.fifo[p].pop_front();
-        }
-    }
-
-    /// Send time of the oldest packet still in flight on path `p`, without popping.
+    /// Send time of the oldest packet in flight on path `p`.
     pub fn peek_oldest_on_path(&self, p: usize) -> Option<u64> {
-        self.fifo[p].iter().find_map(|&(pp, psn)| self.in_flight(p, pp, psn).map(|s| s.sent_at))
+        self.oldest_on_path(p).map(|(_, _, t)| t)
     }
 
-    /// Pops the head of path `p`'s FIFO (after [`RetransmitQueue::oldest_on_path`]).
-    pub fn pop_path_head(&mut self, p: usize) {
-        self.fifo[p].pop_front();
+    /// The live PSN whose slot is `i`.
+    fn psn_of(&self, i: usize) -> u32 {
+        seq_add(self.base, (i as u32).wrapping_sub(self.base) & (self.window - 1))
     }
 
-    /// Per-path loss detection: every packet in flight on `p` with
-    /// `path_psn + k <= highest` (serial) is lost. Returns them in path order.
-    pub fn path_losses(&mut self, p: usize, highest: u32, k: u32, out: &mut Vec<u32>) {
-        while let Some((pp, psn, _)) = self.oldest_on_path(p) {
-            if !seq_after_eq(highest, seq_add(pp, k)) {
+    /// Per-path loss detection: every packet in flight on `p` with `path_psn + k <=
+    /// highest` (serial), from the head of its list, in path order. The caller
+    /// declares them lost ([`RetransmitQueue::mark_lost`] unlinks them).
+    pub fn path_losses(&self, p: usize, highest: u32, k: u32, out: &mut Vec<u32>) {
+        for i in self.path_list(p) {
+            if !seq_after_eq(highest, seq_add(self.slots[i].path_psn, k)) {
                 break;
             }
-            self.fifo[p].pop_front();
-            out.push(psn);
+            out.push(self.psn_of(i));
         }
     }
 
     /// Every packet in flight on `p` (path failure), in path order.
-    pub fn drain_path(&mut self, p: usize, out: &mut Vec<u32>) {
-        while let Some((_, psn, _)) = self.oldest_on_path(p) {
-            self.fifo[p].pop_front();
-            out.push(psn);
-        }
+    pub fn drain_path(&self, p: usize, out: &mut Vec<u32>) {
+        out.extend(self.path_list(p).map(|i| self.psn_of(i)));
     }
 
     /// Iterates the live PSNs with their slots, oldest first.
@@ -352,14 +464,91 @@ mod tests {
         q.ack(2);
         let mut out = vec![];
         q.path_losses(0, 4, 3, &mut out);
-        assert_eq!(out, vec![0], "path PSN 0 + 3 <= 4; path PSN 1 (psn 2) was acknowledged");
+        assert_eq!(out, vec![0], "path PSN 0 + 3 <= 4; path PSN 1 (psn 2) was acknowledged and unlinked");
+        q.mark_lost(0, 0);
         out.clear();
         q.path_losses(0, 4, 3, &mut out);
         assert!(out.is_empty());
-        q.mark_lost(0, 0);
+        assert_eq!(q.oldest_on_path(0), Some((2, 4, 0)));
         q.on_transmit(0, 1, 3, 5);
+        q.check_lists().unwrap();
         assert_eq!(q.oldest_on_path(1), Some((0, 1, 0)));
         q.drain_path(1, &mut out);
         assert_eq!(out, vec![1, 3, 5, 0]);
+    }
+
+    /// The worst case for the shared pool: the whole window in flight on one path,
+    /// the packets behind its head acknowledged or declared lost and retransmitted on
+    /// other paths, over and over, while the head stays in flight (its ACKs lost), and
+    /// the window refilled as the base moves. The lists never hold more than W entries
+    /// (they hold exactly the PSNs in flight); lazily cleaned FIFOs, which keep an
+    /// entry per transmission until it reaches its FIFO's head, would exceed W.
+    #[test]
+    fn the_lists_never_hold_more_than_w_entries_where_lazy_fifos_would() {
+        const W: u32 = 64;
+        let mut q = RetransmitQueue::new(W, 4, 0);
+        let mut pp = [0u32; 4];
+        // Lazy FIFOs: per path, (path PSN, PSN) per transmission, popped only at the head.
+        let mut fifo: Vec<std::collections::VecDeque<(u32, u32)>> = vec![Default::default(); 4];
+        let mut lazy_max = 0;
+        let mut send = |q: &mut RetransmitQueue, fifo: &mut Vec<std::collections::VecDeque<(u32, u32)>>, psn: u32, p: usize| {
+            q.on_transmit(psn, p as u8, pp[p], 0);
+            fifo[p].push_back((pp[p], psn));
+            pp[p] += 1;
+        };
+        let mut rng = 3u64;
+        for round in 0..200u32 {
+            // Fill the window; new PSNs go to path 0 first, then spread.
+            while q.has_room() {
+                let psn = q.push_new(0, 0);
+                send(&mut q, &mut fifo, psn, if round == 0 { 0 } else { (psn % 4) as usize });
+            }
+            // Behind the base (kept in flight on path 0): acknowledge some, lose and
+            // retransmit the others elsewhere.
+            let live: Vec<u32> = q.iter().map(|(p, _)| p).skip(1).collect();
+            for psn in live {
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                match rng >> 62 {
+                    0 | 1 => {
+                        q.ack(psn);
+                    }
+                    2 => {
+                        if q.slot(psn).unwrap().state == SlotState::InFlight {
+                            q.mark_lost(psn, 0);
+                            send(&mut q, &mut fifo, psn, 1 + (rng >> 40) as usize % 3);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // The acknowledged run after the base's successor slides the window by
+            // acknowledging everything but the base, then moving the base by one
+            // every few rounds (the head of path 0 is finally acknowledged).
+            if round % 4 == 3 {
+                let b = q.base;
+                q.ack(b);
+                let mut nb = seq_add(b, 1);
+                while q.is_live(nb) && q.slot(nb).unwrap().state == SlotState::Acked {
+                    nb = seq_add(nb, 1);
+                }
+                q.advance_base(nb);
+            }
+            // Lazy FIFOs drop stale entries only at their heads.
+            for (p, f) in fifo.iter_mut().enumerate() {
+                while let Some(&(x, psn)) = f.front() {
+                    let s = q.slot(psn);
+                    if s.is_some_and(|s| s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == x) {
+                        break;
+                    }
+                    f.pop_front();
+                }
+            }
+            lazy_max = lazy_max.max(fifo.iter().map(|f| f.len()).sum::<usize>());
+            q.check_lists().unwrap();
+            let in_flight = q.iter().filter(|(_, s)| s.state == SlotState::InFlight).count();
+            assert_eq!(q.linked(), in_flight, "round {round}: the lists hold exactly the PSNs in flight");
+            assert!(q.linked() <= W as usize);
+        }
+        assert!(lazy_max > W as usize, "lazy FIFOs would have held {lazy_max} entries (W = {W})");
     }
 }
