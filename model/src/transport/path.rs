@@ -20,6 +20,7 @@
 //! is all that path selection reads; [`PathTable::check_summary`] recomputes it.
 
 use super::{seq_add, seq_after_eq, TransportConfig};
+use crate::time::HwTime;
 use serde::{Deserialize, Serialize};
 
 /// Health of a path.
@@ -177,7 +178,7 @@ pub struct Path {
     pub backoff_exp: u8,
     /// Probe state (PROBING).
     pub probe_seq: u32,
-    pub probe_sent_at: u64,
+    pub probe_sent_at: HwTime,
     pub probe_tries: u32,
     pub probe_due: bool,
     /// Statistics.
@@ -299,7 +300,7 @@ impl PathTable {
                 decreased_any: false,
                 backoff_exp: 0,
                 probe_seq: 0,
-                probe_sent_at: 0,
+                probe_sent_at: HwTime(0),
                 probe_tries: 0,
                 probe_due: false,
                 stat_sent: 0,
@@ -622,7 +623,7 @@ impl PathTable {
     }
 
     /// A probe leaves on `p` now: returns its sequence number.
-    pub fn on_probe_sent(&mut self, p: usize, now: u64) -> u32 {
+    pub fn on_probe_sent(&mut self, p: usize, now: HwTime) -> u32 {
         self.with_row(p, |x| {
             x.state = PathState::Probing;
             x.probe_seq = x.probe_seq.wrapping_add(1);
@@ -662,7 +663,7 @@ impl PathTable {
     /// A PROBE_REPLY for `p`: accepted when it answers the outstanding probe on the
     /// current entropy. The path is OK again, with the mean window of the OK paths (at
     /// least `cwnd_init`) and the probe's RTT as a first sample.
-    pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: u64) -> bool {
+    pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: HwTime) -> bool {
         let x = &self.paths[p];
         if x.state != PathState::Probing || x.probe_due || seq != x.probe_seq || port != 0xC000 | x.entropy {
             return false;
@@ -670,7 +671,7 @@ impl PathTable {
         // The new route starts with the window the connection's healthy paths have now
         // (they reflect the fabric's state), at least cwnd_init.
         let cwnd = self.mean_ok_cwnd().max(self.k.cwnd_init_q8);
-        let s = now.saturating_sub(x.probe_sent_at).clamp(1, u64::from(RTT_SAMPLE_MAX)) as u32;
+        let s = now.since(x.probe_sent_at).clamp(1, RTT_SAMPLE_MAX);
         self.with_row(p, |x| {
             x.state = PathState::Ok;
             x.strikes = 0;
@@ -685,21 +686,23 @@ impl PathTable {
         true
     }
 
-    /// Probe interval of `p`: its RTO.
-    pub fn probe_deadline(&self, p: usize) -> Option<u64> {
+    /// Probe interval of `p`: its RTO (below 2^31 ns, so the deadline compares
+    /// correctly across the time counter's wrap).
+    pub fn probe_deadline(&self, p: usize) -> Option<HwTime> {
         let x = &self.paths[p];
-        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at.saturating_add(self.rto(p)))
+        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at.add_ns(self.rto(p)))
     }
 
     /// The head timer's wait (§6.5), ns: `((srtt8_max >> 3) * head_q8) >> 8` plus
-    /// `ack_timeout_ns` (a 28x15-bit product, recomputed only when `srtt8_max`
-    /// changes); `None` when the head timer is off or no path has an RTT sample yet.
+    /// `ack_timeout_ns`, at most 2^31 − 1 (a 28x15-bit product, recomputed only when
+    /// `srtt8_max` changes); `None` when the head timer is off or no path has an RTT
+    /// sample yet.
     pub fn head_wait(&self) -> Option<u64> {
         let m = self.summary.srtt8_max;
         if self.k.head_q8 == 0 || m == 0 {
             return None;
         }
-        Some(((u64::from(m >> 3) * u64::from(self.k.head_q8)) >> 8) + self.k.ack_timeout_ns)
+        Some((((u64::from(m >> 3) * u64::from(self.k.head_q8)) >> 8) + self.k.ack_timeout_ns).min(super::MAX_TIME_NS))
     }
 }
 
@@ -920,11 +923,11 @@ mod tests {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
         t.fail(2);
-        let s = t.on_probe_sent(2, 1000);
+        let s = t.on_probe_sent(2, HwTime(1000));
         let port = 0xC000 | t.paths[2].entropy;
-        assert!(!t.on_probe_reply(2, s + 1, port, 5000));
-        assert!(!t.on_probe_reply(2, s, port ^ 1, 5000));
-        assert!(t.on_probe_reply(2, s, port, 5000));
+        assert!(!t.on_probe_reply(2, s + 1, port, HwTime(5000)));
+        assert!(!t.on_probe_reply(2, s, port ^ 1, HwTime(5000)));
+        assert!(t.on_probe_reply(2, s, port, HwTime(5000)));
         assert_eq!(t.paths[2].state, PathState::Ok);
         assert_eq!(t.paths[2].srtt_ns(), 4000);
         t.check_summary().unwrap();
@@ -950,10 +953,10 @@ mod tests {
         t.with_row(1, |x| x.cwnd = 7 * ONE);
         t.with_row(3, |x| x.state = PathState::Suspect);
         t.fail(2);
-        let s = t.on_probe_sent(2, 0);
+        let s = t.on_probe_sent(2, HwTime(0));
         let port = 0xC000 | t.paths[2].entropy;
         assert_eq!(t.summary.ok_count, 2);
-        assert!(t.on_probe_reply(2, s, port, 100));
+        assert!(t.on_probe_reply(2, s, port, HwTime(100)));
         assert_eq!(t.paths[2].cwnd, (17 * ONE + 3) / 2, "mean of the OK paths 0 and 1");
         t.with_row(3, |x| {
             x.state = PathState::Ok;
@@ -1002,10 +1005,10 @@ mod tests {
                     }
                     8 => {
                         if t.paths[p].probe_due {
-                            t.on_probe_sent(p, u64::from(step));
+                            t.on_probe_sent(p, HwTime(step));
                         } else if t.paths[p].state == PathState::Probing {
                             let (s, port) = (t.paths[p].probe_seq, 0xC000 | t.paths[p].entropy);
-                            t.on_probe_reply(p, s, port, u64::from(step) + 5000);
+                            t.on_probe_reply(p, s, port, HwTime(step + 5000));
                         }
                     }
                     9 => {

@@ -165,9 +165,9 @@ impl Qp {
                 f.udp.src_port,
             ),
             Body::Probe(p) => self.rsp.on_probe(p, f.udp.src_port),
-            Body::Ack(a) => self.req.on_ack(now.legacy_ns(), f.bth.psn, a),
-            Body::Nak(n) => self.req.on_nak(now.legacy_ns(), f.bth.psn, n),
-            Body::ProbeReply(r) => self.req.on_probe_reply(now.legacy_ns(), r),
+            Body::Ack(a) => self.req.on_ack(now, f.bth.psn, a),
+            Body::Nak(n) => self.req.on_nak(now, f.bth.psn, n),
+            Body::ProbeReply(r) => self.req.on_probe_reply(now, r),
         }
     }
 
@@ -182,7 +182,7 @@ impl Qp {
     pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Frame> {
         let o = match self.rsp.poll_tx_on(plane) {
             Some(o) => o,
-            None => self.req.poll_tx_on(now.legacy_ns(), plane)?,
+            None => self.req.poll_tx_on(now, plane)?,
         };
         self.stats.tx_frames += 1;
         Some(self.wrap(o))
@@ -191,13 +191,13 @@ impl Qp {
     /// Earliest time [`Qp::on_timer`] has work (hardware time; serial arithmetic).
     pub fn next_wakeup(&self) -> Option<HwTime> {
         crate::time::earliest(
-            self.req.next_wakeup().map(HwTime::from_legacy_ns),
+            self.req.next_wakeup(),
             self.rsp.next_wakeup().map(HwTime::from_legacy_ns),
         )
     }
 
     pub fn on_timer(&mut self, now: HwTime) {
-        self.req.on_timer(now.legacy_ns());
+        self.req.on_timer(now);
         self.rsp.on_timer(now.legacy_ns());
     }
 

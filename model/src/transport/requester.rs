@@ -15,6 +15,7 @@ use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
 use super::rtx::{Acked, RetransmitQueue, SlotState};
 use super::{seq_add, seq_after, seq_after_eq, InvariantError, TransportConfig, TransportError};
+use crate::time::{earliest, HwTime};
 use crate::wire::{data_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use crate::wire::{DATA_HDRS_LEN, ETH_HLEN, L3_OVERHEAD};
 use serde::{Deserialize, Serialize};
@@ -88,9 +89,6 @@ pub struct TxStats {
     pub blocked_msg_window: u64,
 }
 
-/// Messages in flight per connection until the configuration carries `msg_window`.
-pub const MSG_WINDOW: u32 = 32;
-
 /// Token bucket (rate hint, §6.9): tokens are bytes in Q.10 fixed point.
 pub const TOKEN_FRAC: u32 = 10;
 /// Rate hints are clamped to 2^20 − 1 Mbit/s (about 1 Tbit/s) so the per-ns refill
@@ -103,6 +101,9 @@ pub const RECIP_8000: u64 = 16_777;
 const STEP_TO_TOKEN_SHIFT: u32 = 27 - TOKEN_FRAC;
 /// The refill interval is saturated at 2^28 ns: at the lowest rate (1 Mbit/s) that is
 /// more than the bucket's whole range (−1 to +2 frames), so saturating changes nothing.
+/// A bucket below its depth also has a deadline `tokens_at + 2^28` in the requester's
+/// timer (it is full by then), so `now − tokens_at` is never taken across more than
+/// 2^31 ns of the wrapping time counter.
 pub const TOKEN_DT_MAX: u64 = 1 << 28;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -140,13 +141,13 @@ pub struct Requester {
     pub rate_hint: u32,
     tokens: i64,
     token_step: u64,
-    tokens_at: u64,
+    tokens_at: HwTime,
     /// A fatal NAK for this MSN: earlier messages still complete, this one completes
     /// with the status, later ones are flushed.
     pub fatal: Option<(u32, WcStatus)>,
     /// The fatal completion was delivered: the connection is in the error state.
     pub error: bool,
-    last_now: u64,
+    last_now: HwTime,
     /// Per path, packets acknowledged by the ACK being processed: in flight / declared
     /// lost. Applied to the path table once per path at the end of the ACK
     /// ([`PathTable::on_acked`], a batch update).
@@ -157,8 +158,9 @@ pub struct Requester {
     pub stats: TxStats,
 }
 
-fn ts32(now: u64) -> u32 {
-    now as u32
+/// The DATA/PROBE timestamp: the time counter itself (1 ns, mod 2^32).
+fn ts32(now: HwTime) -> u32 {
+    now.0
 }
 
 impl Requester {
@@ -169,17 +171,17 @@ impl Requester {
             paths: PathTable::new(cfg, seed, path_isn),
             msgs: VecDeque::new(),
             pending: VecDeque::new(),
-            msg_window: MSG_WINDOW.min(cfg.window),
+            msg_window: cfg.msg_window,
             seg: 0,
             next_msn: 0,
             next_ssn: 0,
             rate_hint: 0,
             tokens: 0,
             token_step: 0,
-            tokens_at: 0,
+            tokens_at: HwTime(0),
             fatal: None,
             error: false,
-            last_now: 0,
+            last_now: HwTime(0),
             acked_inflight: [0; 16],
             acked_lost: [0; 16],
             completions: Vec::new(),
@@ -264,9 +266,9 @@ impl Requester {
     /// Refill since `tokens_at`: `min(tokens + ((dt × step) >> 17), depth)`, with `dt`
     /// saturated at [`TOKEN_DT_MAX`] (a 28x35-bit product: one 36x36 sysDSP slice,
     /// four MULT18X18D, per packet; no division).
-    fn refill(&mut self, now: u64) {
+    fn refill(&mut self, now: HwTime) {
         if self.rate_hint != 0 {
-            let dt = now.saturating_sub(self.tokens_at).min(TOKEN_DT_MAX);
+            let dt = u64::from(now.since(self.tokens_at)).min(TOKEN_DT_MAX);
             let add = ((dt * self.token_step) >> STEP_TO_TOKEN_SHIFT) as i64;
             self.tokens = (self.tokens + add).min(self.token_depth());
         }
@@ -281,7 +283,7 @@ impl Requester {
     }
 
     /// The next frame to send now, on NIC plane `plane` only (its paths) when given.
-    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Out> {
+    pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Out> {
         self.last_now = now;
         let on = |p: usize| plane.is_none_or(|pl| pl.has(p));
         if let Some(p) = (0..self.paths.len()).find(|&p| self.paths.paths[p].probe_due && on(p)) {
@@ -342,7 +344,7 @@ impl Requester {
         Some(self.transmit(psn, p, now))
     }
 
-    fn transmit(&mut self, psn: u32, p: usize, now: u64) -> Out {
+    fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
         let path_psn = self.paths.on_send(p);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
         let slot = *self.rtx.slot(psn).expect("live");
@@ -432,7 +434,7 @@ impl Requester {
         if s.state != SlotState::InFlight {
             return;
         }
-        self.rtx.mark_lost(psn, 0);
+        self.rtx.mark_lost(psn, None);
         let p = s.path as usize;
         if by_timeout {
             self.stats.losses_by_timeout += 1;
@@ -454,7 +456,7 @@ impl Requester {
         v.clear();
         self.rtx.drain_path(p, &mut v);
         for &psn in &v {
-            self.rtx.mark_lost(psn, 0);
+            self.rtx.mark_lost(psn, None);
             self.stats.losses_by_timeout += 1;
         }
         self.scratch = v;
@@ -462,7 +464,7 @@ impl Requester {
     }
 
     /// An ACK (BTH PSN = cumulative PSN `c`).
-    pub fn on_ack(&mut self, now: u64, c: u32, a: &Ack) {
+    pub fn on_ack(&mut self, now: HwTime, c: u32, a: &Ack) {
         self.last_now = now;
         self.stats.acks += 1;
         if self.error || !self.cumulative(c) {
@@ -512,7 +514,7 @@ impl Requester {
     /// A rate hint from an ACK: a new rate starts a full bucket, a changed one
     /// refills at the old rate first; `step` is recomputed only when the hint
     /// changes (a 20x15-bit multiply).
-    fn set_rate_hint(&mut self, now: u64, h: u32) {
+    fn set_rate_hint(&mut self, now: HwTime, h: u32) {
         if h != 0 && self.rate_hint == 0 {
             self.tokens = self.token_depth();
             self.tokens_at = now;
@@ -524,7 +526,7 @@ impl Requester {
     }
 
     /// A NAK for PSN `psn`.
-    pub fn on_nak(&mut self, now: u64, psn: u32, n: &Nak) {
+    pub fn on_nak(&mut self, now: HwTime, psn: u32, n: &Nak) {
         self.last_now = now;
         self.stats.naks += 1;
         if self.error || !self.cumulative(n.cumulative) {
@@ -538,7 +540,7 @@ impl Requester {
         let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
         if n.code == NakCode::NoRecvBuffer {
             self.stats.rnr_naks += 1;
-            let hold = now.saturating_add(u64::from(n.rnr_delay_us) * 1000);
+            let hold = Some(now.add_ns(u64::from(n.rnr_delay_us) * 1000));
             match s.state {
                 SlotState::InFlight => {
                     // Not a congestion or path event: release the window share only.
@@ -590,7 +592,7 @@ impl Requester {
     }
 
     /// A PROBE_REPLY.
-    pub fn on_probe_reply(&mut self, now: u64, r: &Probe) {
+    pub fn on_probe_reply(&mut self, now: HwTime, r: &Probe) {
         self.last_now = now;
         self.stats.probe_replies += 1;
         let p = r.path_id as usize;
@@ -628,9 +630,9 @@ impl Requester {
 
     /// The earliest time [`Requester::on_timer`] has work: a path RTO, a probe
     /// interval, the end of an RNR hold, or tokens for a rate-limited packet.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        let mut t: Option<u64> = None;
-        let mut at = |x: u64| t = Some(t.map_or(x, |y: u64| y.min(x)));
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        let mut t: Option<HwTime> = None;
+        let mut at = |x: HwTime| t = earliest(t, Some(x));
         for p in 0..self.paths.len() {
             if let Some(d) = self.path_deadline(p) {
                 at(d);
@@ -646,7 +648,10 @@ impl Requester {
             at(d);
         }
         if self.rate_hint != 0 && self.tokens <= 0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
-            at(self.tokens_at + self.tokens_positive_after());
+            at(self.tokens_at.add_ns(self.tokens_positive_after()));
+        }
+        if self.rate_hint != 0 && self.tokens < self.token_depth() {
+            at(self.tokens_at.add_ns(TOKEN_DT_MAX));
         }
         t
     }
@@ -655,7 +660,7 @@ impl Requester {
     /// (and, at the end of the data, completion), so while it is in flight and half
     /// the window is used or nothing new is left to send, it is sent again after
     /// `head_rto_pct` % of the largest path RTT, without any path penalty.
-    fn head_deadline(&self) -> Option<u64> {
+    fn head_deadline(&self) -> Option<HwTime> {
         if self.cfg.head_rto_pct == 0 || (self.rtx.outstanding() < self.cfg.window / 2 && self.has_new_data()) {
             return None;
         }
@@ -664,37 +669,38 @@ impl Requester {
             return None;
         }
         let wait = self.paths.head_wait()?;
-        Some(s.sent_at.saturating_add(wait))
+        Some(s.sent_at.add_ns(wait))
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
-    fn path_deadline(&self, p: usize) -> Option<u64> {
+    fn path_deadline(&self, p: usize) -> Option<HwTime> {
         if !matches!(self.paths.paths[p].state, PathState::Ok | PathState::Suspect) {
             return None;
         }
         let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent.saturating_add(self.paths.rto(p)))
+        Some(sent.add_ns(self.paths.rto(p)))
     }
 
     /// Path RTOs (declare the path's expired packets lost, one strike, window to the
     /// minimum, RTO doubled) and probe intervals.
-    pub fn on_timer(&mut self, now: u64) {
+    pub fn on_timer(&mut self, now: HwTime) {
         self.last_now = now;
         if self.rate_hint != 0 {
             self.refill(now);
         }
-        if self.head_deadline().is_some_and(|d| d <= now) {
+        self.rtx.release_expired(now);
+        if self.head_deadline().is_some_and(|d| now.after_eq(d)) {
             let psn = self.rtx.base;
             let path = self.rtx.slot(psn).map(|s| s.path as usize).expect("head is live");
-            self.rtx.mark_lost(psn, 0);
+            self.rtx.mark_lost(psn, None);
             self.paths.release(path);
             self.stats.losses_by_head_timer += 1;
         }
         for p in 0..self.paths.len() {
-            if self.path_deadline(p).is_some_and(|d| d <= now) {
+            if self.path_deadline(p).is_some_and(|d| now.after_eq(d)) {
                 let rto = self.paths.rto(p);
                 while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
-                    if sent.saturating_add(rto) > now {
+                    if !now.after_eq(sent.add_ns(rto)) {
                         break;
                     }
                     self.declare_lost(psn, true);
@@ -704,7 +710,7 @@ impl Requester {
                     self.fail_path(p);
                 }
             }
-            if self.paths.probe_deadline(p).is_some_and(|d| d <= now) {
+            if self.paths.probe_deadline(p).is_some_and(|d| now.after_eq(d)) {
                 self.paths.on_probe_timeout(p);
             }
         }
@@ -751,12 +757,14 @@ impl Requester {
 mod tests {
     use super::*;
 
+    const T: fn(u32) -> HwTime = HwTime;
+
     fn wr(id: u64, len: u64) -> WorkRequest {
         WorkRequest { wr_id: id, kind: DataKind::Write, len, remote_va: 0, rkey: 1, solicited: false, data: None }
     }
 
-    /// Sends everything `poll_tx_on` gives now; returns the PSNs.
-    fn drain(r: &mut Requester, now: u64) -> Vec<u32> {
+    /// Sends everything `poll_tx_on` gives now; returns the DATA PSNs.
+    fn drain(r: &mut Requester, now: HwTime) -> Vec<u32> {
         let mut v = vec![];
         while let Some(o) = r.poll_tx_on(now, None) {
             if matches!(o.body, Body::Data { .. }) {
@@ -768,45 +776,49 @@ mod tests {
 
     #[test]
     fn message_window_full_later_work_requests_wait_until_a_message_completes() {
-        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, ..Default::default() };
+        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, msg_window: 16, ..Default::default() };
+        let mw = cfg.msg_window;
         let mut r = Requester::new(&cfg, 0, 0, 1);
-        let n = MSG_WINDOW as u64 + 8;
+        let n = u64::from(mw) + 8;
         for id in 0..n {
             assert_eq!(r.post(wr(id, 100)).unwrap(), id as u32, "MSNs follow posting order");
         }
         assert_eq!(r.outstanding() as u64, n);
-        assert_eq!(r.messages_in_window(), MSG_WINDOW as usize);
-        let sent = drain(&mut r, 1000);
-        assert_eq!(sent.len(), MSG_WINDOW as usize, "one packet per message, only msg_window messages start");
+        assert_eq!(r.messages_in_window(), mw as usize);
+        let sent = drain(&mut r, T(1000));
+        assert_eq!(sent.len(), mw as usize, "one packet per message, only msg_window messages start");
         assert!(r.stats.blocked_msg_window > 0);
         assert!(r.rtx.has_room(), "the PSN window is not what stops it");
         // Acknowledge the first three messages (PSNs 0..3): three more start.
         let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 1000, ..Default::default() };
-        r.on_ack(2000, 3, &ack);
+        r.on_ack(T(2000), 3, &ack);
         assert_eq!(r.take_completions().iter().map(|c| c.wr_id).collect::<Vec<_>>(), vec![0, 1, 2]);
-        assert_eq!(r.messages_in_window(), MSG_WINDOW as usize);
-        assert_eq!(drain(&mut r, 2000), vec![MSG_WINDOW, MSG_WINDOW + 1, MSG_WINDOW + 2]);
+        assert_eq!(r.messages_in_window(), mw as usize);
+        assert_eq!(drain(&mut r, T(2000)), vec![mw, mw + 1, mw + 2]);
         r.check_invariants().unwrap();
         // Everything acknowledged: all complete, in order.
-        r.on_ack(3000, MSG_WINDOW + 3, &ack);
-        let _ = drain(&mut r, 3000);
-        r.on_ack(4000, n as u32, &ack);
-        assert_eq!(r.take_completions().len() as u64, n - 3);
+        r.on_ack(T(3000), mw + 3, &ack);
+        let _ = drain(&mut r, T(3000));
+        r.on_ack(T(4000), n as u32, &ack);
+        let c = r.take_completions();
+        assert_eq!(c.len() as u64, n - 3);
+        assert!(c.windows(2).all(|w| w[0].msn + 1 == w[1].msn));
         assert_eq!(r.outstanding(), 0);
     }
 
     #[test]
     fn a_fatal_nak_flushes_the_waiting_work_requests_too() {
         let cfg = TransportConfig { paths: 2, ..Default::default() };
+        let mw = cfg.msg_window as usize;
         let mut r = Requester::new(&cfg, 0, 0, 1);
-        for id in 0..(MSG_WINDOW as u64 + 2) {
+        for id in 0..(mw as u64 + 2) {
             r.post(wr(id, 100)).unwrap();
         }
-        let _ = drain(&mut r, 0);
+        let _ = drain(&mut r, T(0));
         let nak = Nak { code: NakCode::BadRkey, path_id: 0, rnr_delay_us: 0, msn: 0, cumulative: 0 };
-        r.on_nak(100, 0, &nak);
+        r.on_nak(T(100), 0, &nak);
         let c = r.take_completions();
-        assert_eq!(c.len(), MSG_WINDOW as usize + 2);
+        assert_eq!(c.len(), mw + 2);
         assert_eq!(c[0].status, WcStatus::RemoteError(NakCode::BadRkey));
         assert!(c[1..].iter().all(|c| c.status == WcStatus::Flushed));
         assert_eq!(r.outstanding(), 0);
@@ -816,28 +828,106 @@ mod tests {
     fn the_token_bucket_refills_by_a_constant_reciprocal_in_q10_bytes() {
         let cfg = TransportConfig { paths: 2, ..Default::default() };
         let mut r = Requester::new(&cfg, 0, 0, 1);
-        r.set_rate_hint(0, 8000); // 1 byte/ns
+        r.set_rate_hint(T(0), 8000); // 1 byte/ns
         assert_eq!(r.tokens, r.token_depth(), "a new rate starts with a full bucket");
         r.tokens = -(5000 << TOKEN_FRAC);
-        r.refill(1000);
+        r.refill(T(1000));
         // 1000 ns × 8000 × 16777 >> 17 = 1023.99 bytes (exact: 1024) in Q.10, floor.
         assert_eq!(r.tokens, -(5000 << TOKEN_FRAC) + ((1000 * 8000 * RECIP_8000) >> 17) as i64);
         assert_eq!(((1000 * 8000 * RECIP_8000) >> 17) as i64, 1_023_986);
         // The wake-up is the first ns at which the bucket is positive.
-        let t = r.tokens_positive_after();
+        let t = r.tokens_positive_after() as u32;
         let mut probe = r.clone();
-        probe.refill(1000 + t);
+        probe.refill(T(1000 + t));
         assert!(probe.tokens > 0);
         let mut probe = r.clone();
-        probe.refill(1000 + t - 1);
+        probe.refill(T(1000 + t - 1));
         assert!(probe.tokens <= 0);
         // A long idle period fills the bucket even at 1 Mbit/s.
-        r.set_rate_hint(2000, 1);
+        r.set_rate_hint(T(2000), 1);
         r.tokens = -(i64::from(cfg.max_data_frame()) << TOKEN_FRAC);
-        r.refill(2000 + (1 << 40));
+        r.refill(T(2000 + (1 << 30)));
         assert_eq!(r.tokens, r.token_depth());
         // Hints above the clamp refill like the clamp.
-        r.set_rate_hint(3000, u32::MAX);
+        r.set_rate_hint(T(3000), u32::MAX);
         assert_eq!(r.token_step, u64::from(RATE_MAX_MBPS) * RECIP_8000);
+    }
+
+    /// Every requester timer across the 2^32 wrap of the time counter: a path RTO, the
+    /// head timer, an RNR hold, a probe interval and the token bucket, each started a
+    /// little before the wrap and due after it.
+    #[test]
+    fn timers_fire_on_time_across_the_time_counter_wrap() {
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let start = T(u32::MAX - 20_000);
+        // Path RTO (rto_init before any RTT sample).
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 100)).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let due = start.add_ns(cfg.rto_init_ns);
+        assert!(due.0 < start.0, "the deadline is past the wrap");
+        assert_eq!(r.next_wakeup(), Some(due));
+        r.on_timer(due.add(u32::MAX)); // 1 ns early
+        assert_eq!(r.stats.losses_by_timeout, 0);
+        r.on_timer(due);
+        assert_eq!(r.stats.losses_by_timeout, 1, "the RTO fired at its deadline, after the wrap");
+        r.check_invariants().unwrap();
+        // The path failed (fail_on_timeout): a probe, and its interval across the wrap.
+        let p = r.rtx.slot(0).unwrap().path as usize;
+        assert_eq!(r.paths.paths[p].state, PathState::Failed);
+        let t0 = T(u32::MAX - 10);
+        let o = r.poll_tx_on(t0, None).unwrap();
+        assert!(matches!(o.body, Body::Probe(_)));
+        let pd = r.paths.probe_deadline(p).unwrap();
+        assert!(pd.0 < t0.0);
+        r.on_timer(pd.add(u32::MAX));
+        assert!(!r.paths.paths[p].probe_due);
+        r.on_timer(pd);
+        assert!(r.paths.paths[p].probe_due, "probe interval expired after the wrap");
+
+        // Head timer: on, with an RTT sample of 10 us, head sent just before the wrap.
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 200, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.paths.on_rtt(0, 10_000);
+        r.post(wr(0, 100)).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let hd = start.add_ns(20_000 + cfg.ack_timeout_ns);
+        assert!(hd.0 < start.0);
+        assert_eq!(r.next_wakeup(), Some(hd));
+        r.on_timer(hd.add(u32::MAX));
+        assert_eq!(r.stats.losses_by_head_timer, 0);
+        r.on_timer(hd);
+        assert_eq!(r.stats.losses_by_head_timer, 1);
+
+        // RNR hold of 10 us from just before the wrap.
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(WorkRequest { kind: DataKind::Send, ..wr(0, 100) }).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let t1 = T(u32::MAX - 5000);
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 0, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(t1, 0, &nak);
+        let until = t1.add(10_000);
+        assert_eq!(r.next_wakeup(), Some(until));
+        assert!(drain(&mut r, until.add(u32::MAX)).is_empty(), "held until after the wrap");
+        r.on_timer(until);
+        assert_eq!(r.rtx.slot(0).unwrap().not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(drain(&mut r, until), vec![0]);
+        // Token bucket: 1 byte/ns, drained just before the wrap.
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..4 {
+            r.post(wr(id, 4096)).unwrap();
+        }
+        let t2 = T(u32::MAX - 100);
+        r.set_rate_hint(t2, 8000);
+        assert_eq!(drain(&mut r, t2).len(), 2, "the bucket holds two frames");
+        assert_eq!(r.tokens, 0);
+        r.tokens = -(4000 << TOKEN_FRAC); // 4000 bytes short: about 4 us at 1 byte/ns
+        let w = r.next_wakeup().unwrap();
+        assert_eq!(w, t2.add(r.tokens_positive_after() as u32));
+        assert!(w.0 < t2.0, "positive again after the wrap");
+        assert!(drain(&mut r, w.add(u32::MAX)).is_empty());
+        assert_eq!(drain(&mut r, w).len(), 1);
+        r.check_invariants().unwrap();
     }
 }

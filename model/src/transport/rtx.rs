@@ -29,6 +29,7 @@
 //! the head (test `the_lists_never_hold_more_than_w_entries_where_lazy_fifos_would`).
 
 use super::{seq_add, seq_after_eq, seq_dist};
+use crate::time::HwTime;
 use serde::{Deserialize, Serialize};
 
 /// The nil pointer of the transmission-order lists.
@@ -54,12 +55,15 @@ pub struct Slot {
     /// Path and path PSN of the latest transmission.
     pub path: u8,
     pub path_psn: u32,
-    pub sent_at: u64,
+    /// Hardware time of the latest transmission.
+    pub sent_at: HwTime,
     /// Message (MSN) and packet offset in it.
     pub msn: u32,
     pub pkt_offset: u32,
-    /// A lost PSN is not retransmitted before this time (RNR delay).
-    pub not_before: u64,
+    /// A lost PSN is not retransmitted before this time (RNR delay); `None` (the
+    /// valid bit clear) = no hold. Cleared by [`RetransmitQueue::release_expired`]
+    /// when the hold ends, so a stale time is never compared across the wrap.
+    pub not_before: Option<HwTime>,
     /// Transmissions so far.
     pub tx_count: u16,
 }
@@ -68,10 +72,10 @@ const FREE: Slot = Slot {
     state: SlotState::Free,
     path: 0,
     path_psn: 0,
-    sent_at: 0,
+    sent_at: HwTime(0),
     msn: 0,
     pkt_offset: 0,
-    not_before: 0,
+    not_before: None,
     tx_count: 0,
 };
 
@@ -81,7 +85,7 @@ pub enum Acked {
     /// Not live or already acknowledged: nothing to do.
     Nothing,
     /// Was in flight on this path.
-    InFlight { path: u8, sent_at: u64 },
+    InFlight { path: u8, sent_at: HwTime },
     /// Had been declared lost (a spurious loss); last sent on this path.
     WasLost { path: u8 },
 }
@@ -252,7 +256,7 @@ impl RetransmitQueue {
     }
 
     /// Records a transmission (first or retransmission) of `psn`.
-    pub fn on_transmit(&mut self, psn: u32, path: u8, path_psn: u32, now: u64) {
+    pub fn on_transmit(&mut self, psn: u32, path: u8, path_psn: u32, now: HwTime) {
         debug_assert!(self.is_live(psn));
         let i = self.idx(psn);
         self.set_lost_bit(i, false);
@@ -264,6 +268,7 @@ impl RetransmitQueue {
         s.path = path;
         s.path_psn = path_psn;
         s.sent_at = now;
+        s.not_before = None;
         s.tx_count = s.tx_count.saturating_add(1);
         self.link(path as usize, i);
     }
@@ -305,7 +310,7 @@ impl RetransmitQueue {
     }
 
     /// Declares an in-flight PSN lost; `not_before` delays its retransmission.
-    pub fn mark_lost(&mut self, psn: u32, not_before: u64) {
+    pub fn mark_lost(&mut self, psn: u32, not_before: Option<HwTime>) {
         let i = self.idx(psn);
         debug_assert!(self.is_live(psn));
         if self.slots[i].state == SlotState::InFlight {
@@ -317,7 +322,7 @@ impl RetransmitQueue {
     }
 
     /// The oldest lost PSN that may be retransmitted at `now`.
-    pub fn oldest_lost(&self, now: u64) -> Option<u32> {
+    pub fn oldest_lost(&self, now: HwTime) -> Option<u32> {
         if self.lost_count == 0 {
             return None;
         }
@@ -340,7 +345,7 @@ impl RetransmitQueue {
                 break;
             }
             psn = seq_add(psn, tz);
-            if self.slots[self.idx(psn)].not_before <= now {
+            if self.slots[self.idx(psn)].not_before.is_none_or(|t| now.after_eq(t)) {
                 return Some(psn);
             }
             k += 1;
@@ -351,24 +356,40 @@ impl RetransmitQueue {
 
     /// Earliest `not_before` of a lost PSN still held back, if any (only the lost
     /// set's bits are visited: the requester asks after every event).
-    pub fn next_release(&self, now: u64) -> Option<u64> {
-        let mut t: Option<u64> = None;
+    pub fn next_release(&self, now: HwTime) -> Option<HwTime> {
+        let mut t: Option<HwTime> = None;
         for (w, &word) in self.lost.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let s = &self.slots[w * 64 + bits.trailing_zeros() as usize];
                 bits &= bits - 1;
-                if s.not_before > now {
-                    t = Some(t.map_or(s.not_before, |x| x.min(s.not_before)));
+                if let Some(nb) = s.not_before.filter(|&nb| nb.after(now)) {
+                    t = crate::time::earliest(t, Some(nb));
                 }
             }
         }
         t
     }
 
+    /// Clears the holds that have ended at `now` (the RNR hold timer's expiry: the
+    /// requester calls it from its timer, which [`RetransmitQueue::next_release`]
+    /// schedules).
+    pub fn release_expired(&mut self, now: HwTime) {
+        for w in 0..self.lost.len() {
+            let mut bits = self.lost[w];
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.slots[i].not_before.is_some_and(|t| now.after_eq(t)) {
+                    self.slots[i].not_before = None;
+                }
+            }
+        }
+    }
+
     /// The oldest packet in flight on path `p` (its list's head): `(path PSN, PSN,
     /// sent_at)`.
-    pub fn oldest_on_path(&self, p: usize) -> Option<(u32, u32, u64)> {
+    pub fn oldest_on_path(&self, p: usize) -> Option<(u32, u32, HwTime)> {
         let h = self.head[p];
         (h != NIL).then(|| {
             let s = &self.slots[h as usize];
@@ -377,7 +398,7 @@ impl RetransmitQueue {
     }
 
     /// Send time of the oldest packet in flight on path `p`.
-    pub fn peek_oldest_on_path(&self, p: usize) -> Option<u64> {
+    pub fn peek_oldest_on_path(&self, p: usize) -> Option<HwTime> {
         self.oldest_on_path(p).map(|(_, _, t)| t)
     }
 
@@ -416,6 +437,7 @@ impl RetransmitQueue {
 mod tests {
     use super::*;
     use crate::transport::SEQ_MASK;
+    const T: fn(u32) -> HwTime = HwTime;
 
     #[test]
     fn slots_follow_the_window_across_the_psn_wrap() {
@@ -425,9 +447,9 @@ mod tests {
         assert_eq!(psns, vec![SEQ_MASK - 2, SEQ_MASK - 1, SEQ_MASK, 0]);
         assert!(!q.has_room());
         for (k, &psn) in psns.iter().enumerate() {
-            q.on_transmit(psn, 0, k as u32, 10);
+            q.on_transmit(psn, 0, k as u32, T(10));
         }
-        assert_eq!(q.ack(psns[0]), Acked::InFlight { path: 0, sent_at: 10 });
+        assert_eq!(q.ack(psns[0]), Acked::InFlight { path: 0, sent_at: T(10) });
         assert_eq!(q.ack(psns[0]), Acked::Nothing, "a PSN is acknowledged once");
         q.advance_base(psns[1]);
         assert!(q.has_room() && !q.is_live(psns[0]));
@@ -439,17 +461,17 @@ mod tests {
         let mut q = RetransmitQueue::new(256, 1, 100);
         for k in 0..200 {
             let psn = q.push_new(0, k);
-            q.on_transmit(psn, 0, k, 0);
+            q.on_transmit(psn, 0, k, T(0));
         }
-        q.mark_lost(290, 0);
-        q.mark_lost(170, 500);
-        q.mark_lost(230, 0);
-        assert_eq!(q.oldest_lost(0), Some(230), "170 is held back until t=500");
-        assert_eq!(q.next_release(0), Some(500));
-        assert_eq!(q.oldest_lost(500), Some(170));
-        q.on_transmit(170, 0, 999, 600);
+        q.mark_lost(290, None);
+        q.mark_lost(170, Some(T(500)));
+        q.mark_lost(230, None);
+        assert_eq!(q.oldest_lost(T(0)), Some(230), "170 is held back until t=500");
+        assert_eq!(q.next_release(T(0)), Some(T(500)));
+        assert_eq!(q.oldest_lost(T(500)), Some(170));
+        q.on_transmit(170, 0, 999, T(600));
         assert_eq!(q.ack(230), Acked::WasLost { path: 0 });
-        assert_eq!(q.oldest_lost(600), Some(290));
+        assert_eq!(q.oldest_lost(T(600)), Some(290));
         assert_eq!(q.lost_count(), 1);
     }
 
@@ -458,21 +480,21 @@ mod tests {
         let mut q = RetransmitQueue::new(64, 2, 0);
         for k in 0..6 {
             let psn = q.push_new(0, k);
-            q.on_transmit(psn, (k % 2) as u8, k / 2, 0);
+            q.on_transmit(psn, (k % 2) as u8, k / 2, T(0));
         }
         // path 0 carries psn 0, 2, 4 at path PSN 0, 1, 2.
         q.ack(2);
         let mut out = vec![];
         q.path_losses(0, 4, 3, &mut out);
         assert_eq!(out, vec![0], "path PSN 0 + 3 <= 4; path PSN 1 (psn 2) was acknowledged and unlinked");
-        q.mark_lost(0, 0);
+        q.mark_lost(0, None);
         out.clear();
         q.path_losses(0, 4, 3, &mut out);
         assert!(out.is_empty());
-        assert_eq!(q.oldest_on_path(0), Some((2, 4, 0)));
-        q.on_transmit(0, 1, 3, 5);
+        assert_eq!(q.oldest_on_path(0), Some((2, 4, T(0))));
+        q.on_transmit(0, 1, 3, T(5));
         q.check_lists().unwrap();
-        assert_eq!(q.oldest_on_path(1), Some((0, 1, 0)));
+        assert_eq!(q.oldest_on_path(1), Some((0, 1, T(0))));
         q.drain_path(1, &mut out);
         assert_eq!(out, vec![1, 3, 5, 0]);
     }
@@ -492,7 +514,7 @@ mod tests {
         let mut fifo: Vec<std::collections::VecDeque<(u32, u32)>> = vec![Default::default(); 4];
         let mut lazy_max = 0;
         let mut send = |q: &mut RetransmitQueue, fifo: &mut Vec<std::collections::VecDeque<(u32, u32)>>, psn: u32, p: usize| {
-            q.on_transmit(psn, p as u8, pp[p], 0);
+            q.on_transmit(psn, p as u8, pp[p], T(0));
             fifo[p].push_back((pp[p], psn));
             pp[p] += 1;
         };
@@ -514,7 +536,7 @@ mod tests {
                     }
                     2 => {
                         if q.slot(psn).unwrap().state == SlotState::InFlight {
-                            q.mark_lost(psn, 0);
+                            q.mark_lost(psn, None);
                             send(&mut q, &mut fifo, psn, 1 + (rng >> 40) as usize % 3);
                         }
                     }
