@@ -27,6 +27,32 @@ pub struct RecvCompletion {
     pub solicited: bool,
 }
 
+/// One in Q0.10: the CE average of a connection whose every packet is marked tends to it.
+pub const CE_ONE: u16 = 1 << 10;
+
+/// The responder's CE average after one more DATA packet (`docs/protocol.md` §6.10):
+/// `ce_avg + (((ce ? 1024 : 0) - ce_avg) >> 2)`, a signed 12-bit difference shifted with
+/// floor (arithmetic shift). From 0 it rises to at most 1021 under constant marking (the
+/// step `(1024 - a) >> 2` is 0 from 1021 on) and falls back to exactly 0 without marks
+/// (`-1 >> 2 = -1`), so it stays in 0..=1021 ⊂ 11 bits.
+#[inline]
+pub fn ce_avg_next(ce_avg: u16, ce: bool) -> u16 {
+    let target = if ce { i32::from(CE_ONE) } else { 0 };
+    let a = i32::from(ce_avg);
+    (a + ((target - a) >> 2)) as u16
+}
+
+/// The rate hint for host share `hint_base` (Mbit/s, 32 bits) and CE average `ce_avg`
+/// (Q0.10): `max(hint_base - ((hint_base * ce_avg) >> 11), 1)` — `hint_base · (1 -
+/// ce_avg/2)`, the product floored, so the hint is rounded up to the Mbit/s. The 32x11
+/// multiply is two MULT18X18D on ECP5 (`hint_base` low 18 bits and high 14 bits, each
+/// times the 11-bit average, summed with a shift of 18).
+#[inline]
+pub fn rate_hint_of(hint_base: u32, ce_avg: u16) -> u32 {
+    let cut = (u64::from(hint_base) * u64::from(ce_avg)) >> 11;
+    (hint_base - cut as u32).max(1)
+}
+
 /// Responder counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RxStats {
@@ -99,13 +125,15 @@ pub struct Responder {
     pub error: Option<(NakCode, u32)>,
     last_error_nak: Option<u64>,
     /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
-    /// the CE marks this connection sees: `hint_base * (1 - ce_ewma / 2)`.
+    /// the CE marks this connection sees: `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
+    /// ([`rate_hint_of`]).
     pub rate_hint: u32,
     /// The host's share for this connection (e.g. ingress bandwidth / active
     /// connections), Mbit/s; 0 = leave `rate_hint` alone.
     pub hint_base: u32,
-    /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets.
-    pub ce_ewma: f64,
+    /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets, Q0.10 (0..=1024,
+    /// 11 bits; [`ce_avg_next`]).
+    pub ce_avg: u16,
     out: VecDeque<Out>,
     completions: Vec<RecvCompletion>,
     pub stats: RxStats,
@@ -140,7 +168,7 @@ impl Responder {
             last_error_nak: None,
             rate_hint: 0,
             hint_base: 0,
-            ce_ewma: 0.0,
+            ce_avg: 0,
             out: VecDeque::new(),
             completions: Vec::new(),
             stats: RxStats::default(),
@@ -264,9 +292,9 @@ impl Responder {
             self.stats.data_out_of_window += 1;
         }
 
-        self.ce_ewma += ((if ce { 1.0 } else { 0.0 }) - self.ce_ewma) / 4.0;
+        self.ce_avg = ce_avg_next(self.ce_avg, ce);
         if self.hint_base != 0 {
-            self.rate_hint = ((f64::from(self.hint_base) * (1.0 - self.ce_ewma / 2.0)) as u32).max(1);
+            self.rate_hint = rate_hint_of(self.hint_base, self.ce_avg);
         }
         let rp = &mut self.paths[p];
         rp.pending += 1;
@@ -409,5 +437,53 @@ impl Responder {
             sport,
             body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.sack.base }),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ce_average_stays_in_11_bits_reaches_0_and_saturates_at_1021() {
+        for a in 0..=CE_ONE {
+            for ce in [false, true] {
+                let n = ce_avg_next(a, ce);
+                assert!(n <= CE_ONE, "{a} {ce} -> {n}");
+                // The step is floor((target - a) / 4) exactly.
+                let t = if ce { 1024 } else { 0 };
+                assert_eq!(i32::from(n), i32::from(a) + (t - i32::from(a)).div_euclid(4));
+            }
+        }
+        let mut a = 0;
+        for _ in 0..100 {
+            a = ce_avg_next(a, true);
+        }
+        assert_eq!(a, 1021, "constant marking");
+        for _ in 0..100 {
+            a = ce_avg_next(a, false);
+        }
+        assert_eq!(a, 0, "no marks: back to exactly 0");
+        // Gain 1/4: one marked packet from 0 is a quarter.
+        assert_eq!(ce_avg_next(0, true), 256);
+        assert_eq!(ce_avg_next(256, false), 192);
+    }
+
+    #[test]
+    fn rate_hint_is_the_base_scaled_by_one_minus_half_the_ce_average_and_at_least_1() {
+        assert_eq!(rate_hint_of(10_000, 0), 10_000);
+        assert_eq!(rate_hint_of(10_000, 1024), 5_000);
+        assert_eq!(rate_hint_of(10_000, 256), 8_750);
+        assert_eq!(rate_hint_of(10_001, 1024), 5_001, "the cut is floored: the hint rounds up");
+        assert_eq!(rate_hint_of(1, 1021), 1);
+        assert_eq!(rate_hint_of(u32::MAX, 1021), u32::MAX - ((u64::from(u32::MAX) * 1021) >> 11) as u32, "no overflow");
+        for base in [1u32, 2, 3, 7, 1000, 99_999, u32::MAX] {
+            for a in 0..=CE_ONE {
+                let h = rate_hint_of(base, a);
+                assert!((1..=base).contains(&h));
+                // The cut floor(base * a / 2048) is at most base / 2, so the floor of 1 never binds.
+                assert_eq!(u64::from(base - h), (u64::from(base) * u64::from(a)) / 2048);
+            }
+        }
     }
 }
