@@ -309,7 +309,7 @@ fn timers_saturate_when_an_unchecked_config_reaches_a_half_directly() {
     let mut r = Responder::new(&c, 0, 0, 1);
     r.mem.alloc(REGION, 4096, true).unwrap();
     let mr = mrnic_model::transport::placement::MemoryRegion { base: REGION, len: 4096, access: mrnic_model::transport::placement::Access { remote_write: true }, pd: 1 };
-    r.mrs.regions.insert(RKEY, mr);
+    r.mrs.insert(RKEY, mr).unwrap();
     let pl = Placement { va: REGION, rkey: RKEY };
     let ext = |psn: u32, msn: u32| DataExt { path_id: 0, path_psn: psn, msn, pkt_offset: 0, flags: 1, ssn: 0, timestamp: 0 };
     r.on_data(1_000, 0, false, false, Write, &ext(0, 0), &pl, &[1; 8], false, 0xC000);

@@ -96,7 +96,7 @@ impl Tally {
 fn target(q: &Qp, f: &Frame) -> Option<(u64, u64)> {
     let Body::Data { kind, ext, placement, .. } = &f.body else { return None };
     match kind {
-        DataKind::Write => q.rsp.mrs.regions.get(&placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
+        DataKind::Write => q.rsp.mrs.lookup(placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
         DataKind::Send => q.rsp.rq.get(ext.ssn).map(|b| (b.addr, b.addr + b.len)),
     }
 }
@@ -222,7 +222,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
             let p = plen as u64;
             let va = match kind {
                 DataKind::Write => {
-                    let (b, l) = to.rsp.mrs.regions.get(&rkey).map_or((MR, 4096), |m| (m.base, m.len));
+                    let (b, l) = to.rsp.mrs.lookup(rkey).map_or((MR, 4096), |m| (m.base, m.len));
                     if plausible {
                         b + rng.gen_range(0..=l.saturating_sub(p))
                     } else {

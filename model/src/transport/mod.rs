@@ -46,6 +46,11 @@ pub enum TransportError {
     TooLong { wr_id: u64, len: u64 },
     #[error("rkey {rkey:#x} is already registered")]
     RkeyInUse { rkey: u32 },
+    #[error(
+        "rkey {rkey:#x}: memory-region row {index} (its low log2({entries}) bits) already holds rkey {holder:#x}; \
+         deregister that key or pick a key with another index"
+    )]
+    MrRowTaken { rkey: u32, index: u32, holder: u32, entries: u32 },
     #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
     EmptyAllocation { base: u64, len: u64 },
     #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]

@@ -29,10 +29,98 @@ pub struct MemoryRegion {
     pub pd: u32,
 }
 
-/// rkey -> region.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// Memory-region table rows until `transport.mr_entries` is in the configuration.
+pub const MR_ENTRIES_DEFAULT: u32 = 1024;
+
+/// The memory-region table: `mr_entries` rows (a power of two, a block RAM), one
+/// region per row. An rkey is `tag << idx_bits | index` with `idx_bits =
+/// log2(mr_entries)`: the low bits select the row, the row stores the whole key, and a
+/// lookup compares it, so a stale key (its row re-registered under another tag) or a
+/// forged one fails the tag check (BadRkey) instead of reaching another region.
+///
+/// Only the valid rows are stored (the model of a block RAM whose other rows have the
+/// valid bit clear); [`MrTable::lookup`] reads exactly one row.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MrTable {
-    pub regions: BTreeMap<u32, MemoryRegion>,
+    idx_bits: u32,
+    /// row index -> (the whole rkey stored in it, its region).
+    rows: BTreeMap<u32, (u32, MemoryRegion)>,
+}
+
+impl Default for MrTable {
+    fn default() -> Self {
+        Self::new(MR_ENTRIES_DEFAULT)
+    }
+}
+
+impl MrTable {
+    /// An empty table of `entries` rows (a power of two, 2..=2^31).
+    pub fn new(entries: u32) -> Self {
+        assert!(entries.is_power_of_two() && entries >= 2, "mr_entries must be a power of two >= 2, not {entries}");
+        Self { idx_bits: entries.trailing_zeros(), rows: BTreeMap::new() }
+    }
+    /// Rows of the table (`mr_entries`).
+    pub fn entries(&self) -> u32 {
+        1 << self.idx_bits
+    }
+    /// Index bits of an rkey (`log2(mr_entries)`); the other `32 - idx_bits` are the tag.
+    pub fn idx_bits(&self) -> u32 {
+        self.idx_bits
+    }
+    /// The row an rkey selects.
+    pub fn index(&self, rkey: u32) -> u32 {
+        rkey & (self.entries() - 1)
+    }
+    /// An rkey's tag.
+    pub fn tag(&self, rkey: u32) -> u32 {
+        rkey >> self.idx_bits
+    }
+    /// The rkey of row `index` with tag `tag` (both masked to their widths).
+    pub fn rkey(&self, tag: u32, index: u32) -> u32 {
+        (tag.checked_shl(self.idx_bits).unwrap_or(0)) | (index & (self.entries() - 1))
+    }
+    /// The region of `rkey`: reads row `index(rkey)` and compares the whole key.
+    pub fn lookup(&self, rkey: u32) -> Option<&MemoryRegion> {
+        match self.rows.get(&self.index(rkey)) {
+            Some((k, mr)) if *k == rkey => Some(mr),
+            _ => None,
+        }
+    }
+    /// Registers `mr` under `rkey`; refused when its row holds a key (the same one:
+    /// [`TransportError::RkeyInUse`]; another: [`TransportError::MrRowTaken`]).
+    pub fn insert(&mut self, rkey: u32, mr: MemoryRegion) -> Result<(), TransportError> {
+        self.vacant(rkey)?;
+        self.rows.insert(self.index(rkey), (rkey, mr));
+        Ok(())
+    }
+    /// `Ok` when [`MrTable::insert`] of `rkey` would succeed (its row is free).
+    pub fn vacant(&self, rkey: u32) -> Result<(), TransportError> {
+        let index = self.index(rkey);
+        match self.rows.get(&index) {
+            None => Ok(()),
+            Some(&(holder, _)) if holder == rkey => Err(TransportError::RkeyInUse { rkey }),
+            Some(&(holder, _)) => Err(TransportError::MrRowTaken { rkey, index, holder, entries: self.entries() }),
+        }
+    }
+    /// Deregisters `rkey` (the row is freed only if it holds exactly this key).
+    pub fn remove(&mut self, rkey: u32) -> Option<MemoryRegion> {
+        let index = self.index(rkey);
+        if self.rows.get(&index).is_some_and(|(k, _)| *k == rkey) {
+            return self.rows.remove(&index).map(|(_, mr)| mr);
+        }
+        None
+    }
+    /// Valid rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+    /// The registered `(rkey, region)` pairs, by row.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &MemoryRegion)> {
+        self.rows.values().map(|(k, mr)| (*k, mr))
+    }
 }
 
 /// A posted receive buffer (SEND target).
@@ -85,7 +173,7 @@ pub fn check(r: &PlacementRequest, mtu: u32, pd: u32, mrs: &MrTable, rq: &RecvQu
     let end = u128::from(r.va) + u128::from(r.len);
     match r.kind {
         DataKind::Write => {
-            let mr = match mrs.regions.get(&r.rkey) {
+            let mr = match mrs.lookup(r.rkey) {
                 Some(mr) if mr.pd == pd => mr,
                 _ => return Err(NakCode::BadRkey),
             };
@@ -195,9 +283,9 @@ mod tests {
 
     fn setup() -> (MrTable, RecvQueue) {
         let mut mrs = MrTable::default();
-        mrs.regions.insert(7, MemoryRegion { base: 0x1000, len: 0x100, access: Access { remote_write: true }, pd: 1 });
-        mrs.regions.insert(8, MemoryRegion { base: 0x2000, len: 0x100, access: Access { remote_write: false }, pd: 1 });
-        mrs.regions.insert(9, MemoryRegion { base: 0x3000, len: 0x100, access: Access { remote_write: true }, pd: 2 });
+        mrs.insert(7, MemoryRegion { base: 0x1000, len: 0x100, access: Access { remote_write: true }, pd: 1 }).unwrap();
+        mrs.insert(8, MemoryRegion { base: 0x2000, len: 0x100, access: Access { remote_write: false }, pd: 1 }).unwrap();
+        mrs.insert(9, MemoryRegion { base: 0x3000, len: 0x100, access: Access { remote_write: true }, pd: 2 }).unwrap();
         let mut rq = RecvQueue { head_ssn: 5, bufs: VecDeque::new() };
         rq.bufs.push_back(RecvBuffer { wr_id: 1, addr: 0x8000, len: 64 });
         (mrs, rq)
@@ -214,9 +302,46 @@ mod tests {
         assert_eq!(check(&w(0xFFF, 7, 1), 4096, 1, &mrs, &rq), Err(NakCode::OutOfBounds));
         assert_eq!(check(&w(u64::MAX, 7, 4), 4096, 1, &mrs, &rq), Err(NakCode::OutOfBounds), "no overflow");
         assert_eq!(check(&w(0x1000, 6, 4), 4096, 1, &mrs, &rq), Err(NakCode::BadRkey));
+        assert_eq!(check(&w(0x1000, 7 | 1 << 10, 4), 4096, 1, &mrs, &rq), Err(NakCode::BadRkey), "row 7, another tag");
         assert_eq!(check(&w(0x3000, 9, 4), 4096, 1, &mrs, &rq), Err(NakCode::BadRkey), "other domain");
         assert_eq!(check(&w(0x2000, 8, 4), 4096, 1, &mrs, &rq), Err(NakCode::AccessDenied));
         assert_eq!(check(&w(0x1000, 7, 4097), 4096, 1, &mrs, &rq), Err(NakCode::InvalidRequest));
+    }
+
+    #[test]
+    fn mr_table_rows_are_selected_by_the_index_and_checked_by_the_whole_key() {
+        let mr = |base| MemoryRegion { base, len: 0x100, access: Access { remote_write: true }, pd: 1 };
+        let mut t = MrTable::new(16);
+        assert_eq!((t.entries(), t.idx_bits()), (16, 4));
+        let k = t.rkey(0xABC, 5);
+        assert_eq!((k, t.index(k), t.tag(k)), (0xABC5, 5, 0xABC));
+        assert_eq!(t.rkey(u32::MAX, 0x25), 0xFFFF_FFF5, "tag and index masked to their widths");
+        t.insert(k, mr(0x1000)).unwrap();
+        assert_eq!(t.lookup(k).map(|m| m.base), Some(0x1000));
+        // Same row, other tag: refused, with the holder named.
+        let e = t.insert(t.rkey(1, 5), mr(0x2000)).unwrap_err();
+        assert_eq!(e, TransportError::MrRowTaken { rkey: 0x15, index: 5, holder: k, entries: 16 });
+        assert!(e.to_string().contains("row 5"), "{e}");
+        assert_eq!(t.insert(k, mr(0x2000)), Err(TransportError::RkeyInUse { rkey: k }));
+        // Forged keys: same row, other tags; another row.
+        for f in [t.rkey(0, 5), t.rkey(0xABD, 5), t.rkey(0xABC, 6), k ^ 0x8000_0000] {
+            assert_eq!(t.lookup(f), None, "{f:#x}");
+        }
+        // Only the exact key frees its row; a re-registered row refuses the stale key.
+        assert_eq!(t.remove(t.rkey(7, 5)), None);
+        assert_eq!(t.remove(k).map(|m| m.base), Some(0x1000));
+        let k2 = t.rkey(0xABD, 5);
+        t.insert(k2, mr(0x3000)).unwrap();
+        assert_eq!(t.lookup(k), None, "stale key");
+        assert_eq!(t.lookup(k2).map(|m| m.base), Some(0x3000));
+        assert_eq!(t.len(), 1);
+        // Every row of a full table is usable.
+        let mut t = MrTable::new(16);
+        for i in 0..16 {
+            t.insert(t.rkey(i * 3, i), mr(0x1000 * u64::from(i))).unwrap();
+        }
+        assert!(matches!(t.insert(t.rkey(99, 15), mr(0)), Err(TransportError::MrRowTaken { index: 15, .. })));
+        assert_eq!(t.iter().map(|(k, _)| t.index(k)).collect::<Vec<_>>(), (0..16).collect::<Vec<_>>());
     }
 
     #[test]

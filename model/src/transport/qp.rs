@@ -96,13 +96,7 @@ impl Qp {
     /// [`Qp::register`] in protection domain `pd` (another domain's region is refused
     /// to this connection with BadRkey, §6.11).
     pub fn register_in(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool, pd: u32) -> Result<(), TransportError> {
-        if self.rsp.mrs.regions.contains_key(&rkey) {
-            return Err(TransportError::RkeyInUse { rkey });
-        }
-        self.rsp.mem.alloc(base, len, backed)?;
-        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd };
-        self.rsp.mrs.regions.insert(rkey, mr);
-        Ok(())
+        self.rsp.register(rkey, MemoryRegion { base, len, access: Access { remote_write }, pd }, backed)
     }
 
     /// Allocates a receive buffer in host memory and posts it.

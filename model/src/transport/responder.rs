@@ -8,7 +8,7 @@
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
 use super::path::Plane;
-use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
+use super::placement::{self, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue, MR_ENTRIES_DEFAULT};
 use super::qp::Out;
 use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError};
 use crate::sack::{Class, SackState};
@@ -161,7 +161,7 @@ impl Responder {
             msgs: VecDeque::new(),
             next_msn: 0,
             pd,
-            mrs: MrTable::default(),
+            mrs: MrTable::new(MR_ENTRIES_DEFAULT),
             rq: RecvQueue::default(),
             mem: HostMemory::default(),
             error: None,
@@ -185,6 +185,20 @@ impl Responder {
         self.next_msn = msn;
         self.rq.head_ssn = ssn & super::SEQ_MASK;
         Ok(())
+    }
+
+    /// Allocates `mr`'s host memory (zeroed; `backed = false` stores no bytes) and
+    /// registers it under `rkey`. Refused, with nothing allocated, when the key's row
+    /// of the memory-region table is taken ([`MrTable::insert`]).
+    pub fn register(&mut self, rkey: u32, mr: MemoryRegion, backed: bool) -> Result<(), TransportError> {
+        self.mrs.vacant(rkey)?;
+        self.mem.alloc(mr.base, mr.len, backed)?;
+        self.mrs.insert(rkey, mr)
+    }
+
+    /// Deregisters `rkey` (its row becomes free; the host memory stays allocated).
+    pub fn deregister(&mut self, rkey: u32) -> Option<MemoryRegion> {
+        self.mrs.remove(rkey)
     }
 
     /// Posts a receive buffer for the next SEND.
