@@ -7,10 +7,10 @@ mod common;
 
 use common::*;
 use mrnic_model::transport::loopback::{Loopback, NetConfig};
-use mrnic_model::transport::placement::{Access, MemoryRegion};
-use mrnic_model::transport::{TransportConfig, TransportError, WcStatus, WorkRequest};
-use mrnic_model::wire::DataKind::Write;
-use mrnic_model::wire::NakCode;
+use mrnic_model::transport::placement::{Access, Bresp, MemoryRegion};
+use mrnic_model::transport::{RecvStatus, Responder, TransportConfig, TransportError, WcStatus, WorkRequest};
+use mrnic_model::wire::DataKind::{Send, Write};
+use mrnic_model::wire::{Body, DataExt, NakCode, Placement};
 
 const MS: u64 = 1_000_000;
 
@@ -68,4 +68,126 @@ fn register_refuses_a_taken_row_and_allocates_nothing() {
     assert!(e.to_string().contains(&format!("{k1:#x}")), "{e}");
     assert_eq!(b.register(k1, REGION + 8192, 4096, true, true), Err(TransportError::RkeyInUse { rkey: k1 }));
     b.register(b.rsp.mrs.rkey(2, 6), REGION + 4096, 4096, true, true).expect("the refused call allocated nothing");
+}
+
+/// `rq_depth` buffers can be posted; one more is refused (RecvQueueFull) and allocates
+/// nothing; a SEND consuming a buffer makes room for one.
+#[test]
+fn the_receive_queue_refuses_a_buffer_beyond_rq_depth_until_a_send_consumes_one() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    let depth = b.rsp.rq.depth;
+    assert_eq!(depth, 64);
+    for i in 0..u64::from(depth) {
+        b.post_recv(1000 + i, RECV + i * 4096, 4096, true).unwrap();
+    }
+    let extra = RECV + u64::from(depth) * 4096;
+    assert_eq!(b.post_recv(2000, extra, 4096, true), Err(TransportError::RecvQueueFull { depth }));
+    assert!(!b.rsp.mem.contains(extra, 1), "the refused buffer allocated nothing");
+    a.post(WorkRequest { wr_id: 0, kind: Send, len: 100, remote_va: 0, rkey: 0, solicited: false, data: Some(vec![7; 100].into()) }).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(1, 1, 10 * MS);
+    assert!(r.finished);
+    assert_eq!((r.recv_completions[0].wr_id, r.recv_completions[0].status), (1000, RecvStatus::Success));
+    l.b.post_recv(2000, extra, 4096, true).expect("room for one");
+    assert_eq!(l.b.post_recv(2001, extra + 4096, 4096, true), Err(TransportError::RecvQueueFull { depth }));
+}
+
+fn ext(path_psn: u32, msn: u32, pkt_offset: u32, last: bool) -> DataExt {
+    DataExt { path_id: 0, path_psn, msn, pkt_offset, flags: u8::from(last), ssn: 0, timestamp: 0 }
+}
+
+fn drain(r: &mut Responder) -> Vec<Body> {
+    std::iter::from_fn(|| r.poll_tx_on(None)).map(|o| o.body).collect()
+}
+
+/// The responder tracks `msg_window` messages from the next one to complete: a new
+/// packet of a message `msg_window` or more ahead is dropped without an answer
+/// (nothing placed, no SACK bit, no NAK, no ACK) and counted; once the oldest message
+/// completes, the same packet is accepted.
+#[test]
+fn a_packet_msg_window_messages_ahead_is_dropped_and_counted_until_the_window_moves() {
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let mw = r.msg_window;
+    assert_eq!(mw, 32);
+    let pl = |i: u64| Placement { va: REGION + i * 64, rkey: RKEY };
+    // Message 0 is PSNs 0..=1; PSN 0 is missing, so message 0 stays the next to complete.
+    r.on_data(100, 1, false, false, Write, &ext(1, 0, 1, true), &pl(1), &[1; 8], false, 0xC000);
+    // Message mw - 1 (the last one tracked) is accepted.
+    r.on_data(200, 2, false, false, Write, &ext(2, mw - 1, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (2, 0));
+    drain(&mut r);
+    // Message mw: no room.
+    let (base, bitmap, writes, wake) = (r.sack.base, r.sack.bitmap, r.mem.writes, r.next_wakeup());
+    r.on_data(300, 3, true, false, Write, &ext(3, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window, r.stats.data_refused), (2, 1, 0));
+    assert_eq!((r.sack.base, r.sack.bitmap, r.mem.writes), (base, bitmap, writes), "no SACK bit, nothing written");
+    assert_eq!(drain(&mut r), vec![], "no NAK, no ACK (even with the A bit)");
+    assert_eq!(r.next_wakeup(), wake, "no ACK timer started");
+    assert!(r.error.is_none(), "not an error");
+    // A duplicate of a far message is still only a duplicate (no message tracking needed).
+    r.on_data(350, 2, false, false, Write, &ext(4, mw + 5, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    assert_eq!(r.stats.data_duplicate, 1);
+    // PSN 0 completes message 0: the window moves by one and message mw fits.
+    r.on_data(400, 0, false, false, Write, &ext(5, 0, 0, false), &pl(0), &[0; 8], false, 0xC000);
+    assert_eq!(r.next_msn, 1);
+    r.on_data(500, 3, false, false, Write, &ext(6, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (4, 1));
+    assert_eq!(r.mem.read(REGION + 3 * 64, 8).unwrap(), &[3; 8]);
+    // Every DATA packet is counted once.
+    let s = r.stats;
+    assert_eq!(s.data_new + s.data_refused + s.data_duplicate + s.data_out_of_window + s.data_bad_path + s.data_in_error + s.data_beyond_msg_window, 6);
+}
+
+/// A WRITE packet whose DMA write is answered SLVERR: NAK RemoteOpError, the message
+/// completes at the requester with that remote error and the later one is flushed;
+/// the failing bytes are not stored, the earlier message is placed and complete.
+#[test]
+fn a_dma_write_error_completes_the_write_with_a_remote_operational_error() {
+    for resp in [Bresp::SlvErr, Bresp::DecErr] {
+        let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+        b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
+        let bad = REGION + 65536 + 4096;
+        b.rsp.mem.inject_write_error(bad, 4096, resp);
+        a.post(write_wr(0, 8192, REGION, RKEY)).unwrap();
+        a.post(write_wr(1, 3 * 4096, REGION + 65536, RKEY)).unwrap();
+        a.post(write_wr(2, 4096, REGION + 131072, RKEY)).unwrap();
+        let mut l = Loopback::new(a, b, NetConfig::default());
+        let r = l.run_to_completion(3, 0, 10 * MS);
+        assert!(r.finished);
+        let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+        assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::RemoteOpError), WcStatus::Flushed]);
+        let m = &l.b.rsp.mem;
+        assert_eq!(l.b.rsp.error, Some((NakCode::RemoteOpError, 1)));
+        assert!(m.write_errors >= 1 && m.violations == 0);
+        assert!(m.read(bad, 4096).unwrap().iter().all(|&x| x == 0), "the failed write stored nothing");
+        assert!(m.read(REGION, 8192).unwrap().iter().all(|&x| x == 0xA5), "message 0 placed");
+        assert!(m.read(REGION + 131072, 4096).unwrap().iter().all(|&x| x == 0), "message 2 never placed");
+        assert_eq!(l.b.rsp.stats.messages_completed, 1);
+    }
+}
+
+/// A SEND whose DMA write fails: NAK RemoteOpError (the requester's completion has that
+/// remote error) and its receive buffer completes with `RecvStatus::WriteError`, in
+/// message order after the earlier SEND's successful completion.
+#[test]
+fn a_dma_write_error_on_a_send_completes_both_sides_with_an_error() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    b.post_recv(1000, RECV, 8192, true).unwrap();
+    b.post_recv(1001, RECV + 8192, 8192, true).unwrap();
+    b.rsp.mem.inject_write_error(RECV + 8192 + 4096, 16, Bresp::SlvErr);
+    let send = |id, len: u64| WorkRequest { wr_id: id, kind: Send, len, remote_va: 0, rkey: 0, solicited: true, data: Some(vec![0x5A; len as usize].into()) };
+    a.post(send(0, 6000)).unwrap();
+    a.post(send(1, 6000)).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(2, 2, 10 * MS);
+    assert!(r.finished);
+    let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+    assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::RemoteOpError)]);
+    let rc: Vec<(u64, u32, RecvStatus)> = r.recv_completions.iter().map(|c| (c.wr_id, c.msn, c.status)).collect();
+    assert_eq!(rc, vec![(1000, 0, RecvStatus::Success), (1001, 1, RecvStatus::WriteError)]);
+    assert_eq!(r.recv_completions[0].bytes, 6000);
+    assert_eq!(r.recv_completions[1].bytes, 4096, "the first packet was placed before the failure");
+    assert!(l.b.rsp.rq.bufs.is_empty(), "both buffers consumed");
+    assert_eq!(l.b.rsp.mem.violations, 0);
 }

@@ -310,7 +310,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
 /// counted exactly once, every frame sent too; bytes placed = bytes written.
 fn check_books(q: &Qp) {
     let (s, r, t) = (q.stats, q.rsp.stats, q.req.stats);
-    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window;
+    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window + r.data_beyond_msg_window;
     assert_eq!(
         s.rx_frames,
         s.rx_wrong_qp + s.rx_wrong_peer + s.rx_wrong_pkey + data + t.acks + t.naks + r.probes_answered + t.probe_replies,

@@ -30,7 +30,7 @@ pub mod rtx;
 
 pub use qp::{Qp, QpAddr, QpSetup, QpStats};
 pub use requester::{Completion, Requester, WcStatus, WorkRequest};
-pub use responder::{RecvCompletion, Responder};
+pub use responder::{RecvCompletion, RecvStatus, Responder};
 
 use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
@@ -52,6 +52,8 @@ pub enum TransportError {
          deregister that key or pick a key with another index"
     )]
     MrRowTaken { rkey: u32, index: u32, holder: u32, entries: u32 },
+    #[error("the receive queue is full: {depth} buffers posted (rq_depth)")]
+    RecvQueueFull { depth: u32 },
     #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
     EmptyAllocation { base: u64, len: u64 },
     #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]

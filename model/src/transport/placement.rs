@@ -131,16 +131,46 @@ pub struct RecvBuffer {
     pub len: u64,
 }
 
+/// Posted receive buffers per connection until `transport.rq_depth` is in the configuration.
+pub const RQ_DEPTH_DEFAULT: u32 = 64;
+
 /// Posted receive buffers, consumed in order: the SSN-th SEND of the connection
-/// lands in the SSN-th posted buffer.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// lands in the SSN-th posted buffer. At most `depth` (`rq_depth`, a power of two)
+/// are posted at once: in hardware a ring of `depth` rows per connection, row
+/// `ssn mod depth`, with the head SSN and a count.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RecvQueue {
     /// SSN of `bufs[0]`.
     pub head_ssn: u32,
     pub bufs: VecDeque<RecvBuffer>,
+    /// Most buffers posted at once.
+    pub depth: u32,
+}
+
+impl Default for RecvQueue {
+    fn default() -> Self {
+        Self::new(RQ_DEPTH_DEFAULT)
+    }
 }
 
 impl RecvQueue {
+    /// An empty queue of at most `depth` buffers.
+    pub fn new(depth: u32) -> Self {
+        Self { head_ssn: 0, bufs: VecDeque::new(), depth }
+    }
+    /// Posts `b` for the next SEND; refused when `depth` buffers are posted.
+    pub fn post(&mut self, b: RecvBuffer) -> Result<(), TransportError> {
+        self.has_room()?;
+        self.bufs.push_back(b);
+        Ok(())
+    }
+    /// `Ok` when [`RecvQueue::post`] would succeed.
+    pub fn has_room(&self) -> Result<(), TransportError> {
+        if self.bufs.len() >= self.depth as usize {
+            return Err(TransportError::RecvQueueFull { depth: self.depth });
+        }
+        Ok(())
+    }
     pub fn get(&self, ssn: u32) -> Option<&RecvBuffer> {
         let k = ssn.wrapping_sub(self.head_ssn) & super::SEQ_MASK;
         self.bufs.get(k as usize)
@@ -202,6 +232,25 @@ pub struct MemViolation {
     pub len: u64,
 }
 
+/// An AXI write response other than OKAY.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bresp {
+    /// `bresp = 0b10`: the slave refused the write.
+    SlvErr,
+    /// `bresp = 0b11`: no slave at the address.
+    DecErr,
+}
+
+/// Why a DMA write failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DmaError {
+    /// Not inside one allocation: the checks let through a write they must not have
+    /// (a model bug; counted in [`HostMemory::violations`]).
+    Outside(MemViolation),
+    /// The host answered the write with an error (an injected fault, [`HostMemory::inject_write_error`]).
+    Bresp { addr: u64, len: u64, resp: Bresp },
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Segment {
     len: u64,
@@ -223,6 +272,13 @@ pub struct HostMemory {
     pub writes: u64,
     #[serde(default)]
     pub last_write: Option<(u64, u64)>,
+    /// Injected faults: a write touching `[base, base + len)` gets `bresp` = the given
+    /// error and stores nothing.
+    #[serde(default)]
+    pub error_ranges: Vec<(u64, u64, Bresp)>,
+    /// Writes answered with an error response.
+    #[serde(default)]
+    pub write_errors: u64,
 }
 
 impl HostMemory {
@@ -248,12 +304,27 @@ impl HostMemory {
         }
     }
 
-    /// The DMA write; refused and counted when not inside one allocation.
-    pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), MemViolation> {
+    /// From now on, a write of at least one byte inside `[base, base + len)` is
+    /// answered with `resp` (AXI `bresp` SLVERR or DECERR) and stores nothing.
+    pub fn inject_write_error(&mut self, base: u64, len: u64, resp: Bresp) {
+        self.error_ranges.push((base, len, resp));
+    }
+
+    /// The DMA write; refused and counted when not inside one allocation, or answered
+    /// with an error when it touches an injected error range (a zero-length write is
+    /// no bus transaction and never fails that way).
+    pub fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), DmaError> {
         let len = bytes.len() as u64;
         if !self.contains(addr, len) {
             self.violations += 1;
-            return Err(MemViolation { addr, len });
+            return Err(DmaError::Outside(MemViolation { addr, len }));
+        }
+        let end = u128::from(addr) + u128::from(len);
+        if let Some(&(_, _, resp)) =
+            self.error_ranges.iter().find(|&&(b, l, _)| len > 0 && u128::from(addr) < u128::from(b) + u128::from(l) && u128::from(b) < end)
+        {
+            self.write_errors += 1;
+            return Err(DmaError::Bresp { addr, len, resp });
         }
         let (&b, s) = self.segs.range_mut(..=addr).next_back().expect("contains() found it");
         if let Some(d) = &mut s.data {
@@ -286,8 +357,9 @@ mod tests {
         mrs.insert(7, MemoryRegion { base: 0x1000, len: 0x100, access: Access { remote_write: true }, pd: 1 }).unwrap();
         mrs.insert(8, MemoryRegion { base: 0x2000, len: 0x100, access: Access { remote_write: false }, pd: 1 }).unwrap();
         mrs.insert(9, MemoryRegion { base: 0x3000, len: 0x100, access: Access { remote_write: true }, pd: 2 }).unwrap();
-        let mut rq = RecvQueue { head_ssn: 5, bufs: VecDeque::new() };
-        rq.bufs.push_back(RecvBuffer { wr_id: 1, addr: 0x8000, len: 64 });
+        let mut rq = RecvQueue::new(4);
+        rq.head_ssn = 5;
+        rq.post(RecvBuffer { wr_id: 1, addr: 0x8000, len: 64 }).unwrap();
         (mrs, rq)
     }
     fn w(va: u64, rkey: u32, len: u32) -> PlacementRequest {
@@ -365,5 +437,36 @@ mod tests {
         assert!(m.write(0xFFF, &[1]).is_err());
         assert_eq!(m.violations, 2);
         assert_eq!(m.read(0x1000, 16).unwrap().iter().filter(|&&b| b != 0).count(), 3, "refused writes wrote nothing");
+    }
+
+    #[test]
+    fn an_injected_error_range_answers_writes_touching_it_with_its_bresp_and_stores_nothing() {
+        let mut m = HostMemory::default();
+        m.alloc(0x1000, 64, true).unwrap();
+        m.inject_write_error(0x1010, 8, Bresp::SlvErr);
+        m.inject_write_error(0x1030, 1, Bresp::DecErr);
+        m.write(0x1000, &[1; 16]).unwrap();
+        assert_eq!(m.write(0x100F, &[2; 2]), Err(DmaError::Bresp { addr: 0x100F, len: 2, resp: Bresp::SlvErr }), "overlaps the start");
+        assert_eq!(m.write(0x1017, &[2]), Err(DmaError::Bresp { addr: 0x1017, len: 1, resp: Bresp::SlvErr }), "last byte");
+        m.write(0x1018, &[3; 8]).unwrap();
+        assert!(matches!(m.write(0x1020, &[4; 32]), Err(DmaError::Bresp { resp: Bresp::DecErr, .. })));
+        m.write(0x1010, &[]).unwrap();
+        assert_eq!((m.write_errors, m.writes, m.violations), (3, 3, 0));
+        assert_eq!(m.read(0x100F, 10).unwrap(), &[1, 0, 0, 0, 0, 0, 0, 0, 0, 3], "failed writes stored nothing");
+        assert!(matches!(m.write(0x2000, &[1]), Err(DmaError::Outside(_))), "outside is still a violation");
+    }
+
+    #[test]
+    fn the_receive_queue_holds_at_most_depth_buffers() {
+        let b = |i| RecvBuffer { wr_id: i, addr: 0x1000 * i, len: 16 };
+        let mut rq = RecvQueue::new(4);
+        for i in 0..4 {
+            rq.post(b(i)).unwrap();
+        }
+        assert_eq!(rq.post(b(4)), Err(TransportError::RecvQueueFull { depth: 4 }));
+        assert_eq!(rq.consume(0), Some(b(0)));
+        rq.post(b(4)).unwrap();
+        assert_eq!((rq.get(4), rq.get(5)), (Some(&b(4)), None));
+        assert_eq!(RecvQueue::default().depth, RQ_DEPTH_DEFAULT);
     }
 }

@@ -101,9 +101,7 @@ impl Qp {
 
     /// Allocates a receive buffer in host memory and posts it.
     pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), TransportError> {
-        self.rsp.mem.alloc(addr, len, backed)?;
-        self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
-        Ok(())
+        self.rsp.alloc_and_post_recv(RecvBuffer { wr_id, addr, len }, backed)
     }
 
     /// The MSN of the first message and the SSN of the first SEND, both directions

@@ -8,13 +8,29 @@
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
 use super::path::Plane;
-use super::placement::{self, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue, MR_ENTRIES_DEFAULT};
+use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue, MR_ENTRIES_DEFAULT, RQ_DEPTH_DEFAULT};
 use super::qp::Out;
 use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError};
 use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+/// Messages tracked per connection until `transport.msg_window` is in the configuration
+/// (capped at the PSN window W).
+pub const MSG_WINDOW_DEFAULT: u32 = 32;
+
+/// Status of a receive completion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RecvStatus {
+    /// Every packet of the SEND was placed.
+    #[default]
+    Success,
+    /// A DMA write of the SEND's data failed (AXI `bresp` SLVERR/DECERR): the buffer's
+    /// contents are undefined, `bytes` counts the bytes placed before the failure; the
+    /// requester got NAK RemoteOpError and the connection is in the error state.
+    WriteError,
+}
 
 /// A SEND delivered to the application, in message order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +41,18 @@ pub struct RecvCompletion {
     pub msn: u32,
     pub bytes: u64,
     pub solicited: bool,
+    #[serde(default)]
+    pub status: RecvStatus,
+}
+
+/// Why [`Responder::accept`] did not accept a new packet.
+enum Refusal {
+    /// Answer with this NAK; `Some(ssn)`: a SEND whose DMA write failed (its buffer
+    /// completes with [`RecvStatus::WriteError`] in message order).
+    Nak(NakCode, Option<u32>),
+    /// The MSN is `msg_window` or more ahead of the next message to complete: no room
+    /// to track it. Dropped without an answer and counted.
+    BeyondMsgWindow,
 }
 
 /// One in Q0.10: the CE average of a connection whose every packet is marked tends to it.
@@ -64,8 +92,12 @@ pub struct RxStats {
     /// New (not yet received) packets refused by the message or placement checks
     /// (§6.11), answered by a NAK. Every DATA packet the responder sees is counted in
     /// exactly one of `data_bad_path`, `data_in_error`, `data_new`, `data_refused`,
-    /// `data_duplicate`, `data_out_of_window`.
+    /// `data_duplicate`, `data_out_of_window`, `data_beyond_msg_window`.
     pub data_refused: u64,
+    /// New packets of a message `msg_window` or more ahead of the next one to complete
+    /// (a compliant requester never sends one): dropped, no NAK, no ACK (§6.11).
+    #[serde(default)]
+    pub data_beyond_msg_window: u64,
     pub path_gaps: u64,
     pub ce_marked: u64,
     pub acks_sent: u64,
@@ -112,8 +144,11 @@ pub struct Responder {
     cfg: TransportConfig,
     pub sack: SackState,
     paths: Vec<RxPath>,
-    /// Messages `next_msn ..` seen so far (index = MSN - next_msn).
+    /// Messages `next_msn ..` seen so far (index = MSN - next_msn), at most
+    /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
     msgs: VecDeque<RxMsg>,
+    /// Messages tracked at once (`msg_window`).
+    pub msg_window: u32,
     /// MSN of the next message to complete.
     pub next_msn: u32,
     pub pd: u32,
@@ -123,6 +158,9 @@ pub struct Responder {
     /// Fatal NAK sent for message `.1`: nothing of that message or later ones is
     /// placed (earlier messages still complete).
     pub error: Option<(NakCode, u32)>,
+    /// The SSN of the error message when it is a SEND whose DMA write failed: its
+    /// receive buffer completes with an error once every earlier message completed.
+    error_send: Option<u32>,
     last_error_nak: Option<u64>,
     /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
     /// the CE marks this connection sees: `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
@@ -159,12 +197,14 @@ impl Responder {
             sack,
             paths: vec![p; cfg.paths as usize],
             msgs: VecDeque::new(),
+            msg_window: MSG_WINDOW_DEFAULT.min(cfg.window),
             next_msn: 0,
             pd,
             mrs: MrTable::new(MR_ENTRIES_DEFAULT),
-            rq: RecvQueue::default(),
+            rq: RecvQueue::new(RQ_DEPTH_DEFAULT),
             mem: HostMemory::default(),
             error: None,
+            error_send: None,
             last_error_nak: None,
             rate_hint: 0,
             hint_base: 0,
@@ -201,9 +241,18 @@ impl Responder {
         self.mrs.remove(rkey)
     }
 
-    /// Posts a receive buffer for the next SEND.
-    pub fn post_recv(&mut self, b: RecvBuffer) {
-        self.rq.bufs.push_back(b);
+    /// Posts a receive buffer for the next SEND; refused when `rq_depth` are posted
+    /// ([`TransportError::RecvQueueFull`]).
+    pub fn post_recv(&mut self, b: RecvBuffer) -> Result<(), TransportError> {
+        self.rq.post(b)
+    }
+
+    /// Allocates the buffer's host memory (zeroed; `backed = false` stores no bytes) and
+    /// posts it; refused with nothing allocated when the receive queue is full.
+    pub fn alloc_and_post_recv(&mut self, b: RecvBuffer, backed: bool) -> Result<(), TransportError> {
+        self.rq.has_room()?;
+        self.mem.alloc(b.addr, b.len, backed)?;
+        self.rq.post(b)
     }
 
     /// Delivered SEND completions since the last call.
@@ -286,13 +335,19 @@ impl Responder {
         if new {
             match self.accept(psn, solicited, kind, ext, pl, payload) {
                 Ok(()) => {}
-                Err(code) => {
+                Err(Refusal::BeyondMsgWindow) => {
+                    self.stats.data_beyond_msg_window += 1;
+                    return;
+                }
+                Err(Refusal::Nak(code, failed_send)) => {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
                         let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
                         if self.error.is_none_or(|(_, e)| earlier(e)) {
                             self.error = Some((code, ext.msn));
+                            self.error_send = failed_send;
+                            self.deliver();
                         }
                         self.last_error_nak = Some(now);
                     }
@@ -331,7 +386,7 @@ impl Responder {
         }
     }
 
-    /// Checks, records and places a new packet; `Err` = the NAK to send.
+    /// Checks, records and places a new packet; `Err` = the NAK to send, or a drop.
     fn accept(
         &mut self,
         psn: u32,
@@ -340,38 +395,46 @@ impl Responder {
         ext: &DataExt,
         pl: &Placement,
         payload: &[u8],
-    ) -> Result<(), NakCode> {
+    ) -> Result<(), Refusal> {
+        let nak = |c| Refusal::Nak(c, None);
         let send = kind == DataKind::Send;
         // The message: within a window of the next completion, consistent with its
         // earlier packets (kind, first PSN, SSN, LAST).
         let k = ext.msn.wrapping_sub(self.next_msn);
         if k >= self.cfg.window {
-            return Err(NakCode::InvalidRequest);
+            return Err(nak(NakCode::InvalidRequest));
+        }
+        if k >= self.msg_window {
+            return Err(Refusal::BeyondMsgWindow);
         }
         let first_psn = seq_dist(psn, ext.pkt_offset);
         let m = self.msgs.get(k as usize).copied().unwrap_or_default();
         if m.known {
             if m.send != send || m.first_psn != first_psn || (send && m.ssn != ext.ssn) {
-                return Err(NakCode::InvalidRequest);
+                return Err(nak(NakCode::InvalidRequest));
             }
             if let Some(l) = m.last_offset {
                 if ext.pkt_offset > l || (ext.last() && ext.pkt_offset != l) {
-                    return Err(NakCode::InvalidRequest);
+                    return Err(nak(NakCode::InvalidRequest));
                 }
             }
             if ext.last() && ext.pkt_offset < m.max_offset {
-                return Err(NakCode::InvalidRequest);
+                return Err(nak(NakCode::InvalidRequest));
             }
         }
         let req = PlacementRequest { kind, va: pl.va, rkey: pl.rkey, len: payload.len() as u32, ssn: ext.ssn };
-        let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq)?;
+        let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq).map_err(nak)?;
 
-        // Accepted: SACK, DMA, message bookkeeping, completions.
+        // The DMA write; its SACK bit is committed only with an OKAY response, so a
+        // failed write is refused like a failed check (the cumulative PSN stops at it).
+        match self.mem.write(addr, payload) {
+            Ok(()) => self.stats.bytes_placed += payload.len() as u64,
+            Err(DmaError::Bresp { .. }) => return Err(Refusal::Nak(NakCode::RemoteOpError, send.then_some(ext.ssn))),
+            Err(DmaError::Outside(_)) => {} // counted by HostMemory::violations (a model bug)
+        }
+        // Accepted: SACK, message bookkeeping, completions.
         self.sack.receive(psn, self.cfg.window as usize);
         self.stats.data_new += 1;
-        if self.mem.write(addr, payload).is_ok() {
-            self.stats.bytes_placed += payload.len() as u64;
-        }
         while self.msgs.len() <= k as usize {
             self.msgs.push_back(RxMsg::default());
         }
@@ -401,12 +464,25 @@ impl Responder {
                         msn: self.next_msn,
                         bytes: m.bytes,
                         solicited: m.solicited,
+                        status: RecvStatus::Success,
                     });
                 }
             }
             self.stats.messages_completed += 1;
             self.next_msn = self.next_msn.wrapping_add(1);
         }
+        // A SEND whose DMA write failed: every earlier message is complete, so its
+        // buffer is the head one; it completes with the error (the message never does).
+        if let (Some((_, emsn)), Some(ssn)) = (self.error, self.error_send) {
+            if emsn == self.next_msn {
+                let bytes = self.msgs.front().map_or(0, |m| m.bytes);
+                if let Some(b) = self.rq.consume(ssn) {
+                    self.completions.push(RecvCompletion { wr_id: b.wr_id, ssn, msn: emsn, bytes, solicited: false, status: RecvStatus::WriteError });
+                }
+                self.error_send = None;
+            }
+        }
+        debug_assert!(self.msgs.len() <= self.msg_window as usize);
     }
 
     /// A PROBE: answered at once on the probe's own source port.
