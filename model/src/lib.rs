@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod sack;
+pub mod time;
 pub mod transport;
 pub mod wire;
 

@@ -31,6 +31,7 @@
 
 mod common;
 
+use mrnic_model::time::HwTime;
 use common::addr;
 use mrnic_model::transport::{Qp, QpSetup, TransportConfig, WcStatus, WorkRequest};
 use mrnic_model::transport::qp::Out;
@@ -105,7 +106,7 @@ fn target(q: &Qp, f: &Frame) -> Option<(u64, u64)> {
 fn deliver(q: &mut Qp, now: u64, f: &Frame, t: &mut Tally) {
     let region = target(q, f);
     let before = q.rsp.mem.writes;
-    q.on_frame(now, f);
+    q.on_frame(HwTime(now as u32), f);
     let n = q.rsp.mem.writes - before;
     assert!(n <= 1, "one frame, {n} writes");
     if n == 1 {
@@ -424,14 +425,14 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
         steps += 1;
         now += rng.gen_range(0..1500);
         for q in [&mut a, &mut b] {
-            if q.next_wakeup().is_some_and(|w| w <= now) {
-                q.on_timer(now);
+            if q.next_wakeup().is_some_and(|w| HwTime(now as u32).after_eq(w)) {
+                q.on_timer(HwTime(now as u32));
             }
         }
         // Real traffic: 3 % loss, 3 % duplicated, 0-3 µs of delay (reordering).
         for (to_b, q) in [(true, &mut a), (false, &mut b)] {
             for _ in 0..8 {
-                let Some(f) = q.poll_tx(now) else { break };
+                let Some(f) = q.poll_tx(HwTime(now as u32)) else { break };
                 if let Body::Nak(n) = &f.body {
                     *t.naks.entry(format!("{:?}", n.code)).or_default() += 1;
                 }
@@ -518,7 +519,7 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
     }
     // Drain the outputs (nothing delivered) and close the books.
     for (qi, q) in [&mut a, &mut b].into_iter().enumerate() {
-        while let Some(f) = q.poll_tx(now) {
+        while let Some(f) = q.poll_tx(HwTime(now as u32)) {
             if let Body::Nak(n) = &f.body {
                 *t.naks.entry(format!("{:?}", n.code)).or_default() += 1;
             }

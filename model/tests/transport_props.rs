@@ -39,8 +39,10 @@ fn seq() -> impl Strategy<Value = u32> {
 }
 
 fn transport() -> impl Strategy<Value = TransportConfig> {
-    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16)
-        .prop_map(|(paths, mtu, window, k, n, cwnd)| TransportConfig {
+    let cycle = prop_oneof![Just(10u8), Just(1), Just(4), Just(33)];
+    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16, cycle)
+        .prop_map(|(paths, mtu, window, k, n, cwnd, cycle_ns)| TransportConfig {
+            cycle_ns,
             paths,
             mtu,
             window,

@@ -8,6 +8,7 @@ use super::requester::{Completion, Requester, WorkRequest};
 use super::responder::{RecvCompletion, Responder};
 use super::{TransportConfig, TransportError};
 use crate::config::ConfigError;
+use crate::time::HwTime;
 use crate::wire::{Body, Bth, Ecn, EthHeader, Frame, Ipv4Header, UdpHeader};
 use serde::{Deserialize, Serialize};
 
@@ -119,13 +120,13 @@ impl Qp {
     }
 
     /// A frame from the network (already decoded: `wire::decode` made checks 1-7).
-    pub fn on_frame(&mut self, now: u64, f: &Frame) {
+    pub fn on_frame(&mut self, now: HwTime, f: &Frame) {
         self.on_frame_virtual(now, f, None)
     }
 
     /// [`Qp::on_frame`] for a DATA frame whose payload was not carried (a simulator
     /// moving millions of frames): `Some(n)` = `n` zero bytes of payload.
-    pub fn on_frame_virtual(&mut self, now: u64, f: &Frame, payload_len: Option<u32>) {
+    pub fn on_frame_virtual(&mut self, now: HwTime, f: &Frame, payload_len: Option<u32>) {
         self.stats.rx_frames += 1;
         if f.bth.dest_qp != self.setup.local.qpn {
             self.stats.rx_wrong_qp += 1;
@@ -141,7 +142,7 @@ impl Qp {
         }
         match &f.body {
             Body::Data { kind, ext, placement, payload } => self.rsp.on_data(
-                now,
+                now.legacy_ns(),
                 f.bth.psn,
                 f.bth.ack_req,
                 f.bth.solicited,
@@ -156,40 +157,40 @@ impl Qp {
                 f.udp.src_port,
             ),
             Body::Probe(p) => self.rsp.on_probe(p, f.udp.src_port),
-            Body::Ack(a) => self.req.on_ack(now, f.bth.psn, a),
-            Body::Nak(n) => self.req.on_nak(now, f.bth.psn, n),
-            Body::ProbeReply(r) => self.req.on_probe_reply(now, r),
+            Body::Ack(a) => self.req.on_ack(now.legacy_ns(), f.bth.psn, a),
+            Body::Nak(n) => self.req.on_nak(now.legacy_ns(), f.bth.psn, n),
+            Body::ProbeReply(r) => self.req.on_probe_reply(now.legacy_ns(), r),
         }
     }
 
     /// The next frame to put on the link: the responder's ACK/NAK/PROBE_REPLY first
     /// (small, and they clock the peer), then the requester's.
-    pub fn poll_tx(&mut self, now: u64) -> Option<Frame> {
+    pub fn poll_tx(&mut self, now: HwTime) -> Option<Frame> {
         self.poll_tx_on(now, None)
     }
 
     /// [`Qp::poll_tx`] for one plane of a multi-plane NIC: only frames of the plane's
     /// paths (path `p` is on plane `p mod planes`).
-    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Frame> {
+    pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Frame> {
         let o = match self.rsp.poll_tx_on(plane) {
             Some(o) => o,
-            None => self.req.poll_tx_on(now, plane)?,
+            None => self.req.poll_tx_on(now.legacy_ns(), plane)?,
         };
         self.stats.tx_frames += 1;
         Some(self.wrap(o))
     }
 
-    /// Earliest time [`Qp::on_timer`] has work.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        match (self.req.next_wakeup(), self.rsp.next_wakeup()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+    /// Earliest time [`Qp::on_timer`] has work (hardware time; serial arithmetic).
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        crate::time::earliest(
+            self.req.next_wakeup().map(HwTime::from_legacy_ns),
+            self.rsp.next_wakeup().map(HwTime::from_legacy_ns),
+        )
     }
 
-    pub fn on_timer(&mut self, now: u64) {
-        self.req.on_timer(now);
-        self.rsp.on_timer(now);
+    pub fn on_timer(&mut self, now: HwTime) {
+        self.req.on_timer(now.legacy_ns());
+        self.rsp.on_timer(now.legacy_ns());
     }
 
     /// The frame around a half's output.
