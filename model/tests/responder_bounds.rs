@@ -6,6 +6,7 @@
 mod common;
 
 use common::*;
+use mrnic_model::time::HwTime;
 use mrnic_model::transport::loopback::{Loopback, NetConfig};
 use mrnic_model::transport::placement::{Access, Bresp, MemoryRegion};
 use mrnic_model::transport::{RecvStatus, Responder, TransportConfig, TransportError, WcStatus, WorkRequest};
@@ -112,26 +113,26 @@ fn a_packet_msg_window_messages_ahead_is_dropped_and_counted_until_the_window_mo
     assert_eq!(mw, 32);
     let pl = |i: u64| Placement { va: REGION + i * 64, rkey: RKEY };
     // Message 0 is PSNs 0..=1; PSN 0 is missing, so message 0 stays the next to complete.
-    r.on_data(100, 1, false, false, Write, &ext(1, 0, 1, true), &pl(1), &[1; 8], false, 0xC000);
+    r.on_data(HwTime(100), 1, false, false, Write, &ext(1, 0, 1, true), &pl(1), &[1; 8], false, 0xC000);
     // Message mw - 1 (the last one tracked) is accepted.
-    r.on_data(200, 2, false, false, Write, &ext(2, mw - 1, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    r.on_data(HwTime(200), 2, false, false, Write, &ext(2, mw - 1, 0, true), &pl(2), &[2; 8], false, 0xC000);
     assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (2, 0));
     drain(&mut r);
     // Message mw: no room.
     let (base, bitmap, writes, wake) = (r.sack.base, r.sack.bitmap, r.mem.writes, r.next_wakeup());
-    r.on_data(300, 3, true, false, Write, &ext(3, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    r.on_data(HwTime(300), 3, true, false, Write, &ext(3, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
     assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window, r.stats.data_refused), (2, 1, 0));
     assert_eq!((r.sack.base, r.sack.bitmap, r.mem.writes), (base, bitmap, writes), "no SACK bit, nothing written");
     assert_eq!(drain(&mut r), vec![], "no NAK, no ACK (even with the A bit)");
     assert_eq!(r.next_wakeup(), wake, "no ACK timer started");
     assert!(r.error.is_none(), "not an error");
     // A duplicate of a far message is still only a duplicate (no message tracking needed).
-    r.on_data(350, 2, false, false, Write, &ext(4, mw + 5, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    r.on_data(HwTime(350), 2, false, false, Write, &ext(4, mw + 5, 0, true), &pl(2), &[2; 8], false, 0xC000);
     assert_eq!(r.stats.data_duplicate, 1);
     // PSN 0 completes message 0: the window moves by one and message mw fits.
-    r.on_data(400, 0, false, false, Write, &ext(5, 0, 0, false), &pl(0), &[0; 8], false, 0xC000);
+    r.on_data(HwTime(400), 0, false, false, Write, &ext(5, 0, 0, false), &pl(0), &[0; 8], false, 0xC000);
     assert_eq!(r.next_msn, 1);
-    r.on_data(500, 3, false, false, Write, &ext(6, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    r.on_data(HwTime(500), 3, false, false, Write, &ext(6, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
     assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (4, 1));
     assert_eq!(r.mem.read(REGION + 3 * 64, 8).unwrap(), &[3; 8]);
     // Every DATA packet is counted once.
@@ -190,4 +191,74 @@ fn a_dma_write_error_on_a_send_completes_both_sides_with_an_error() {
     assert_eq!(r.recv_completions[1].bytes, 4096, "the first packet was placed before the failure");
     assert!(l.b.rsp.rq.bufs.is_empty(), "both buffers consumed");
     assert_eq!(l.b.rsp.mem.violations, 0);
+}
+
+fn ext_on(path_id: u8, path_psn: u32, msn: u32, last: bool) -> DataExt {
+    DataExt { path_id, path_psn, msn, pkt_offset: 0, flags: u8::from(last), ssn: 0, timestamp: 0 }
+}
+
+fn acks(r: &mut Responder) -> Vec<(u8, u8, u32)> {
+    drain(r).into_iter().filter_map(|b| if let Body::Ack(a) = b { Some((a.path_id, a.ecn_pkts, a.ack_delay)) } else { None }).collect()
+}
+
+/// The ACK coalescing deadline is 32-bit hardware time: armed just before the counter
+/// wraps, it fires T later on the other side of the wrap, not at once (a plain `now >=
+/// due` would fire it 2^32 − T ns early) and not never.
+#[test]
+fn the_ack_coalescing_deadline_fires_t_later_across_the_time_counter_wrap() {
+    let c = cfg();
+    let t = c.ack_timeout_ns as u32;
+    let mut r = Responder::new(&c, 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let t0 = HwTime(u32::MAX - 500);
+    r.on_data(t0, 0, false, false, Write, &ext_on(0, 0, 0, true), &Placement { va: REGION, rkey: RKEY }, &[1; 8], false, 0xC000);
+    assert!(acks(&mut r).is_empty(), "coalesced");
+    let due = t0.add(t);
+    assert_eq!(due, HwTime(t - 501), "wrapped");
+    assert_eq!(r.next_wakeup(), Some(due));
+    for early in [t0, t0.add(400), HwTime(0), due.add(u32::MAX)] {
+        r.on_timer(early);
+        assert!(acks(&mut r).is_empty(), "not yet at {early:?}");
+    }
+    r.on_timer(due);
+    assert_eq!(acks(&mut r), vec![(0, 1, t)], "one ACK, ack_delay T across the wrap");
+    assert_eq!((r.next_wakeup(), r.ack_fifo_len()), (None, 0));
+}
+
+/// The FIFO: deadlines fire in arming order (not path order); an ACK sent early (by
+/// count) retires its entry, so a later arming of the same path fires at its own
+/// deadline, not the stale one.
+#[test]
+fn the_ack_fifo_fires_in_arming_order_and_an_early_ack_retires_its_entry() {
+    let c = cfg();
+    let (t, n) = (c.ack_timeout_ns as u32, c.ack_every);
+    let mut r = Responder::new(&c, 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let pl = Placement { va: REGION, rkey: RKEY };
+    let mut psn = 0;
+    let mut pp = [0u32; 8];
+    let mut data = |r: &mut Responder, now: HwTime, path: u8| {
+        r.on_data(now, psn, false, false, Write, &ext_on(path, pp[path as usize], psn, true), &pl, &[1; 8], false, 0xC000);
+        psn += 1;
+        pp[path as usize] += 1;
+    };
+    let t0 = HwTime(5_000);
+    data(&mut r, t0, 3); // path 3 armed first
+    data(&mut r, t0.add(10), 1); // then path 1
+    data(&mut r, t0.add(20), 5); // then path 5 ...
+    for k in 1..n {
+        data(&mut r, t0.add(20 + k), 5); // ... which reaches N at once: an early ACK
+    }
+    assert_eq!(acks(&mut r), vec![(5, n as u8, 0)]);
+    assert_eq!(r.ack_fifo_len(), 2, "path 5's entry retired");
+    data(&mut r, t0.add(1_000), 5); // path 5 armed again: due at t0 + 1000 + T
+    assert_eq!(r.ack_fifo_len(), 3);
+    r.on_timer(t0.add(t + 10));
+    assert_eq!(acks(&mut r), vec![(3, 1, t + 10), (1, 1, t)], "arming order: path 3 then path 1");
+    r.on_timer(t0.add(t + 20));
+    assert!(acks(&mut r).is_empty(), "path 5's stale deadline fires nothing");
+    assert_eq!(r.next_wakeup(), Some(t0.add(1_000 + t)));
+    r.on_timer(t0.add(1_000 + t));
+    assert_eq!(acks(&mut r), vec![(5, 1, t)]);
+    assert_eq!(r.next_wakeup(), None);
 }

@@ -29,9 +29,6 @@ pub struct MemoryRegion {
     pub pd: u32,
 }
 
-/// Memory-region table rows until `transport.mr_entries` is in the configuration.
-pub const MR_ENTRIES_DEFAULT: u32 = 1024;
-
 /// The memory-region table: `mr_entries` rows (a power of two, a block RAM), one
 /// region per row. An rkey is `tag << idx_bits | index` with `idx_bits =
 /// log2(mr_entries)`: the low bits select the row, the row stores the whole key, and a
@@ -49,7 +46,7 @@ pub struct MrTable {
 
 impl Default for MrTable {
     fn default() -> Self {
-        Self::new(MR_ENTRIES_DEFAULT)
+        Self::new(super::TransportConfig::default().mr_entries)
     }
 }
 
@@ -131,9 +128,6 @@ pub struct RecvBuffer {
     pub len: u64,
 }
 
-/// Posted receive buffers per connection until `transport.rq_depth` is in the configuration.
-pub const RQ_DEPTH_DEFAULT: u32 = 64;
-
 /// Posted receive buffers, consumed in order: the SSN-th SEND of the connection
 /// lands in the SSN-th posted buffer. At most `depth` (`rq_depth`, a power of two)
 /// are posted at once: in hardware a ring of `depth` rows per connection, row
@@ -149,7 +143,7 @@ pub struct RecvQueue {
 
 impl Default for RecvQueue {
     fn default() -> Self {
-        Self::new(RQ_DEPTH_DEFAULT)
+        Self::new(super::TransportConfig::default().rq_depth)
     }
 }
 
@@ -467,6 +461,6 @@ mod tests {
         assert_eq!(rq.consume(0), Some(b(0)));
         rq.post(b(4)).unwrap();
         assert_eq!((rq.get(4), rq.get(5)), (Some(&b(4)), None));
-        assert_eq!(RecvQueue::default().depth, RQ_DEPTH_DEFAULT);
+        assert_eq!(RecvQueue::default().depth, super::super::TransportConfig::default().rq_depth);
     }
 }

@@ -142,7 +142,7 @@ impl Qp {
         }
         match &f.body {
             Body::Data { kind, ext, placement, payload } => self.rsp.on_data(
-                now.legacy_ns(),
+                now,
                 f.bth.psn,
                 f.bth.ack_req,
                 f.bth.solicited,
@@ -184,13 +184,13 @@ impl Qp {
     pub fn next_wakeup(&self) -> Option<HwTime> {
         crate::time::earliest(
             self.req.next_wakeup().map(HwTime::from_legacy_ns),
-            self.rsp.next_wakeup().map(HwTime::from_legacy_ns),
+            self.rsp.next_wakeup(),
         )
     }
 
     pub fn on_timer(&mut self, now: HwTime) {
         self.req.on_timer(now.legacy_ns());
-        self.rsp.on_timer(now.legacy_ns());
+        self.rsp.on_timer(now);
     }
 
     /// The frame around a half's output.

@@ -8,17 +8,14 @@
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
 use super::path::Plane;
-use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue, MR_ENTRIES_DEFAULT, RQ_DEPTH_DEFAULT};
+use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
-use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError};
+use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
+use crate::time::HwTime;
 use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// Messages tracked per connection until `transport.msg_window` is in the configuration
-/// (capped at the PSN window W).
-pub const MSG_WINDOW_DEFAULT: u32 = 32;
 
 /// Status of a receive completion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,8 +111,10 @@ struct RxPath {
     pending: u32,
     ce: u32,
     newest_ts: u32,
-    newest_arrival: u64,
-    ack_due: Option<u64>,
+    /// When the newest packet arrived (for the ACK's `ack_delay`).
+    newest_arrival: HwTime,
+    /// The ACK coalescing deadline (valid bit + 32-bit time); its entry is in `ack_fifo`.
+    ack_due: Option<HwTime>,
     sport: u16,
 }
 
@@ -161,7 +160,18 @@ pub struct Responder {
     /// The SSN of the error message when it is a SEND whose DMA write failed: its
     /// receive buffer completes with an error once every earlier message completed.
     error_send: Option<u32>,
-    last_error_nak: Option<u64>,
+    /// When the last fatal NAK was sent (the rate limit of one per `rto_min`).
+    last_error_nak: Option<HwTime>,
+    /// `T` (`ack_timeout_ns`) and `rto_min` as hardware durations, below 2^31 ns
+    /// (`TransportConfig::validate` guarantees it; an unchecked configuration given to
+    /// [`Responder::new`] directly is clamped to 2^31 − 1).
+    ack_timeout: u32,
+    nak_holdoff: u32,
+    /// The ACK coalescing FIFO (§6.10): `(path, deadline)` in push order, which is
+    /// deadline order (every entry is `push time + T`). It holds the live entries: an
+    /// entry whose path sent its ACK early is stale in hardware (its pop does nothing)
+    /// and is dropped here at once, which changes no ACK.
+    ack_fifo: VecDeque<(u8, HwTime)>,
     /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
     /// the CE marks this connection sees: `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
     /// ([`rate_hint_of`]).
@@ -188,7 +198,7 @@ impl Responder {
             pending: 0,
             ce: 0,
             newest_ts: 0,
-            newest_arrival: 0,
+            newest_arrival: HwTime(0),
             ack_due: None,
             sport: 0,
         };
@@ -197,15 +207,18 @@ impl Responder {
             sack,
             paths: vec![p; cfg.paths as usize],
             msgs: VecDeque::new(),
-            msg_window: MSG_WINDOW_DEFAULT.min(cfg.window),
+            msg_window: cfg.msg_window,
             next_msn: 0,
             pd,
-            mrs: MrTable::new(MR_ENTRIES_DEFAULT),
-            rq: RecvQueue::new(RQ_DEPTH_DEFAULT),
+            mrs: MrTable::new(cfg.mr_entries),
+            rq: RecvQueue::new(cfg.rq_depth),
             mem: HostMemory::default(),
             error: None,
             error_send: None,
             last_error_nak: None,
+            ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
+            nak_holdoff: cfg.rto_min_ns.min(MAX_TIME_NS) as u32,
+            ack_fifo: VecDeque::new(),
             rate_hint: 0,
             hint_base: 0,
             ce_avg: 0,
@@ -268,25 +281,33 @@ impl Responder {
         self.out.remove(i)
     }
 
-    /// Earliest ACK timer.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        self.paths.iter().filter_map(|p| p.ack_due).min()
+    /// Earliest ACK timer: the head of the ACK coalescing FIFO.
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        self.ack_fifo.front().map(|&(_, t)| t)
     }
 
-    /// Sends the ACKs whose coalescing timer expired.
-    pub fn on_timer(&mut self, now: u64) {
-        for p in 0..self.paths.len() {
-            if self.paths[p].ack_due.is_some_and(|t| t <= now) {
-                self.send_ack(p, 0, now);
+    /// Sends the ACKs whose coalescing timer expired, in FIFO (= deadline) order: the
+    /// hardware pops the head while `now` is at or after its deadline.
+    pub fn on_timer(&mut self, now: HwTime) {
+        while let Some(&(p, t)) = self.ack_fifo.front() {
+            if !now.after_eq(t) {
+                break;
             }
+            debug_assert_eq!(self.paths[p as usize].ack_due, Some(t), "only live entries are kept");
+            self.send_ack(p as usize, 0, now);
         }
+    }
+
+    /// Entries in the ACK coalescing FIFO (at most one per path).
+    pub fn ack_fifo_len(&self) -> usize {
+        self.ack_fifo.len()
     }
 
     /// A DATA packet for this connection (it passed the frame and connection checks).
     #[allow(clippy::too_many_arguments)]
     pub fn on_data(
         &mut self,
-        now: u64,
+        now: HwTime,
         psn: u32,
         ack_req: bool,
         solicited: bool,
@@ -319,7 +340,8 @@ impl Responder {
         if let Some((code, emsn)) = self.error {
             if ext.msn.wrapping_sub(self.next_msn) >= emsn.wrapping_sub(self.next_msn) {
                 self.stats.data_in_error += 1;
-                if self.last_error_nak.is_none_or(|t| now >= t.saturating_add(self.cfg.rto_min_ns)) {
+                // `since` is mod 2^32: after 2^32 ns of silence a NAK may wait up to rto_min once.
+                if self.last_error_nak.is_none_or(|t| now.since(t) >= self.nak_holdoff) {
                     self.last_error_nak = Some(now);
                     self.send_nak(psn, code, p, ext.msn, sport);
                 }
@@ -382,7 +404,9 @@ impl Responder {
         if flags != 0 || !new || rp.pending >= self.cfg.ack_every {
             self.send_ack(p, flags, now);
         } else if rp.ack_due.is_none() {
-            rp.ack_due = Some(now.saturating_add(self.cfg.ack_timeout_ns));
+            let due = now.add(self.ack_timeout);
+            rp.ack_due = Some(due);
+            self.ack_fifo.push_back((p as u8, due));
         }
     }
 
@@ -497,7 +521,7 @@ impl Responder {
         });
     }
 
-    fn send_ack(&mut self, p: usize, flags: u8, now: u64) {
+    fn send_ack(&mut self, p: usize, flags: u8, now: HwTime) {
         let rp = &mut self.paths[p];
         let ack = Ack {
             path_id: p as u8,
@@ -507,14 +531,19 @@ impl Responder {
             ecn_pkts: rp.pending.min(255) as u8,
             rate_hint: self.rate_hint,
             ts_echo: rp.newest_ts,
-            ack_delay: now.saturating_sub(rp.newest_arrival).min(u64::from(u32::MAX)) as u32,
+            ack_delay: now.since(rp.newest_arrival),
             sack: self.sack.bitmap,
         };
         rp.pending = 0;
         rp.ce = 0;
-        rp.ack_due = None;
+        let (due, sport) = (rp.ack_due.take(), rp.sport);
+        if let Some(t) = due {
+            // The FIFO entry of this deadline: the head when the timer fired, else stale.
+            let i = self.ack_fifo.iter().position(|&e| e == (p as u8, t)).expect("an armed path has its FIFO entry");
+            self.ack_fifo.remove(i);
+        }
         self.stats.acks_sent += 1;
-        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport: rp.sport, body: Body::Ack(ack) });
+        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport, body: Body::Ack(ack) });
     }
 
     fn send_nak(&mut self, psn: u32, code: NakCode, p: usize, msn: u32, sport: u16) {
