@@ -18,6 +18,7 @@
 //! simulator `sim/`) calls [`Qp::poll_tx`] when the link is free, [`Qp::on_frame`]
 //! when a frame arrives and [`Qp::on_timer`] at [`Qp::next_wakeup`].
 
+pub mod conn_table;
 pub mod exchange;
 pub mod loopback;
 pub mod path;
@@ -29,7 +30,7 @@ pub mod rtx;
 
 pub use qp::{Qp, QpAddr, QpSetup, QpStats};
 pub use requester::{Completion, Requester, WcStatus, WorkRequest};
-pub use responder::{RecvCompletion, Responder};
+pub use responder::{RecvCompletion, RecvStatus, Responder};
 
 use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
@@ -46,6 +47,13 @@ pub enum TransportError {
     TooLong { wr_id: u64, len: u64 },
     #[error("rkey {rkey:#x} is already registered")]
     RkeyInUse { rkey: u32 },
+    #[error(
+        "rkey {rkey:#x}: memory-region row {index} (its low log2({entries}) bits) already holds rkey {holder:#x}; \
+         deregister that key or pick a key with another index"
+    )]
+    MrRowTaken { rkey: u32, index: u32, holder: u32, entries: u32 },
+    #[error("the receive queue is full: {depth} buffers posted (rq_depth)")]
+    RecvQueueFull { depth: u32 },
     #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
     EmptyAllocation { base: u64, len: u64 },
     #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]

@@ -97,20 +97,12 @@ impl Qp {
     /// [`Qp::register`] in protection domain `pd` (another domain's region is refused
     /// to this connection with BadRkey, §6.11).
     pub fn register_in(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool, pd: u32) -> Result<(), TransportError> {
-        if self.rsp.mrs.regions.contains_key(&rkey) {
-            return Err(TransportError::RkeyInUse { rkey });
-        }
-        self.rsp.mem.alloc(base, len, backed)?;
-        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd };
-        self.rsp.mrs.regions.insert(rkey, mr);
-        Ok(())
+        self.rsp.register(rkey, MemoryRegion { base, len, access: Access { remote_write }, pd }, backed)
     }
 
     /// Allocates a receive buffer in host memory and posts it.
     pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), TransportError> {
-        self.rsp.mem.alloc(addr, len, backed)?;
-        self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
-        Ok(())
+        self.rsp.alloc_and_post_recv(RecvBuffer { wr_id, addr, len }, backed)
     }
 
     /// The MSN of the first message and the SSN of the first SEND, both directions
@@ -150,7 +142,7 @@ impl Qp {
         }
         match &f.body {
             Body::Data { kind, ext, placement, payload } => self.rsp.on_data(
-                now.legacy_ns(),
+                now,
                 f.bth.psn,
                 f.bth.ack_req,
                 f.bth.solicited,
@@ -192,13 +184,13 @@ impl Qp {
     pub fn next_wakeup(&self) -> Option<HwTime> {
         crate::time::earliest(
             self.req.next_wakeup(),
-            self.rsp.next_wakeup().map(HwTime::from_legacy_ns),
+            self.rsp.next_wakeup(),
         )
     }
 
     pub fn on_timer(&mut self, now: HwTime) {
         self.req.on_timer(now);
-        self.rsp.on_timer(now.legacy_ns());
+        self.rsp.on_timer(now);
     }
 
     /// The frame around a half's output.
