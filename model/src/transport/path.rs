@@ -779,7 +779,7 @@ mod tests {
         });
         assert!(!t.on_lost(0, 5, 20));
         assert!(!t.on_lost(0, 6, 20), "psn 6 was sent before the decrease");
-        assert_eq!(t.paths[0].cwnd, (16 * ONE + 77) * 128 >> 8, "(cwnd * beta_q8) >> 8, floor");
+        assert_eq!(t.paths[0].cwnd, ((16 * ONE + 77) * 128) >> 8, "(cwnd * beta_q8) >> 8, floor");
         assert_eq!(t.paths[0].strikes, 1);
         assert_eq!(t.paths[0].state, PathState::Suspect);
         assert!(!t.on_lost(0, 20, 30), "psn 20 was sent after it");

@@ -534,11 +534,9 @@ mod tests {
                     0 | 1 => {
                         q.ack(psn);
                     }
-                    2 => {
-                        if q.slot(psn).unwrap().state == SlotState::InFlight {
-                            q.mark_lost(psn, None);
-                            send(&mut q, &mut fifo, psn, 1 + (rng >> 40) as usize % 3);
-                        }
+                    2 if q.slot(psn).unwrap().state == SlotState::InFlight => {
+                        q.mark_lost(psn, None);
+                        send(&mut q, &mut fifo, psn, 1 + (rng >> 40) as usize % 3);
                     }
                     _ => {}
                 }
