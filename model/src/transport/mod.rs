@@ -71,6 +71,10 @@ pub enum InvariantError {
     LostSet { set: u32, slots: u32 },
     #[error("{outstanding} PSNs outstanding in a window of {window}")]
     Window { outstanding: u32, window: u32 },
+    #[error("transmission-order lists: {0}")]
+    TxLists(String),
+    #[error("path table summary: {0}")]
+    PathSummary(String),
 }
 
 /// Largest `reorder_threshold`: path PSN distances are compared in 24-bit serial
@@ -182,6 +186,11 @@ pub struct TransportConfig {
     /// Rows of the memory-region table (one table per NIC, a block RAM): a power of two,
     /// 16..=65536. An rkey is `tag << log2(mr_entries) | index`.
     pub mr_entries: u32,
+    /// Transmission records per connection in the retransmit queue (a power of two,
+    /// 1..=256): at most `min(tx_pool, window)` packets are in flight on a connection at
+    /// once (each transmission holds one record until it is acknowledged or declared
+    /// lost). The default 256 makes it the PSN window's bound; `core` uses 16.
+    pub tx_pool: u32,
 }
 
 impl Default for TransportConfig {
@@ -213,6 +222,7 @@ impl Default for TransportConfig {
             msg_window: 32,
             rq_depth: 64,
             mr_entries: 1024,
+            tx_pool: 256,
         }
     }
 }
@@ -305,7 +315,13 @@ impl TransportConfig {
         }
         pow2("rq_depth", self.rq_depth, 1, 1024, "posted receive buffers per connection")?;
         pow2("mr_entries", self.mr_entries, 16, 65536, "memory-region table rows: a block RAM depth")?;
+        pow2("tx_pool", self.tx_pool, 1, 256, "transmission records per connection; at most min(tx_pool, window) packets in flight")?;
         Ok(())
+    }
+
+    /// Packets a connection may have in flight at once: `min(tx_pool, window)`.
+    pub fn tx_records(&self) -> u32 {
+        self.tx_pool.min(self.window)
     }
 
     /// Bytes on the wire of a full-MTU DATA frame (no VLAN tag).

@@ -742,13 +742,8 @@ impl Requester {
         }
         // The transmission-order lists hold exactly the PSNs in flight, and the path
         // table's summary equals the one recomputed from its rows.
-        // (InvariantError lives in mod.rs and has no variants for these yet.)
-        if let Err(e) = self.rtx.check_lists() {
-            panic!("requester invariant broken: {e}");
-        }
-        if let Err(e) = self.paths.check_summary() {
-            panic!("requester invariant broken: {e}");
-        }
+        self.rtx.check_lists().map_err(|e| InvariantError::TxLists(e.to_string()))?;
+        self.paths.check_summary().map_err(|e| InvariantError::PathSummary(e.to_string()))?;
         Ok(())
     }
 }
