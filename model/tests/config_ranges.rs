@@ -1,4 +1,4 @@
-//! Every numeric field of a configuration (`[sack]`, `[transport]`) and its `name`,
+//! Every numeric field of a configuration (`connections`, `[sack]`, `[transport]`) and its `name`,
 //! walked at the bounds of its documented range through the TOML path a user takes:
 //! each bound is accepted, each value just outside is refused with an error that
 //! names the field. (A bound equal to the type's own limit has no "just outside":
@@ -9,7 +9,7 @@ use mrnic_model::transport::{MAX_CWND, MAX_HEAD_RTO_PCT, MAX_REORDER_THRESHOLD, 
 
 /// A configuration file: the default preset's sizes plus `sack` and `transport` lines.
 fn toml(name: &str, sack: &str, transport: &str) -> String {
-    format!("name = {name:?}\n[sack]\nconnections = 1024\nwindow = 256\n{sack}\n[transport]\n{transport}\n")
+    format!("name = {name:?}\nconnections = 1024\n[sack]\nwindow = 256\n{sack}\n[transport]\n{transport}\n")
 }
 
 /// `[transport] key = v` alone.
@@ -123,16 +123,22 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
 }
 
 #[test]
-fn sack_sizes_and_the_shared_window_are_accepted_at_their_bounds_and_refused_outside() {
+fn connections_sack_sizes_and_the_shared_window_are_accepted_at_their_bounds_and_refused_outside() {
     let sized = |conns: u64, w: u64| {
-        format!("name = \"t\"\n[sack]\nconnections = {conns}\nwindow = {w}\n[transport]\nwindow = {w}\ncwnd_max = {w}\n")
+        format!("name = \"t\"\nconnections = {conns}\n[sack]\nwindow = {w}\n[transport]\nwindow = {w}\ncwnd_max = {w}\n")
     };
-    for (c, w) in [(16, 32), (4096, 256), (1024, 64), (256, 128)] {
+    for (c, w) in [(16, 32), (4096, 256), (1024, 64), (256, 128), (64, 64)] {
         accepted(&sized(c, w));
     }
-    refused(&sized(8, 32), "sack.connections");
-    refused(&sized(8192, 32), "sack.connections");
-    refused(&sized(1000, 32), "sack.connections");
+    // The one connection count is the top-level `connections`, refused naming it.
+    refused(&sized(8, 32), "connections");
+    refused(&sized(8192, 32), "connections");
+    refused(&sized(1000, 32), "connections");
+    refused(&sized(0, 32), "connections");
+    // The old place of the key is refused with a pointer to the new one.
+    let e = Config::from_toml("name = \"t\"\n[sack]\nconnections = 256\nwindow = 256\n").unwrap_err();
+    assert_eq!(e.field(), "connections", "{e}");
+    assert!(e.to_string().contains("top-level key `connections"), "{e}");
     refused(&sized(16, 16), "sack.window");
     refused(&sized(16, 512), "sack.window");
     // transport.window alone, out of the set or different from sack.window.
