@@ -71,7 +71,7 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
     assert!(Config::from_toml(&tr("paths", 256)).is_err());
     assert!(Config::from_toml(&tr("cycle_ns", 256)).is_err());
     // Table sizes: powers of two within their ranges.
-    for (key, lo, hi) in [("msg_window", 1u64, 256u64), ("rq_depth", 1, 1024), ("mr_entries", 16, 65536)] {
+    for (key, lo, hi) in [("msg_window", 1u64, 256u64), ("rq_depth", 1, 1024), ("mr_entries", 16, 65536), ("tx_pool", 1, 256)] {
         accepted(&tr(key, lo));
         accepted(&tr(key, hi));
         for bad in [lo / 2, hi * 2, lo + 2] {

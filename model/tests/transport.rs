@@ -254,9 +254,9 @@ fn ecn_marks_shrink_only_the_marked_paths_windows() {
         let marked = route_of(0xC000 | p.entropy, 4) == 2;
         assert_eq!(p.stat_ecn_cuts > 0, marked, "{p:?}");
         if marked {
-            assert!(p.alpha > 0.5 && p.cwnd < 4.0, "alpha {} cwnd {}", p.alpha, p.cwnd);
+            assert!(p.alpha > 512 && p.cwnd < 4 << 8, "alpha {}/1024 cwnd {}/256", p.alpha, p.cwnd);
         } else {
-            assert!(p.cwnd > 16.0, "unmarked paths grow: {}", p.cwnd);
+            assert!(p.cwnd > 16 << 8, "unmarked paths grow: {}/256", p.cwnd);
         }
     }
 }
@@ -300,8 +300,9 @@ fn the_head_timer_repairs_a_stuck_window_head_long_before_the_rto() {
 }
 
 /// Configurations are range-checked by `Qp::new` (`model/tests/config_ranges.rs`); the
-/// halves built directly from an unchecked one still do not overflow their timers: an
-/// ACK deadline `now + T` with T = 2^64 − 1 saturates instead of panicking.
+/// halves built directly from an unchecked one still do not overflow their timers: the
+/// responder clamps T = 2^64 − 1 to 2^31 − 1 ns (the longest span its 32-bit hardware
+/// time orders), so the ACK deadline is `now + 2^31 − 1` instead of a panic.
 #[test]
 fn timers_saturate_when_an_unchecked_config_reaches_a_half_directly() {
     use mrnic_model::transport::Responder;
@@ -310,15 +311,15 @@ fn timers_saturate_when_an_unchecked_config_reaches_a_half_directly() {
     let mut r = Responder::new(&c, 0, 0, 1);
     r.mem.alloc(REGION, 4096, true).unwrap();
     let mr = mrnic_model::transport::placement::MemoryRegion { base: REGION, len: 4096, access: mrnic_model::transport::placement::Access { remote_write: true }, pd: 1 };
-    r.mrs.regions.insert(RKEY, mr);
+    r.mrs.insert(RKEY, mr).unwrap();
     let pl = Placement { va: REGION, rkey: RKEY };
     let ext = |psn: u32, msn: u32| DataExt { path_id: 0, path_psn: psn, msn, pkt_offset: 0, flags: 1, ssn: 0, timestamp: 0 };
-    r.on_data(1_000, 0, false, false, Write, &ext(0, 0), &pl, &[1; 8], false, 0xC000);
+    r.on_data(HwTime(1_000), 0, false, false, Write, &ext(0, 0), &pl, &[1; 8], false, 0xC000);
     assert_eq!(r.stats.data_new, 1);
-    assert_eq!(r.next_wakeup(), Some(u64::MAX), "the ACK deadline now + T saturated");
+    assert_eq!(r.next_wakeup(), Some(HwTime(1_000).add((1 << 31) - 1)), "the ACK deadline now + T, T clamped");
     // A bad rkey puts the responder in the error state; a later packet of that message
-    // meets the NAK rate limit `t + rto_min`, which saturates too.
-    r.on_data(2_000, 1, false, false, Write, &ext(1, 1), &Placement { va: REGION, rkey: 7 }, &[1; 8], false, 0xC000);
-    r.on_data(3_000, 2, false, false, Write, &ext(2, 1), &pl, &[1; 8], false, 0xC000);
+    // meets the NAK rate limit `t + rto_min`, rto_min clamped the same way.
+    r.on_data(HwTime(2_000), 1, false, false, Write, &ext(1, 1), &Placement { va: REGION, rkey: 7 }, &[1; 8], false, 0xC000);
+    r.on_data(HwTime(3_000), 2, false, false, Write, &ext(2, 1), &pl, &[1; 8], false, 0xC000);
     assert_eq!((r.stats.data_refused, r.stats.data_in_error, r.stats.naks_sent), (1, 1, 1), "one NAK: the next is rate-limited");
 }

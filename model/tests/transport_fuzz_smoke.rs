@@ -97,7 +97,7 @@ impl Tally {
 fn target(q: &Qp, f: &Frame) -> Option<(u64, u64)> {
     let Body::Data { kind, ext, placement, .. } = &f.body else { return None };
     match kind {
-        DataKind::Write => q.rsp.mrs.regions.get(&placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
+        DataKind::Write => q.rsp.mrs.lookup(placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
         DataKind::Send => q.rsp.rq.get(ext.ssn).map(|b| (b.addr, b.addr + b.len)),
     }
 }
@@ -223,7 +223,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
             let p = plen as u64;
             let va = match kind {
                 DataKind::Write => {
-                    let (b, l) = to.rsp.mrs.regions.get(&rkey).map_or((MR, 4096), |m| (m.base, m.len));
+                    let (b, l) = to.rsp.mrs.lookup(rkey).map_or((MR, 4096), |m| (m.base, m.len));
                     if plausible {
                         b + rng.gen_range(0..=l.saturating_sub(p))
                     } else {
@@ -311,7 +311,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
 /// counted exactly once, every frame sent too; bytes placed = bytes written.
 fn check_books(q: &Qp) {
     let (s, r, t) = (q.stats, q.rsp.stats, q.req.stats);
-    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window;
+    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window + r.data_beyond_msg_window;
     assert_eq!(
         s.rx_frames,
         s.rx_wrong_qp + s.rx_wrong_peer + s.rx_wrong_pkey + data + t.acks + t.naks + r.probes_answered + t.probe_replies,

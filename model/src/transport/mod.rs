@@ -18,6 +18,7 @@
 //! simulator `sim/`) calls [`Qp::poll_tx`] when the link is free, [`Qp::on_frame`]
 //! when a frame arrives and [`Qp::on_timer`] at [`Qp::next_wakeup`].
 
+pub mod conn_table;
 pub mod exchange;
 pub mod loopback;
 pub mod path;
@@ -29,7 +30,7 @@ pub mod rtx;
 
 pub use qp::{Qp, QpAddr, QpSetup, QpStats};
 pub use requester::{Completion, Requester, WcStatus, WorkRequest};
-pub use responder::{RecvCompletion, Responder};
+pub use responder::{RecvCompletion, RecvStatus, Responder};
 
 use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
@@ -46,6 +47,13 @@ pub enum TransportError {
     TooLong { wr_id: u64, len: u64 },
     #[error("rkey {rkey:#x} is already registered")]
     RkeyInUse { rkey: u32 },
+    #[error(
+        "rkey {rkey:#x}: memory-region row {index} (its low log2({entries}) bits) already holds rkey {holder:#x}; \
+         deregister that key or pick a key with another index"
+    )]
+    MrRowTaken { rkey: u32, index: u32, holder: u32, entries: u32 },
+    #[error("the receive queue is full: {depth} buffers posted (rq_depth)")]
+    RecvQueueFull { depth: u32 },
     #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
     EmptyAllocation { base: u64, len: u64 },
     #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]
@@ -63,6 +71,10 @@ pub enum InvariantError {
     LostSet { set: u32, slots: u32 },
     #[error("{outstanding} PSNs outstanding in a window of {window}")]
     Window { outstanding: u32, window: u32 },
+    #[error("transmission-order lists: {0}")]
+    TxLists(String),
+    #[error("path table summary: {0}")]
+    PathSummary(String),
 }
 
 /// Largest `reorder_threshold`: path PSN distances are compared in 24-bit serial
@@ -174,6 +186,11 @@ pub struct TransportConfig {
     /// Rows of the memory-region table (one table per NIC, a block RAM): a power of two,
     /// 16..=65536. An rkey is `tag << log2(mr_entries) | index`.
     pub mr_entries: u32,
+    /// Transmission records per connection in the retransmit queue (a power of two,
+    /// 1..=256): at most `min(tx_pool, window)` packets are in flight on a connection at
+    /// once (each transmission holds one record until it is acknowledged or declared
+    /// lost). The default 256 makes it the PSN window's bound; `core` uses 16.
+    pub tx_pool: u32,
 }
 
 impl Default for TransportConfig {
@@ -205,6 +222,7 @@ impl Default for TransportConfig {
             msg_window: 32,
             rq_depth: 64,
             mr_entries: 1024,
+            tx_pool: 256,
         }
     }
 }
@@ -297,7 +315,13 @@ impl TransportConfig {
         }
         pow2("rq_depth", self.rq_depth, 1, 1024, "posted receive buffers per connection")?;
         pow2("mr_entries", self.mr_entries, 16, 65536, "memory-region table rows: a block RAM depth")?;
+        pow2("tx_pool", self.tx_pool, 1, 256, "transmission records per connection; at most min(tx_pool, window) packets in flight")?;
         Ok(())
+    }
+
+    /// Packets a connection may have in flight at once: `min(tx_pool, window)`.
+    pub fn tx_records(&self) -> u32 {
+        self.tx_pool.min(self.window)
     }
 
     /// Bytes on the wire of a full-MTU DATA frame (no VLAN tag).

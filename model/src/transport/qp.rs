@@ -97,20 +97,12 @@ impl Qp {
     /// [`Qp::register`] in protection domain `pd` (another domain's region is refused
     /// to this connection with BadRkey, §6.11).
     pub fn register_in(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool, pd: u32) -> Result<(), TransportError> {
-        if self.rsp.mrs.regions.contains_key(&rkey) {
-            return Err(TransportError::RkeyInUse { rkey });
-        }
-        self.rsp.mem.alloc(base, len, backed)?;
-        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd };
-        self.rsp.mrs.regions.insert(rkey, mr);
-        Ok(())
+        self.rsp.register(rkey, MemoryRegion { base, len, access: Access { remote_write }, pd }, backed)
     }
 
     /// Allocates a receive buffer in host memory and posts it.
     pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), TransportError> {
-        self.rsp.mem.alloc(addr, len, backed)?;
-        self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
-        Ok(())
+        self.rsp.alloc_and_post_recv(RecvBuffer { wr_id, addr, len }, backed)
     }
 
     /// The MSN of the first message and the SSN of the first SEND, both directions
@@ -150,7 +142,7 @@ impl Qp {
         }
         match &f.body {
             Body::Data { kind, ext, placement, payload } => self.rsp.on_data(
-                now.legacy_ns(),
+                now,
                 f.bth.psn,
                 f.bth.ack_req,
                 f.bth.solicited,
@@ -165,9 +157,9 @@ impl Qp {
                 f.udp.src_port,
             ),
             Body::Probe(p) => self.rsp.on_probe(p, f.udp.src_port),
-            Body::Ack(a) => self.req.on_ack(now.legacy_ns(), f.bth.psn, a),
-            Body::Nak(n) => self.req.on_nak(now.legacy_ns(), f.bth.psn, n),
-            Body::ProbeReply(r) => self.req.on_probe_reply(now.legacy_ns(), r),
+            Body::Ack(a) => self.req.on_ack(now, f.bth.psn, a),
+            Body::Nak(n) => self.req.on_nak(now, f.bth.psn, n),
+            Body::ProbeReply(r) => self.req.on_probe_reply(now, r),
         }
     }
 
@@ -182,7 +174,7 @@ impl Qp {
     pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Frame> {
         let o = match self.rsp.poll_tx_on(plane) {
             Some(o) => o,
-            None => self.req.poll_tx_on(now.legacy_ns(), plane)?,
+            None => self.req.poll_tx_on(now, plane)?,
         };
         self.stats.tx_frames += 1;
         Some(self.wrap(o))
@@ -191,14 +183,14 @@ impl Qp {
     /// Earliest time [`Qp::on_timer`] has work (hardware time; serial arithmetic).
     pub fn next_wakeup(&self) -> Option<HwTime> {
         crate::time::earliest(
-            self.req.next_wakeup().map(HwTime::from_legacy_ns),
-            self.rsp.next_wakeup().map(HwTime::from_legacy_ns),
+            self.req.next_wakeup(),
+            self.rsp.next_wakeup(),
         )
     }
 
     pub fn on_timer(&mut self, now: HwTime) {
-        self.req.on_timer(now.legacy_ns());
-        self.rsp.on_timer(now.legacy_ns());
+        self.req.on_timer(now);
+        self.rsp.on_timer(now);
     }
 
     /// The frame around a half's output.
