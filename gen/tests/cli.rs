@@ -244,9 +244,11 @@ fn presets_and_budget_name_every_preset_and_refuse_what_does_not_fit() {
     assert!(stdout(&o).contains("| iCE40 UP5K |") && stdout(&o).contains("| sack | bitmap |"), "{}", stdout(&o));
 
     let o = mrnic(&[&"budget", &"--preset", &"core", &"--device", &"ecp5-85f"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = mrnic(&[&"budget", &"--preset", &"core", &"--device", &"up5k"]);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
-    assert!(e.contains("configuration \"core\" does not fit ECP5-85F") && e.contains("DP16KD of 208") && e.contains("short"), "{e}");
+    assert!(e.contains("configuration \"core\" does not fit iCE40 UP5K") && e.contains("EBR of 30") && e.contains("short"), "{e}");
 
     let o = mrnic(&[&"budget", &"--preset", &"default"]);
     assert_eq!(o.status.code(), Some(1));

@@ -49,6 +49,10 @@ pub enum Bits {
     Log2WindowPlus1,
     /// P, one bit per path.
     Paths,
+    /// log2 min(tx_pool, W), at least 1 (a transmission record index).
+    Log2TxRecords,
+    /// log2 min(tx_pool, W) + 1 (a count of records).
+    Log2TxRecordsPlus1,
     /// ceil(log2 P), at least 1 (a path id).
     Log2Paths,
     /// ceil(log2 P) + 1 (a count 0..=P).
@@ -83,6 +87,8 @@ pub enum Depth {
     ConnPaths,
     /// One per (connection, PSN slot): `connections * W`.
     ConnWindow,
+    /// One per (connection, transmission record): `connections * min(tx_pool, W)`.
+    ConnTxRecords,
     /// One per (connection, message in flight): `connections * msg_window`.
     ConnMsgs,
     /// One per (connection, posted receive buffer): `connections * rq_depth`.
@@ -199,36 +205,38 @@ pub const TABLES: &[Table] = &[
         depth: Depth::ConnWindow,
         fields: &[
             f("state", N(2), "IN_FLIGHT / LOST / ACKED (FREE: outside [cum, next))"),
-            f("path", Log2Paths, "path of the latest transmission"),
-            f("path_psn", N(24), "its path PSN (per-path loss detection)"),
-            f("sent_at", N(32), "HwTime of the latest transmission (path RTO, head timer)"),
             f("msg", Log2MsgWindow, "the message's row in the message table (offset = PSN - its first PSN)"),
             f("retx", N(1), "sent more than once"),
+            f("record", Log2TxRecords, "its transmission record while in flight"),
         ],
         source: Source::Estimate,
         spram: true,
-        what: "one record per PSN of the window, indexed by PSN mod W",
+        what: "one entry per PSN of the window, indexed by PSN mod W",
     },
     Table {
         block: "rtx",
-        name: "pool",
-        depth: Depth::ConnWindow,
+        name: "record",
+        depth: Depth::ConnTxRecords,
         fields: &[
-            f("slot", Log2Window, "the PSN slot this list entry stands for"),
-            f("next", Log2Window, "next entry of the path's list (or of the free list)"),
+            f("slot", Log2Window, "the PSN slot this transmission is of"),
+            f("path", Log2Paths, "path it was sent on"),
+            f("path_psn", N(24), "its path PSN (per-path loss detection)"),
+            f("sent_at", N(32), "HwTime it was sent (path RTO, head timer)"),
+            f("prev", Log2TxRecords, "previous record on the path's list"),
+            f("next", Log2TxRecords, "next record on the path's list (or the free list)"),
         ],
         source: Source::Estimate,
         spram: true,
-        what: "per-path transmission order: singly linked lists through a pool of W entries",
+        what: "transmissions in flight: min(tx_pool, W) records per connection on per-path doubly linked lists",
     },
     Table {
         block: "rtx",
         name: "lists",
         depth: Depth::ConnPaths,
         fields: &[
-            f("head", Log2Window, "oldest entry of the path's list"),
-            f("tail", Log2Window, "newest entry"),
-            f("len", Log2WindowPlus1, "entries on the list (0 = empty)"),
+            f("head", Log2TxRecords, "oldest record of the path's list"),
+            f("tail", Log2TxRecords, "newest record"),
+            f("len", Log2TxRecordsPlus1, "records on the list (0 = empty)"),
         ],
         source: Source::Estimate,
         spram: true,
@@ -243,8 +251,8 @@ pub const TABLES: &[Table] = &[
             f("lost_count", Log2WindowPlus1, "PSNs declared lost, not yet retransmitted"),
             f("cum_psn", N(24), "oldest outstanding PSN"),
             f("next_psn", N(24), "next new PSN"),
-            f("free_head", Log2Window, "free list of the pool"),
-            f("free_len", Log2WindowPlus1, "free entries"),
+            f("free_head", Log2TxRecords, "free list of the records"),
+            f("free_len", Log2TxRecordsPlus1, "free records"),
             f("head_deadline", N(32), "head timer HwTime"),
             f("head_valid", N(1), "head timer armed"),
         ],
@@ -423,6 +431,8 @@ pub struct Sizes {
     pub msg_window: u64,
     pub rq_depth: u64,
     pub mr_entries: u64,
+    /// Transmission records per connection: `min(tx_pool, W)`.
+    pub tx_records: u64,
 }
 
 fn clog2(n: u64) -> u32 {
@@ -443,6 +453,7 @@ impl Sizes {
             msg_window: msg_window(cfg),
             rq_depth: rq_depth(cfg),
             mr_entries: mr_entries(cfg),
+            tx_records: u64::from(t.tx_records()),
         }
     }
 
@@ -453,6 +464,8 @@ impl Sizes {
             Log2Window => clog2(self.window).max(1),
             Log2WindowPlus1 => clog2(self.window) + 1,
             Paths => self.paths as u32,
+            Log2TxRecords => clog2(self.tx_records).max(1),
+            Log2TxRecordsPlus1 => clog2(self.tx_records) + 1,
             Log2Paths => clog2(self.paths).max(1),
             Log2PathsPlus1 => clog2(self.paths) + 1,
             Log2MsgWindow => clog2(self.msg_window).max(1),
@@ -469,6 +482,7 @@ impl Sizes {
             Depth::Conns => c,
             Depth::ConnPaths => c * self.paths,
             Depth::ConnWindow => c * self.window,
+            Depth::ConnTxRecords => c * self.tx_records,
             Depth::ConnMsgs => c * self.msg_window,
             Depth::ConnRq => c * self.rq_depth,
             Depth::MrEntries => self.mr_entries,
@@ -768,8 +782,8 @@ impl Budget {
     pub fn to_markdown(&self) -> String {
         let s = &self.sizes;
         let mut o = format!(
-            "## Budget of `{}`: {} connections x {} paths, W = {}, msg_window {}, rq_depth {}, mr_entries {}\n\n",
-            self.config, s.connections, s.paths, s.window, s.msg_window, s.rq_depth, s.mr_entries
+            "## Budget of `{}`: {} connections x {} paths, W = {}, {} transmission records, msg_window {}, rq_depth {}, mr_entries {}\n\n",
+            self.config, s.connections, s.paths, s.window, s.tx_records, s.msg_window, s.rq_depth, s.mr_entries
         );
         o += "| block | memory | depth | width | bits | bits/conn | source | ECP5-85F | UP5K |\n|---|---|---:|---:|---:|---:|---|---|---|\n";
         let (e, u) = (self.on(ECP5_85F.key), self.on(UP5K.key));
@@ -820,15 +834,15 @@ impl Budget {
 pub fn summary_markdown() -> String {
     let budgets: Vec<Budget> = crate::config::PRESETS.iter().map(|p| Budget::of(&Config::preset(p).expect("preset"))).collect();
     let mut o = String::from(
-        "| preset | connections x paths, W | msg_window, rq_depth, mr_entries | bits per connection | total bits | ECP5-85F DP16KD (of 208) | fits ECP5-85F | UP5K EBR (of 30) | UP5K SPRAM (of 4) | fits UP5K |\n|---|---|---|---:|---:|---:|---|---:|---:|---|\n",
+        "| preset | connections x paths, W | tx records, msg_window, rq_depth, mr_entries | bits per connection | total bits | ECP5-85F DP16KD (of 208) | fits ECP5-85F | UP5K EBR (of 30) | UP5K SPRAM (of 4) | fits UP5K |\n|---|---|---|---:|---:|---:|---|---:|---:|---|\n",
     );
     for b in &budgets {
         let s = &b.sizes;
         let (e, u) = (b.on(ECP5_85F.key), b.on(UP5K.key));
         let yn = |f: &Fit| if f.fits { "yes" } else { "no" };
         o += &format!(
-            "| `{}` | {} x {}, {} | {}, {}, {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            b.config, s.connections, s.paths, s.window, s.msg_window, s.rq_depth, s.mr_entries, b.bits_per_connection, b.total_bits,
+            "| `{}` | {} x {}, {} | {}, {}, {}, {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            b.config, s.connections, s.paths, s.window, s.tx_records, s.msg_window, s.rq_depth, s.mr_entries, b.bits_per_connection, b.total_bits,
             e.brams_used, yn(e), u.brams_used, u.sprams_used, yn(u)
         );
     }
@@ -877,9 +891,10 @@ mod tests {
 
     #[test]
     fn widths_follow_the_configuration() {
-        let s = Sizes { connections: 256, paths: 8, window: 256, msg_window: 32, rq_depth: 64, mr_entries: 1024 };
+        let s = Sizes { connections: 256, paths: 8, window: 256, msg_window: 32, rq_depth: 64, mr_entries: 1024, tx_records: 16 };
         assert_eq!((s.bits(Log2Window), s.bits(Log2WindowPlus1), s.bits(Log2Paths), s.bits(Log2MsgWindow)), (8, 9, 3, 5));
         assert_eq!((s.bits(MrTag), s.bits(QpTag)), (22, 16));
         assert_eq!(s.depth(Depth::ConnWindow), 65536);
+        assert_eq!((s.depth(Depth::ConnTxRecords), s.bits(Log2TxRecords), s.bits(Log2TxRecordsPlus1)), (4096, 4, 5));
     }
 }

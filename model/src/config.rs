@@ -149,8 +149,8 @@ pub const PRESETS: &[&str] = &["default", "core", "tiny", "ice40", "small"];
 /// One line per preset: what it is for (`mrnic presets`, README, `docs/budget.md`).
 pub const PRESET_PURPOSE: &[(&str, &str)] = &[
     ("default", "1024 connections x 8 paths, W = 256: the reference size (larger than an ECP5-85F holds, see docs/budget.md)"),
-    ("core", "256 connections x 8 paths, W = 256: the target for the whole NIC on an ECP5-85F (does not fit yet at the PLAN9 state widths, see docs/budget.md)"),
-    ("tiny", "16 connections x 4 paths, W = 64, 33 ns cycle: the whole NIC on an iCE40 UP5K"),
+    ("core", "256 connections x 8 paths, W = 256, 16 tx records, msg_window 4, rq_depth 4: the whole NIC on an ECP5-85F"),
+    ("tiny", "16 connections x 4 paths, W = 64, msg_window 8, rq_depth 8, 33 ns cycle: the whole NIC on an iCE40 UP5K"),
     ("ice40", "256 connections, W = 64: the SACK engine alone on an iCE40 UP5K (synthesis benchmark)"),
     ("small", "16 connections, W = 256: fast tests with many same-connection hazards"),
 ];
@@ -158,22 +158,22 @@ pub const PRESET_PURPOSE: &[(&str, &str)] = &[
 impl Config {
     /// A named preset ([`PRESETS`], [`PRESET_PURPOSE`]):
     /// - `default`: 1024 connections, 8 paths, 256-bit window (the reference size);
-    /// - `core`: 256 connections, 8 paths, 256-bit window, 8 messages in flight, 8 posted
-    ///   receive buffers per connection, 256 memory regions: the target for the whole NIC on
-    ///   an ECP5-85F (`docs/budget.md`: it does not fit yet at the PLAN9 state widths);
+    /// - `core`: 256 connections, 8 paths, 256-bit window, 16 transmission records, 4
+    ///   messages in flight, 4 posted receive buffers per connection, 256 memory regions: the
+    ///   whole NIC fits an ECP5-85F with the parser's frame buffer (`docs/budget.md`);
     /// - `tiny`: 16 connections, 4 paths, 64-bit window, 8 messages, 8 receive buffers, 64
     ///   memory regions, a 33 ns cycle (30 MHz): the whole NIC fits an iCE40 UP5K;
     /// - `ice40`: 256 connections, 64-bit window (the SACK engine alone on an iCE40 UP5K);
     /// - `small`: 16 connections, 256-bit window (fast tests: many same-connection hazards).
     pub fn preset(name: &str) -> Result<Config, ConfigError> {
-        // (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns)
-        type Row = (usize, usize, u8, u32, u32, u32, u8);
-        let (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns): Row = match name {
-            "default" => (1024, 256, 8, 32, 64, 1024, 10),
-            "core" => (256, 256, 8, 8, 8, 256, 10),
-            "tiny" => (16, 64, 4, 8, 8, 64, 33),
-            "ice40" => (256, 64, 8, 32, 64, 1024, 10),
-            "small" => (16, 256, 8, 32, 64, 1024, 10),
+        // (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns, tx_pool)
+        type Row = (usize, usize, u8, u32, u32, u32, u8, u32);
+        let (connections, window, paths, msg_window, rq_depth, mr_entries, cycle_ns, tx_pool): Row = match name {
+            "default" => (1024, 256, 8, 32, 64, 1024, 10, 256),
+            "core" => (256, 256, 8, 4, 4, 256, 10, 16),
+            "tiny" => (16, 64, 4, 8, 8, 64, 33, 256),
+            "ice40" => (256, 64, 8, 32, 64, 1024, 10, 256),
+            "small" => (16, 256, 8, 32, 64, 1024, 10, 256),
             _ => return Err(ConfigError::out_of_range("preset", format!("{name:?}"), format!("no such preset: the presets are {PRESETS:?}"))),
         };
         let transport = crate::transport::TransportConfig {
@@ -184,6 +184,7 @@ impl Config {
             rq_depth,
             mr_entries,
             cycle_ns,
+            tx_pool,
             ..Default::default()
         };
         Ok(Config { name: name.to_string(), connections, sack: SackConfig { window }, transport })
@@ -259,6 +260,7 @@ mod tests {
         assert_eq!(sizes("tiny"), (16, 4, 64));
         assert_eq!(sizes("default"), (1024, 8, 256));
         assert_eq!(Config::preset("tiny").unwrap().transport.cycle_ns, 33);
+        assert_eq!(Config::preset("core").unwrap().transport.tx_records(), 16);
         assert_eq!(Config::preset("default").unwrap().transport, crate::transport::TransportConfig::default());
     }
 
