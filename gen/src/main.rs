@@ -117,6 +117,10 @@ enum Cmd {
         /// Exit with status 1 when any result is flagged WORSE.
         #[arg(long)]
         fail_on_worse: bool,
+        /// Also require a flagged change to exceed this percentage of the before mean
+        /// (default 0: the spread alone decides).
+        #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+        tolerance: f64,
     },
     /// Run a block's verification suite (differential, directed, power-up) against its
     /// generated Verilog, or any Verilog implementing its interface (`--verilog FILE --top M`).
@@ -219,8 +223,11 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Cmd::Compare { before, after, out, fail_on_worse } => {
-            let report = mrnic_sim::seeds::compare_dirs(&before, &after)?;
+        Cmd::Compare { before, after, out, fail_on_worse, tolerance } => {
+            if !(tolerance >= 0.0 && tolerance.is_finite()) {
+                bail!("--tolerance {tolerance}: must be a percentage >= 0");
+            }
+            let report = mrnic_sim::seeds::compare_dirs_tol(&before, &after, tolerance / 100.0)?;
             let md = report.to_markdown();
             print!("{md}");
             if let Some(o) = &out {

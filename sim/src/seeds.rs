@@ -603,12 +603,18 @@ pub enum Flag {
 
 /// The flag of one metric (see the module docs for the rule).
 pub fn flag(metric: &str, before: &Stats, after: &Stats) -> Flag {
+    flag_tol(metric, before, after, 0.0)
+}
+
+/// [`flag`] with a tolerance: the threshold is the larger of the two spreads and
+/// `tolerance` (a fraction, 0.01 = 1 %) of |before mean|. `flag` is `tolerance` 0.
+pub fn flag_tol(metric: &str, before: &Stats, after: &Stats, tolerance: f64) -> Flag {
     let worse_by = match better(metric) {
         Better::Higher => before.mean - after.mean,
         Better::Lower => after.mean - before.mean,
         Better::Neither => return Flag::None,
     };
-    let spread = before.range().max(after.range());
+    let spread = before.range().max(after.range()).max(tolerance * before.mean.abs());
     if worse_by > spread {
         Flag::Worse
     } else if -worse_by > spread {
@@ -651,15 +657,20 @@ impl Comparison {
     }
 }
 
-/// `before` and `after` side by side.
+/// `before` and `after` side by side ([`flag`]).
 pub fn compare(key: &str, before: &Summary, after: &Summary) -> Comparison {
+    compare_tol(key, before, after, 0.0)
+}
+
+/// [`compare`] with a tolerance ([`flag_tol`]).
+pub fn compare_tol(key: &str, before: &Summary, after: &Summary, tolerance: f64) -> Comparison {
     let k = |r: &SummaryRow| (r.point.clone(), r.transport.clone(), r.metric.clone());
     let amap: BTreeMap<_, &SummaryRow> = after.rows.iter().map(|r| (k(r), r)).collect();
     let bkeys: std::collections::BTreeSet<_> = before.rows.iter().map(k).collect();
     let mut rows = Vec::new();
     for b in &before.rows {
         let a = amap.get(&k(b)).map(|r| r.stats);
-        let flag = a.map_or(Flag::None, |a| flag(&b.metric, &b.stats, &a));
+        let flag = a.map_or(Flag::None, |a| flag_tol(&b.metric, &b.stats, &a, tolerance));
         rows.push(CompareRow { point: b.point.clone(), transport: b.transport.clone(), metric: b.metric.clone(), before: Some(b.stats), after: a, flag });
     }
     for a in &after.rows {
@@ -683,11 +694,18 @@ pub struct Report {
     pub only_before: Vec<String>,
     /// Keys only after has.
     pub only_after: Vec<String>,
+    /// The tolerance the flags used (a fraction; 0 = the spread alone).
+    pub tolerance: f64,
 }
 
 /// Find the result sets of both trees ([`find_sets`]), match them by key (`REL/NAME`; when
 /// the keys differ, by name if the name is unique on both sides) and compare each pair.
 pub fn compare_dirs(before: &Path, after: &Path) -> Result<Report, SeedsError> {
+    compare_dirs_tol(before, after, 0.0)
+}
+
+/// [`compare_dirs`] with a tolerance ([`flag_tol`]; a fraction, 0.01 = 1 %).
+pub fn compare_dirs_tol(before: &Path, after: &Path, tolerance: f64) -> Result<Report, SeedsError> {
     let bs = find_sets(before)?;
     let as_ = find_sets(after)?;
     let mut comparisons = Vec::new();
@@ -701,7 +719,7 @@ pub fn compare_dirs(before: &Path, after: &Path) -> Result<Report, SeedsError> {
         match j {
             Some(j) if !used_after[j] => {
                 used_after[j] = true;
-                comparisons.push(compare(&b.key, &b.load()?, &as_[j].load()?));
+                comparisons.push(compare_tol(&b.key, &b.load()?, &as_[j].load()?, tolerance));
             }
             _ => only_before.push(b.key.clone()),
         }
@@ -715,7 +733,7 @@ pub fn compare_dirs(before: &Path, after: &Path) -> Result<Report, SeedsError> {
             a_names: as_.iter().map(|s| s.key.clone()).collect(),
         });
     }
-    Ok(Report { before: before.to_path_buf(), after: after.to_path_buf(), comparisons, only_before, only_after })
+    Ok(Report { before: before.to_path_buf(), after: after.to_path_buf(), comparisons, only_before, only_after, tolerance })
 }
 
 fn ms(s: &Option<Stats>) -> String {
@@ -760,6 +778,14 @@ impl Report {
              buffer / blackhole / no-route drops, retransmissions and timeouts; ECN marks, CNPs, frames sent, random \
              drops and the ratio to RoCE are never flagged. Rows that are 0 in every run on both sides are left out.\n\n",
         );
+        if self.tolerance > 0.0 {
+            let _ = writeln!(
+                s,
+                "Tolerance {} %: a change is flagged only when it is also larger than {} % of the before mean.\n",
+                self.tolerance * 100.0,
+                self.tolerance * 100.0
+            );
+        }
         let worse = self.worse();
         let nbetter: usize = self.comparisons.iter().map(|c| c.rows.iter().filter(|r| r.flag == Flag::Better).count()).sum();
         let _ = writeln!(s, "**{} flagged WORSE**, {nbetter} better, over {} scenario(s).\n", worse.len(), self.comparisons.len());

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mrnic_sim::seeds::{compare, compare_dirs, find_sets, flag, parse_seeds, Flag, SeedsError, Source, Stats, Summary};
+use mrnic_sim::seeds::{compare, compare_dirs, find_sets, flag, flag_tol, parse_seeds, Flag, SeedsError, Source, Stats, Summary};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("mrnic-seeds-{}-{name}", std::process::id()));
@@ -124,6 +124,10 @@ fn compare_flags_a_worse_result_and_not_an_equal_one() {
     assert_eq!(flag("jain", &s(&[0.99]), &s(&[0.98])), Flag::Worse);
     assert_eq!(flag("ecn_marks", &s(&[1.0]), &s(&[1000.0])), Flag::None);
     assert_eq!(flag("goodput_gbps", &s(&[5.0, 5.0]), &s(&[5.0, 5.0])), Flag::None);
+    // A tolerance raises the threshold to a fraction of the before mean.
+    assert_eq!(flag("completion_us", &s(&[100.0]), &s(&[100.5])), Flag::Worse);
+    assert_eq!(flag_tol("completion_us", &s(&[100.0]), &s(&[100.5]), 0.01), Flag::None);
+    assert_eq!(flag_tol("completion_us", &s(&[100.0]), &s(&[102.0]), 0.01), Flag::Worse);
 }
 
 fn write(p: &Path, text: &str) {
