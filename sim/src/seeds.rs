@@ -655,6 +655,17 @@ impl Comparison {
     pub fn worse(&self) -> impl Iterator<Item = &CompareRow> {
         self.rows.iter().filter(|r| r.flag == Flag::Worse)
     }
+
+    /// The scenario's headline metric, as `mrnic sim`'s table picks it: the completion time
+    /// when every run (before) completed its workload, the goodput otherwise.
+    pub fn headline(&self) -> &'static str {
+        let done: Vec<&CompareRow> = self.rows.iter().filter(|r| r.metric == "completed").collect();
+        if !done.is_empty() && done.iter().all(|r| r.before.is_some_and(|b| b.min == 1.0)) {
+            "completion_us"
+        } else {
+            "goodput_gbps"
+        }
+    }
 }
 
 /// `before` and `after` side by side ([`flag`]).
@@ -813,6 +824,17 @@ impl Report {
                 delta(r)
             );
         };
+        s.push_str("## Headline metric of every scenario\n\n");
+        s.push_str("Completion time (µs) when every run completes its workload, else goodput (Gb/s).\n\n");
+        s.push_str(head);
+        for c in &self.comparisons {
+            let swept = swept_of(c.rows.iter().map(|r| &r.point));
+            let m = c.headline();
+            for r in c.rows.iter().filter(|r| r.metric == m) {
+                row(&mut s, r, &swept, &format!("{}: ", c.key));
+            }
+        }
+        s.push('\n');
         if !worse.is_empty() {
             s.push_str("## Flagged WORSE\n\n");
             s.push_str(head);

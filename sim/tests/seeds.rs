@@ -155,6 +155,8 @@ fn compare_dirs_reads_per_seed_directories_and_seed_summaries() {
     assert_eq!(r.worse().len(), 1);
     let md = r.to_markdown();
     assert!(md.contains("**1 flagged WORSE**"), "{md}");
+    assert_eq!(r.comparisons[0].headline(), "goodput_gbps", "the runs did not complete");
+    assert!(md.contains("## Headline metric of every scenario"), "{md}");
     assert!(md.contains("| ci/x: - | mrnic | goodput_gbps | 102 ± 2 (n=3) | 91 ± 1 (n=3) | -11 (-10.8 %) | **WORSE** |"), "{md}");
     // A directory compared with itself flags nothing; nothing in common is an error.
     assert_eq!(compare_dirs(&root.join("before"), &root.join("before")).unwrap().worse().len(), 0);
