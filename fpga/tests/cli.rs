@@ -58,7 +58,7 @@ fn a_missing_config_file_is_refused_with_its_path() {
 fn an_invalid_config_file_is_refused_with_its_path_and_field() {
     let dir = scratch("invalid");
     let bad = dir.join("wide.toml");
-    std::fs::write(&bad, "name = \"wide\"\n[sack]\nconnections = 1024\nwindow = 512\n").unwrap();
+    std::fs::write(&bad, "name = \"wide\"\nconnections = 1024\n[sack]\nwindow = 512\n").unwrap();
     let e = refused(&["--block", "sack", "--board", "ulx3s", "--config", bad.to_str().unwrap()]);
     assert!(e.contains("wide.toml") && e.contains("sack.window") && e.contains("512"), "{e}");
     let junk = dir.join("junk.toml");
@@ -78,7 +78,7 @@ fn a_valid_config_file_is_used() {
     let args = parse(&["--block", "sack", "--board", "icebreaker", "--config", path.to_str().unwrap()]).unwrap();
     let o = options(&args).unwrap();
     assert_eq!(o.config.name, "mine");
-    assert_eq!((o.config.sack.connections, o.config.sack.window), (256, 64));
+    assert_eq!((o.config.connections, o.config.sack.window), (256, 64));
     assert_eq!(o.seeds, vec![1]);
 }
 

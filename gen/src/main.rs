@@ -14,6 +14,9 @@
 //!   simulator results side by side, regressions beyond the seeds' spread flagged.
 //! - `mrnic merge --out DIR SHARD_DIR...`: joins shards into the outputs one machine writes.
 //! - `mrnic presets`: the named configurations.
+//! - `mrnic budget [--preset P | --config F] [--device D] [--json]`: every block's memories
+//!   mapped onto the ECP5-85F and iCE40 UP5K block RAMs; exits 1 with the reason when the
+//!   configuration fits no device (or not `--device`).
 //!
 //! Every I/O error names the file or directory it is about.
 
@@ -137,6 +140,56 @@ enum Cmd {
     },
     /// List the named presets with their parameters.
     Presets,
+    /// The block-RAM budget of a configuration: every block's memories (depth, width, bits
+    /// per connection) mapped onto ECP5-85F DP16KD and iCE40 UP5K EBR + SPRAM, totals
+    /// against each device (docs/budget.md). Exits 1 with the reason when it fits no device,
+    /// or not the `--device` given.
+    Budget {
+        #[command(flatten)]
+        cfg: ConfigArgs,
+        /// The device it must fit: ecp5-85f or up5k (default: any of them).
+        #[arg(long)]
+        device: Option<String>,
+        /// Print JSON instead of markdown.
+        #[arg(long)]
+        json: bool,
+        /// Print every preset's totals instead (the tables of docs/budget.md).
+        #[arg(long, conflicts_with_all = ["json", "device"])]
+        summary: bool,
+    },
+}
+
+/// `mrnic budget`: prints the budget; an error naming the device(s) and the shortfall when
+/// `cfg` does not fit `device` (or any device).
+fn budget(cfg: &Config, device: Option<&str>, json: bool) -> Result<()> {
+    use mrnic_model::budget::{Budget, DEVICES};
+    if let Some(d) = device {
+        if !DEVICES.iter().any(|x| x.key == d) {
+            let keys: Vec<&str> = DEVICES.iter().map(|d| d.key).collect();
+            bail!("unknown device {d:?}: the devices are {}", keys.join(", "));
+        }
+    }
+    let b = Budget::of(cfg);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&b)?);
+    } else {
+        print!("{}", b.to_markdown());
+    }
+    match device {
+        Some(d) => {
+            let f = b.on(d);
+            if !f.fits {
+                bail!("configuration {:?} {}", cfg.name, f.reason);
+            }
+        }
+        None => {
+            if !b.fits.iter().any(|f| f.fits) {
+                let why: Vec<&str> = b.fits.iter().map(|f| f.reason.as_str()).collect();
+                bail!("configuration {:?} fits no device: {}", cfg.name, why.join("; "));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn load_config(a: &ConfigArgs) -> Result<Config> {
@@ -248,10 +301,15 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Cmd::Merge { out, dirs } => merge(&out, &dirs),
+        Cmd::Budget { summary: true, .. } => {
+            print!("{}", mrnic_model::budget::summary_markdown());
+            Ok(())
+        }
+        Cmd::Budget { cfg, device, json, .. } => budget(&load_config(&cfg)?, device.as_deref(), json),
         Cmd::Presets => {
-            for p in mrnic_model::config::PRESETS {
+            for (p, purpose) in mrnic_model::config::PRESET_PURPOSE {
                 let c = Config::preset(p)?;
-                println!("{p:8} connections={:5} window={}", c.sack.connections, c.sack.window);
+                println!("{p:8} connections={:<5} paths={:<2} window={:<3}  {purpose}", c.connections, c.transport.paths, c.sack.window);
             }
             Ok(())
         }

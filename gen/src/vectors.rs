@@ -181,7 +181,7 @@ fn check_columns(g: &Generated, window: usize) -> Result<()> {
 }
 
 fn write_sack(w: &mut dyn Write, cfg: &Config, g: &Generated, seed: u64, cycles: u64) -> Result<()> {
-    let (conns, window) = (cfg.sack.connections, cfg.sack.window);
+    let (conns, window) = (cfg.connections, cfg.sack.window);
     check_columns(g, window)?;
     let streams = streams_of(g);
     let header = Header {

@@ -10,7 +10,9 @@
 //! - `sim --shard` is validated; `merge` refuses a non-shard directory and a `verify`
 //!   shard with a clear reason;
 //! - `verify` against another implementation exits 0 when it complies (transaction mode)
-//!   and 1 with the diff, the waveform and the reproducing command when it does not.
+//!   and 1 with the diff, the waveform and the reproducing command when it does not;
+//! - `presets` lists every preset; `budget` exits 0 when the configuration fits and 1 naming
+//!   the device and the shortfall when it does not (`--json`, `--summary`, unknown device).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -222,4 +224,46 @@ fn verify_passes_a_compliant_implementation_and_exits_1_with_the_reproducing_com
     assert!(out.contains("cycle-exact mismatch: seed 1") && out.contains("waveform: ") && out.contains("reproduce: mrnic verify --block sack"), "{out}");
     assert!(stderr(&o).contains("verification failed"), "{}", stderr(&o));
     std::fs::remove_dir_all(&d).ok();
+}
+
+/// `mrnic presets` lists every preset with its sizes and purpose; `mrnic budget` prints the
+/// budget and exits 0 when the configuration fits, 1 naming the device and the shortfall when
+/// it does not; `--json` is the same budget as JSON; an unknown device is refused.
+#[test]
+fn presets_and_budget_name_every_preset_and_refuse_what_does_not_fit() {
+    let o = mrnic(&[&"presets"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for p in mrnic_model::config::PRESETS {
+        let c = mrnic_model::Config::preset(p).unwrap();
+        let line = stdout(&o).lines().find(|l| l.starts_with(&format!("{p} "))).unwrap_or_else(|| panic!("{p} not listed")).to_string();
+        assert!(line.contains(&format!("connections={}", c.connections)) && line.contains(&format!("paths={}", c.transport.paths)), "{line}");
+    }
+
+    let o = mrnic(&[&"budget", &"--preset", &"tiny", &"--device", &"up5k"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("| iCE40 UP5K |") && stdout(&o).contains("| sack | bitmap |"), "{}", stdout(&o));
+
+    let o = mrnic(&[&"budget", &"--preset", &"core", &"--device", &"ecp5-85f"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("configuration \"core\" does not fit ECP5-85F") && e.contains("DP16KD of 208") && e.contains("short"), "{e}");
+
+    let o = mrnic(&[&"budget", &"--preset", &"default"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("fits no device"), "{}", stderr(&o));
+
+    let o = mrnic(&[&"budget", &"--preset", &"tiny", &"--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["config"], "tiny");
+    assert_eq!(v["sizes"]["connections"], 16);
+    assert!(v["fits"].as_array().unwrap().iter().any(|f| f["device"]["key"] == "up5k" && f["fits"] == true));
+
+    let o = mrnic(&[&"budget", &"--summary"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), mrnic_model::budget::summary_markdown());
+
+    let o = mrnic(&[&"budget", &"--preset", &"tiny", &"--device", &"xc7"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown device \"xc7\": the devices are ecp5-85f, up5k") && stdout(&o).is_empty(), "{}", stderr(&o));
 }

@@ -58,7 +58,7 @@ fn the_cli_refuses_an_invalid_config_with_the_reason() {
     let dir = std::env::temp_dir().join(format!("mrnic-gen-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cfg = dir.join("bad.toml");
-    std::fs::write(&cfg, "name = \"bad\"\n[sack]\nconnections = 1000\nwindow = 256\n").unwrap();
+    std::fs::write(&cfg, "name = \"bad\"\nconnections = 1000\n[sack]\nwindow = 256\n").unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_mrnic"))
         .args(["gen", "--config"])
         .arg(&cfg)
@@ -68,7 +68,7 @@ fn the_cli_refuses_an_invalid_config_with_the_reason() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("sack.connections = 1000: not supported"), "{err}");
+    assert!(err.contains("invalid configuration: connections = 1000: not supported"), "{err}");
     let written: Vec<_> = std::fs::read_dir(dir.join("out")).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
     assert!(written.iter().all(|f| !f.to_string_lossy().ends_with(".v")), "nothing written: {written:?}");
     std::fs::remove_dir_all(&dir).ok();

@@ -51,7 +51,7 @@ fn vectors_are_a_header_then_one_line_per_cycle_with_every_port_equal_to_the_mod
     assert_eq!((h["block"].as_str(), h["seed"].as_u64(), h["cycles"].as_u64()), (Some("sack"), Some(5), Some(3000)));
     assert_eq!(h["module"].as_str(), Some(g.module.as_str()));
     assert_eq!(h["latency"].as_u64(), Some(g.latency as u64));
-    assert_eq!(h["config"]["sack"]["connections"].as_u64(), Some(16));
+    assert_eq!(h["config"]["connections"].as_u64(), Some(16));
     let ports: Vec<(String, u64, String)> = h["ports"]
         .as_array()
         .unwrap()

@@ -192,7 +192,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             return Err(ConfigError::invalid("sack.window", format!("SackEngine: window W = {W} must be one of {:?}", mrnic_model::config::SACK_WINDOWS)));
         }
         if !(4..=12).contains(&CONN_BITS) {
-            return Err(ConfigError::invalid("sack.connections", format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
+            return Err(ConfigError::invalid("connections", format!("SackEngine: CONN_BITS = {CONN_BITS} must be in 4..=12")));
         }
         Ok(Self {
             clock: Default::default(),
@@ -528,20 +528,21 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
     }
 }
 
-/// The SACK engine's config-to-generics table: the one place a configuration's
-/// `[sack]` sizes become const generics. Every (connections, window) pair of
-/// `mrnic_model::config::SACK_CONNECTIONS` x `SACK_WINDOWS` has a row, so every valid
-/// configuration (every preset among them) has an instance; gen, verif and fpga all dispatch
-/// through it. Binds `$c` (CONN_BITS) and `$w` (W) as `const` items for `$body`, which
-/// evaluates to `Ok($body)`; an unsupported pair is refused with the reason.
+/// The SACK engine's config-to-generics table: the one place a configuration's sizes (the
+/// top-level `connections` and `sack.window`) become const generics. Every (connections,
+/// window) pair of `mrnic_model::config::CONNECTIONS` x `SACK_WINDOWS` has a row, so every
+/// valid configuration (every preset among them) has an instance; gen, verif and fpga all
+/// dispatch through it. Takes the whole `&Config`; binds `$c` (CONN_BITS) and `$w` (W) as
+/// `const` items for `$body`, which evaluates to `Ok($body)`; an unsupported pair is refused
+/// with the reason naming the field.
 ///
 /// ```ignore
-/// let verilog = mrnic_hdl::sack_generics!(&cfg.sack, C, W => make::<SackEngine<C, W>>())?;
+/// let verilog = mrnic_hdl::sack_generics!(&cfg, C, W => make::<SackEngine<C, W>>())?;
 /// ```
 #[macro_export]
 macro_rules! sack_generics {
     ($cfg:expr, $c:ident, $w:ident => $body:expr) => {{
-        let cfg: &$crate::mrnic_model::SackConfig = $cfg;
+        let cfg: &$crate::mrnic_model::Config = $cfg;
         macro_rules! __sack_row {
             ($cb:literal, $wb:literal) => {{
                 #[allow(non_upper_case_globals, dead_code)]
@@ -551,7 +552,7 @@ macro_rules! sack_generics {
                 Ok($body)
             }};
         }
-        match (cfg.connections, cfg.window) {
+        match (cfg.connections, cfg.sack.window) {
             (16, 32) => __sack_row!(4, 32),
             (16, 64) => __sack_row!(4, 64),
             (16, 128) => __sack_row!(4, 128),
@@ -572,8 +573,8 @@ macro_rules! sack_generics {
             (4096, 64) => __sack_row!(12, 64),
             (4096, 128) => __sack_row!(12, 128),
             (4096, 256) => __sack_row!(12, 256),
-            _ => cfg.validate().and_then(|_| Err($crate::mrnic_model::ConfigError::invalid("sack", format!(
-                "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.window)))),
+            _ => cfg.validate_sizes().and_then(|_| Err($crate::mrnic_model::ConfigError::invalid("sack", format!(
+                "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.sack.window)))),
         }
     }};
 }
@@ -592,43 +593,47 @@ macro_rules! with_sack_engine {
 
 #[cfg(test)]
 mod tests {
-    use mrnic_model::config::{Config, SACK_CONNECTIONS, SACK_WINDOWS, PRESETS};
+    use mrnic_model::config::{Config, CONNECTIONS, PRESETS, SACK_WINDOWS};
     use mrnic_model::SackConfig;
 
-    fn dispatch(s: &SackConfig) -> Result<(usize, usize), mrnic_model::ConfigError> {
-        crate::sack_generics!(s, C, W => (C, W))
+    fn dispatch(c: &Config) -> Result<(usize, usize), mrnic_model::ConfigError> {
+        crate::sack_generics!(c, C, W => (C, W))
+    }
+
+    fn sized(connections: usize, window: usize) -> Config {
+        Config { connections, sack: SackConfig { window }, ..Config::preset("default").unwrap() }
     }
 
     #[test]
     fn every_valid_connections_window_pair_dispatches_to_its_own_generics() {
         let mut n = 0;
-        for &connections in SACK_CONNECTIONS {
+        for &connections in CONNECTIONS {
             for &window in SACK_WINDOWS {
-                let s = SackConfig { connections, window, ..Config::preset("default").unwrap().sack };
-                s.validate().unwrap();
-                assert_eq!(dispatch(&s).ok(), Some((connections.trailing_zeros() as usize, window)), "{connections} x {window}");
+                let c = sized(connections, window);
+                c.validate_sizes().unwrap();
+                assert_eq!(dispatch(&c).ok(), Some((connections.trailing_zeros() as usize, window)), "{connections} x {window}");
                 n += 1;
             }
         }
-        assert_eq!(n, SACK_CONNECTIONS.len() * SACK_WINDOWS.len());
+        assert_eq!(n, CONNECTIONS.len() * SACK_WINDOWS.len());
     }
 
     #[test]
     fn every_preset_dispatches_and_builds_its_engine() {
         for p in PRESETS {
             let cfg = Config::preset(p).unwrap();
-            let (c, w) = dispatch(&cfg.sack).unwrap();
-            assert_eq!((1usize << c, w), (cfg.sack.connections, cfg.sack.window), "preset {p}");
-            crate::with_sack_engine!(&cfg.sack, E => E::try_new().map(|_| ())).unwrap().unwrap();
+            let (c, w) = dispatch(&cfg).unwrap();
+            assert_eq!((1usize << c, w), (cfg.connections, cfg.sack.window), "preset {p}");
+            crate::with_sack_engine!(&cfg, E => E::try_new().map(|_| ())).unwrap().unwrap();
         }
     }
 
     #[test]
     fn an_unsupported_pair_is_refused_with_the_reason() {
-        let base = Config::preset("default").unwrap().sack;
-        let e = dispatch(&SackConfig { connections: 1000, ..base.clone() }).unwrap_err().to_string();
-        assert!(e.contains("sack.connections = 1000: not supported"), "{e}");
-        let e = dispatch(&SackConfig { window: 512, ..base }).unwrap_err().to_string();
+        let e = dispatch(&sized(1000, 256)).unwrap_err();
+        assert_eq!(e.field(), "connections", "{e}");
+        assert!(e.to_string().contains("connections = 1000: not supported"), "{e}");
+        let e = dispatch(&sized(1024, 512)).unwrap_err().to_string();
         assert!(e.contains("sack.window = 512: not supported"), "{e}");
     }
 }

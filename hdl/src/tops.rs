@@ -114,17 +114,16 @@ fn stream(name: &str, dir: PortDir, payload: &[&str]) -> StreamInfo {
 /// The SACK engine (block `sack`) of `cfg`.
 fn sack(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
-    let s = &cfg.sack;
     let module = "mrnic_sack";
-    let (verilog, ports) = crate::with_sack_engine!(s, E => {
+    let (verilog, ports) = crate::with_sack_engine!(cfg, E => {
         let mut uut = E::try_new()?;
         uut.connect_all();
         (crate::verilog::generate(&uut, module)?, top_ports(&uut))
     })?;
     let params = BTreeMap::from([
-        ("connections".to_string(), s.connections as u64),
-        ("conn_bits".to_string(), s.conn_bits() as u64),
-        ("window".to_string(), s.window as u64),
+        ("connections".to_string(), cfg.connections as u64),
+        ("conn_bits".to_string(), cfg.conn_bits() as u64),
+        ("window".to_string(), cfg.sack.window as u64),
         ("psn_bits".to_string(), 24),
     ]);
     Ok(Generated {

@@ -40,6 +40,6 @@ fn main() {
     println!("loss {loss}: {:.1} Gb/s = {:.1} % of payload capacity ({:.1} Gb/s), {} us", g, 100.0 * g / cap, cap, r.end_ns / 1000);
     println!("{}", serde_json::to_string(&r.a_tx).unwrap());
     let p = &l.a.req.paths.paths;
-    println!("cwnd {:?}", p.iter().map(|x| x.cwnd as u32).collect::<Vec<_>>());
-    println!("srtt us {:?}", p.iter().map(|x| (x.srtt / 1000.0) as u32).collect::<Vec<_>>());
+    println!("cwnd {:?}", p.iter().map(|x| x.cwnd >> 8).collect::<Vec<_>>());
+    println!("srtt us {:?}", p.iter().map(|x| x.srtt_ns() / 1000).collect::<Vec<_>>());
 }

@@ -3,8 +3,10 @@
 //! Block models are plain functions over plain state ([`sack::SackState`]) plus
 //! a thin cycle shell ([`sack::SackShell`]) with the RTL's latency and handshakes.
 
+pub mod budget;
 pub mod config;
 pub mod sack;
+pub mod time;
 pub mod transport;
 pub mod wire;
 

@@ -1,4 +1,4 @@
-//! Every numeric field of a configuration (`[sack]`, `[transport]`) and its `name`,
+//! Every numeric field of a configuration (`connections`, `[sack]`, `[transport]`) and its `name`,
 //! walked at the bounds of its documented range through the TOML path a user takes:
 //! each bound is accepted, each value just outside is refused with an error that
 //! names the field. (A bound equal to the type's own limit has no "just outside":
@@ -9,7 +9,7 @@ use mrnic_model::transport::{MAX_CWND, MAX_HEAD_RTO_PCT, MAX_REORDER_THRESHOLD, 
 
 /// A configuration file: the default preset's sizes plus `sack` and `transport` lines.
 fn toml(name: &str, sack: &str, transport: &str) -> String {
-    format!("name = {name:?}\n[sack]\nconnections = 1024\nwindow = 256\n{sack}\n[transport]\n{transport}\n")
+    format!("name = {name:?}\nconnections = 1024\n[sack]\nwindow = 256\n{sack}\n[transport]\n{transport}\n")
 }
 
 /// `[transport] key = v` alone.
@@ -53,6 +53,7 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
         ("rnr_retry", 0, 7, None, u(8)),
         ("rnr_delay_us", 0, 65535, None, None),
         ("dscp", 0, 63, None, u(64)),
+        ("cycle_ns", 1, 255, u(0), None),
     ];
     for &(key, lo, hi, below, above) in cases {
         accepted(&tr(key, lo));
@@ -68,6 +69,20 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
     // Bounded by their type: the value one past is a TOML error naming nothing worse.
     assert!(Config::from_toml(&tr("rnr_delay_us", 65536)).is_err());
     assert!(Config::from_toml(&tr("paths", 256)).is_err());
+    assert!(Config::from_toml(&tr("cycle_ns", 256)).is_err());
+    // Table sizes: powers of two within their ranges.
+    for (key, lo, hi) in [("msg_window", 1u64, 256u64), ("rq_depth", 1, 1024), ("mr_entries", 16, 65536), ("tx_pool", 1, 256)] {
+        accepted(&tr(key, lo));
+        accepted(&tr(key, hi));
+        for bad in [lo / 2, hi * 2, lo + 2] {
+            if bad != 0 || lo > 1 {
+                refused(&tr(key, bad), &format!("transport.{key}"));
+            }
+        }
+        refused(&tr(key, 0), &format!("transport.{key}"));
+    }
+    // msg_window at most the PSN window.
+    refused(&toml("t", "", "msg_window = 64\nwindow = 32\ncwnd_max = 32").replace("window = 256", "window = 32"), "transport.msg_window");
 
     // MTU: 64..=9000, a multiple of 4.
     for v in [64, 68, 9000] {
@@ -93,7 +108,7 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
     refused(&rto(1, t + 1, t), "transport.rto_init_ns");
     refused(&rto(6, 5, t), "transport.rto_init_ns");
     refused(&rto(1, 6, 5), "transport.rto_init_ns");
-    // Congestion windows: each 1..=65535 and min <= init <= max.
+    // Congestion windows: each 1..=256 (MAX_CWND), at most the window, min <= init <= max.
     let cw = |min: u64, init: u64, max: u64| toml("t", "", &format!("cwnd_min = {min}\ncwnd_init = {init}\ncwnd_max = {max}"));
     let m = u64::from(MAX_CWND);
     accepted(&cw(1, 1, 1));
@@ -102,24 +117,33 @@ fn every_transport_field_is_accepted_at_its_bounds_and_refused_just_outside() {
     refused(&cw(1, 1, m + 1), "transport.cwnd_max");
     refused(&cw(2, 1, 4), "transport.cwnd_init");
     refused(&cw(1, 5, 4), "transport.cwnd_init");
+    let narrow = |max: u64| toml("t", "", &format!("window = 64\ncwnd_max = {max}")).replace("window = 256", "window = 64");
+    accepted(&narrow(64));
+    refused(&narrow(65), "transport.cwnd_max");
 }
 
 #[test]
-fn sack_sizes_and_the_shared_window_are_accepted_at_their_bounds_and_refused_outside() {
+fn connections_sack_sizes_and_the_shared_window_are_accepted_at_their_bounds_and_refused_outside() {
     let sized = |conns: u64, w: u64| {
-        format!("name = \"t\"\n[sack]\nconnections = {conns}\nwindow = {w}\n[transport]\nwindow = {w}\ncwnd_max = {w}\n")
+        format!("name = \"t\"\nconnections = {conns}\n[sack]\nwindow = {w}\n[transport]\nwindow = {w}\ncwnd_max = {w}\n")
     };
-    for (c, w) in [(16, 32), (4096, 256), (1024, 64), (256, 128)] {
+    for (c, w) in [(16, 32), (4096, 256), (1024, 64), (256, 128), (64, 64)] {
         accepted(&sized(c, w));
     }
-    refused(&sized(8, 32), "sack.connections");
-    refused(&sized(8192, 32), "sack.connections");
-    refused(&sized(1000, 32), "sack.connections");
+    // The one connection count is the top-level `connections`, refused naming it.
+    refused(&sized(8, 32), "connections");
+    refused(&sized(8192, 32), "connections");
+    refused(&sized(1000, 32), "connections");
+    refused(&sized(0, 32), "connections");
+    // The old place of the key is refused with a pointer to the new one.
+    let e = Config::from_toml("name = \"t\"\n[sack]\nconnections = 256\nwindow = 256\n").unwrap_err();
+    assert_eq!(e.field(), "connections", "{e}");
+    assert!(e.to_string().contains("top-level key `connections"), "{e}");
     refused(&sized(16, 16), "sack.window");
     refused(&sized(16, 512), "sack.window");
     // transport.window alone, out of the set or different from sack.window.
     refused(&tr("window", 512), "transport.window");
-    refused(&tr("window", 64), "transport.window");
+    refused(&toml("t", "", "window = 64\ncwnd_max = 64"), "transport.window");
 }
 
 #[test]

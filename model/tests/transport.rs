@@ -3,6 +3,7 @@
 mod common;
 
 use common::*;
+use mrnic_model::time::HwTime;
 use mrnic_model::transport::loopback::{route_of, NetConfig, RouteFailure};
 use mrnic_model::transport::loopback::{Loopback, Report};
 use mrnic_model::transport::path::PathState;
@@ -165,7 +166,7 @@ fn data(a: &Qp, psn: u32, msn: u32, off: u32, last: bool, va: u64, len: usize) -
 }
 
 fn naks(b: &mut Qp) -> Vec<NakCode> {
-    std::iter::from_fn(|| b.poll_tx(0)).filter_map(|f| if let Body::Nak(n) = f.body { Some(n.code) } else { None }).collect()
+    std::iter::from_fn(|| b.poll_tx(HwTime(0))).filter_map(|f| if let Body::Nak(n) = f.body { Some(n.code) } else { None }).collect()
 }
 
 #[test]
@@ -174,10 +175,10 @@ fn contradicting_message_framing_is_refused_as_an_invalid_request() {
     for (second, why) in [((5u32, 6u32, false), "offset past LAST"), ((6, 7, true), "a second LAST"), ((9, 1, false), "first PSN moved")] {
         let (a, mut b) = pair(&cfg(), 0, 0, 0, 1);
         b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
-        b.on_frame(0, &data(&a, 4, 0, 4, true, REGION, 8)); // message 0 = PSNs 0..=4
+        b.on_frame(HwTime(0), &data(&a, 4, 0, 4, true, REGION, 8)); // message 0 = PSNs 0..=4
         assert!(naks(&mut b).is_empty());
         let (psn, off, last) = second;
-        b.on_frame(0, &data(&a, psn, 0, off, last, REGION, 8));
+        b.on_frame(HwTime(0), &data(&a, psn, 0, off, last, REGION, 8));
         assert_eq!(naks(&mut b), vec![NakCode::InvalidRequest], "{why}");
         assert_eq!(b.rsp.mem.bytes_written, 8, "{why}: nothing placed");
     }
@@ -200,8 +201,8 @@ fn a_data_frame_past_the_window_inside_the_half_space_is_out_of_window_not_a_pan
             // Through the bytes, as it arrives.
             let bytes = mrnic_model::wire::encode(&data(&a, psn, 0, 0, true, REGION, 8));
             let f = mrnic_model::wire::decode(&bytes).expect("a well-formed frame");
-            b.on_frame(0, &f);
-            let out: Vec<Frame> = std::iter::from_fn(|| b.poll_tx(0)).collect();
+            b.on_frame(HwTime(0), &f);
+            let out: Vec<Frame> = std::iter::from_fn(|| b.poll_tx(HwTime(0))).collect();
             assert_eq!(out.len(), 1, "W {w} d {d}: one ACK");
             let Body::Ack(ack) = &out[0].body else { panic!("W {w} d {d}: {:?}", out[0].body) };
             assert_eq!(out[0].bth.psn, base, "cumulative PSN unchanged");
@@ -210,7 +211,7 @@ fn a_data_frame_past_the_window_inside_the_half_space_is_out_of_window_not_a_pan
         assert_eq!(b.rsp.stats.data_out_of_window, 4, "W {w}");
         assert_eq!((b.rsp.stats.data_new, b.rsp.mem.bytes_written, b.rsp.sack.base), (0, 0, base));
         // The in-window packet is still accepted afterwards.
-        b.on_frame(0, &data(&a, base, 0, 0, true, REGION, 8));
+        b.on_frame(HwTime(0), &data(&a, base, 0, 0, true, REGION, 8));
         assert_eq!((b.rsp.stats.data_new, b.rsp.mem.bytes_written), (1, 8), "W {w}");
     }
 }
@@ -222,22 +223,22 @@ fn frames_for_another_qp_peer_or_partition_are_dropped_and_counted() {
     let good = data(&a, 0, 0, 0, true, REGION, 8);
     let mut f = good.clone();
     f.bth.dest_qp ^= 1;
-    b.on_frame(0, &f);
+    b.on_frame(HwTime(0), &f);
     let mut f = good.clone();
     f.ip.src = [9, 9, 9, 9];
-    b.on_frame(0, &f);
+    b.on_frame(HwTime(0), &f);
     let mut f = good.clone();
     f.bth.pkey = 0x7FFF;
-    b.on_frame(0, &f);
+    b.on_frame(HwTime(0), &f);
     let mut f = good;
     if let Body::Data { ext, .. } = &mut f.body {
         ext.path_id = 8;
     }
-    b.on_frame(0, &f);
+    b.on_frame(HwTime(0), &f);
     let s = b.stats;
     assert_eq!((s.rx_wrong_qp, s.rx_wrong_peer, s.rx_wrong_pkey, b.rsp.stats.data_bad_path), (1, 1, 1, 1));
     assert_eq!(b.rsp.mem.bytes_written, 0);
-    assert!(b.poll_tx(0).is_none(), "no ACK or NAK for a dropped frame");
+    assert!(b.poll_tx(HwTime(0)).is_none(), "no ACK or NAK for a dropped frame");
 }
 
 #[test]
@@ -253,9 +254,9 @@ fn ecn_marks_shrink_only_the_marked_paths_windows() {
         let marked = route_of(0xC000 | p.entropy, 4) == 2;
         assert_eq!(p.stat_ecn_cuts > 0, marked, "{p:?}");
         if marked {
-            assert!(p.alpha > 0.5 && p.cwnd < 4.0, "alpha {} cwnd {}", p.alpha, p.cwnd);
+            assert!(p.alpha > 512 && p.cwnd < 4 << 8, "alpha {}/1024 cwnd {}/256", p.alpha, p.cwnd);
         } else {
-            assert!(p.cwnd > 16.0, "unmarked paths grow: {}", p.cwnd);
+            assert!(p.cwnd > 16 << 8, "unmarked paths grow: {}/256", p.cwnd);
         }
     }
 }
@@ -299,8 +300,9 @@ fn the_head_timer_repairs_a_stuck_window_head_long_before_the_rto() {
 }
 
 /// Configurations are range-checked by `Qp::new` (`model/tests/config_ranges.rs`); the
-/// halves built directly from an unchecked one still do not overflow their timers: an
-/// ACK deadline `now + T` with T = 2^64 − 1 saturates instead of panicking.
+/// halves built directly from an unchecked one still do not overflow their timers: the
+/// responder clamps T = 2^64 − 1 to 2^31 − 1 ns (the longest span its 32-bit hardware
+/// time orders), so the ACK deadline is `now + 2^31 − 1` instead of a panic.
 #[test]
 fn timers_saturate_when_an_unchecked_config_reaches_a_half_directly() {
     use mrnic_model::transport::Responder;
@@ -309,15 +311,15 @@ fn timers_saturate_when_an_unchecked_config_reaches_a_half_directly() {
     let mut r = Responder::new(&c, 0, 0, 1);
     r.mem.alloc(REGION, 4096, true).unwrap();
     let mr = mrnic_model::transport::placement::MemoryRegion { base: REGION, len: 4096, access: mrnic_model::transport::placement::Access { remote_write: true }, pd: 1 };
-    r.mrs.regions.insert(RKEY, mr);
+    r.mrs.insert(RKEY, mr).unwrap();
     let pl = Placement { va: REGION, rkey: RKEY };
     let ext = |psn: u32, msn: u32| DataExt { path_id: 0, path_psn: psn, msn, pkt_offset: 0, flags: 1, ssn: 0, timestamp: 0 };
-    r.on_data(1_000, 0, false, false, Write, &ext(0, 0), &pl, &[1; 8], false, 0xC000);
+    r.on_data(HwTime(1_000), 0, false, false, Write, &ext(0, 0), &pl, &[1; 8], false, 0xC000);
     assert_eq!(r.stats.data_new, 1);
-    assert_eq!(r.next_wakeup(), Some(u64::MAX), "the ACK deadline now + T saturated");
+    assert_eq!(r.next_wakeup(), Some(HwTime(1_000).add((1 << 31) - 1)), "the ACK deadline now + T, T clamped");
     // A bad rkey puts the responder in the error state; a later packet of that message
-    // meets the NAK rate limit `t + rto_min`, which saturates too.
-    r.on_data(2_000, 1, false, false, Write, &ext(1, 1), &Placement { va: REGION, rkey: 7 }, &[1; 8], false, 0xC000);
-    r.on_data(3_000, 2, false, false, Write, &ext(2, 1), &pl, &[1; 8], false, 0xC000);
+    // meets the NAK rate limit `t + rto_min`, rto_min clamped the same way.
+    r.on_data(HwTime(2_000), 1, false, false, Write, &ext(1, 1), &Placement { va: REGION, rkey: 7 }, &[1; 8], false, 0xC000);
+    r.on_data(HwTime(3_000), 2, false, false, Write, &ext(2, 1), &pl, &[1; 8], false, 0xC000);
     assert_eq!((r.stats.data_refused, r.stats.data_in_error, r.stats.naks_sent), (1, 1, 1), "one NAK: the next is rate-limited");
 }

@@ -31,6 +31,7 @@
 
 mod common;
 
+use mrnic_model::time::HwTime;
 use common::addr;
 use mrnic_model::transport::{Qp, QpSetup, TransportConfig, WcStatus, WorkRequest};
 use mrnic_model::transport::qp::Out;
@@ -96,7 +97,7 @@ impl Tally {
 fn target(q: &Qp, f: &Frame) -> Option<(u64, u64)> {
     let Body::Data { kind, ext, placement, .. } = &f.body else { return None };
     match kind {
-        DataKind::Write => q.rsp.mrs.regions.get(&placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
+        DataKind::Write => q.rsp.mrs.lookup(placement.rkey).filter(|m| m.pd == q.rsp.pd).map(|m| (m.base, m.base + m.len)),
         DataKind::Send => q.rsp.rq.get(ext.ssn).map(|b| (b.addr, b.addr + b.len)),
     }
 }
@@ -105,7 +106,7 @@ fn target(q: &Qp, f: &Frame) -> Option<(u64, u64)> {
 fn deliver(q: &mut Qp, now: u64, f: &Frame, t: &mut Tally) {
     let region = target(q, f);
     let before = q.rsp.mem.writes;
-    q.on_frame(now, f);
+    q.on_frame(HwTime(now as u32), f);
     let n = q.rsp.mem.writes - before;
     assert!(n <= 1, "one frame, {n} writes");
     if n == 1 {
@@ -222,7 +223,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
             let p = plen as u64;
             let va = match kind {
                 DataKind::Write => {
-                    let (b, l) = to.rsp.mrs.regions.get(&rkey).map_or((MR, 4096), |m| (m.base, m.len));
+                    let (b, l) = to.rsp.mrs.lookup(rkey).map_or((MR, 4096), |m| (m.base, m.len));
                     if plausible {
                         b + rng.gen_range(0..=l.saturating_sub(p))
                     } else {
@@ -310,7 +311,7 @@ fn hostile(rng: &mut SmallRng, to: &Qp, from: &Qp, now: u64) -> Frame {
 /// counted exactly once, every frame sent too; bytes placed = bytes written.
 fn check_books(q: &Qp) {
     let (s, r, t) = (q.stats, q.rsp.stats, q.req.stats);
-    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window;
+    let data = r.data_bad_path + r.data_in_error + r.data_new + r.data_refused + r.data_duplicate + r.data_out_of_window + r.data_beyond_msg_window;
     assert_eq!(
         s.rx_frames,
         s.rx_wrong_qp + s.rx_wrong_peer + s.rx_wrong_pkey + data + t.acks + t.naks + r.probes_answered + t.probe_replies,
@@ -424,14 +425,14 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
         steps += 1;
         now += rng.gen_range(0..1500);
         for q in [&mut a, &mut b] {
-            if q.next_wakeup().is_some_and(|w| w <= now) {
-                q.on_timer(now);
+            if q.next_wakeup().is_some_and(|w| HwTime(now as u32).after_eq(w)) {
+                q.on_timer(HwTime(now as u32));
             }
         }
         // Real traffic: 3 % loss, 3 % duplicated, 0-3 µs of delay (reordering).
         for (to_b, q) in [(true, &mut a), (false, &mut b)] {
             for _ in 0..8 {
-                let Some(f) = q.poll_tx(now) else { break };
+                let Some(f) = q.poll_tx(HwTime(now as u32)) else { break };
                 if let Body::Nak(n) = &f.body {
                     *t.naks.entry(format!("{:?}", n.code)).or_default() += 1;
                 }
@@ -518,7 +519,7 @@ fn episode(rng: &mut SmallRng, t: &mut Tally, budget: u64) -> u64 {
     }
     // Drain the outputs (nothing delivered) and close the books.
     for (qi, q) in [&mut a, &mut b].into_iter().enumerate() {
-        while let Some(f) = q.poll_tx(now) {
+        while let Some(f) = q.poll_tx(HwTime(now as u32)) {
             if let Body::Nak(n) = &f.body {
                 *t.naks.entry(format!("{:?}", n.code)).or_default() += 1;
             }

@@ -39,8 +39,10 @@ fn seq() -> impl Strategy<Value = u32> {
 }
 
 fn transport() -> impl Strategy<Value = TransportConfig> {
-    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16)
-        .prop_map(|(paths, mtu, window, k, n, cwnd)| TransportConfig {
+    let cycle = prop_oneof![Just(10u8), Just(1), Just(4), Just(33)];
+    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16, cycle)
+        .prop_map(|(paths, mtu, window, k, n, cwnd, cycle_ns)| TransportConfig {
+            cycle_ns,
             paths,
             mtu,
             window,
@@ -48,6 +50,7 @@ fn transport() -> impl Strategy<Value = TransportConfig> {
             ack_every: n,
             cwnd_init: cwnd,
             cwnd_max: window,
+            msg_window: 1 << (k + n) % 6,
             ..Default::default()
         })
 }
@@ -63,8 +66,11 @@ fn net() -> impl Strategy<Value = NetConfig> {
         prop::collection::vec(failure, 0..3),
         any::<u64>(),
         prop::bool::weighted(0.25),
+        // The hardware time counter at network time 0: 0, or just below its 2^32 wrap
+        // (the run crosses it within its first 1 ms), or anywhere.
+        prop_oneof![2 => Just(0u32), 1 => u32::MAX - 1_000_000..=u32::MAX, 1 => any::<u32>()],
     )
-        .prop_map(|(loss, dup, jitter, spread, routes, fails, seed, through_bytes)| {
+        .prop_map(|(loss, dup, jitter, spread, routes, fails, seed, through_bytes, time_offset)| {
             let mut failures: Vec<RouteFailure> = fails
                 .into_iter()
                 .map(|(r, from, len, _)| RouteFailure { route: r % routes, from_ns: from, until_ns: from + len })
@@ -73,7 +79,7 @@ fn net() -> impl Strategy<Value = NetConfig> {
             if routes > 1 && seed % 3 == 0 {
                 failures.push(RouteFailure { route: (seed % u64::from(routes)) as u32, from_ns: 0, until_ns: u64::MAX });
             }
-            NetConfig { loss, dup, jitter_ns: jitter, route_spread_ns: spread, routes, failures, seed, through_bytes, ..Default::default() }
+            NetConfig { loss, dup, jitter_ns: jitter, route_spread_ns: spread, routes, failures, seed, through_bytes, time_offset, ..Default::default() }
         })
 }
 

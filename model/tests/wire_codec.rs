@@ -96,7 +96,7 @@ fn body() -> impl Strategy<Value = Body> {
             },
         );
     let nak = (
-        1u8..=5,
+        1u8..=6,
         path.clone(),
         any::<u16>(),
         any::<u32>(),
@@ -695,7 +695,7 @@ fn sack_base_bit_and_nak_code() {
     }
     assert!(f.validate().is_err());
     assert_eq!(decode(&encode(&f)), Err(WireError::SackBaseBitSet));
-    for code in [0u8, 6, 0x80, 0xff] {
+    for code in [0u8, 7, 0x80, 0xff] {
         let mut b = encode(&nak_frame());
         b[BODY_AT] = code;
         assert_eq!(decode(&resealed(b)), Err(WireError::BadNakCode(code)));

@@ -13,6 +13,7 @@
 //!   capacity divided by the connections actively delivering to it.
 
 use crate::transport::{BoxEndpoint, Completion, CompletionKind, ConnSpec, Endpoint, EndpointFactory, EndpointStats, TxMeta};
+use mrnic_model::time::HwClock;
 use mrnic_model::transport::path::Plane;
 use mrnic_model::transport::{Qp, QpAddr, QpSetup, TransportConfig, WorkRequest};
 use mrnic_model::wire::{Body, DataKind, Ecn, Frame};
@@ -73,6 +74,7 @@ impl EndpointFactory for MrnicFactory {
                 next_id: 0,
                 received: 0,
                 last_now: 0,
+                clock: HwClock::new(u32::from(cfg.cycle_ns), 0),
             }) as BoxEndpoint<MrnicFrame>
         };
         (mk(sa), mk(sb))
@@ -87,6 +89,8 @@ pub struct MrnicEndpoint {
     next_id: u64,
     received: u64,
     last_now: u64,
+    /// Simulator ns -> the NIC's hardware time counter.
+    clock: HwClock,
 }
 
 impl Endpoint for MrnicEndpoint {
@@ -94,7 +98,7 @@ impl Endpoint for MrnicEndpoint {
 
     fn poll_tx(&mut self, now_ns: u64, plane: u8) -> Option<(MrnicFrame, TxMeta)> {
         self.last_now = now_ns;
-        let mut f = self.qp.poll_tx_on(now_ns, Some(Plane { plane, planes: self.planes }))?;
+        let mut f = self.qp.poll_tx_on(self.clock.at(now_ns), Some(Plane { plane, planes: self.planes }))?;
         let meta = TxMeta { bytes: f.wire_len() as u32 + FCS, sport: f.udp.src_port, ect: f.ip.ecn != Ecn::NotEct };
         let mut payload_len = 0;
         if let Body::Data { payload, .. } = &mut f.body {
@@ -109,16 +113,18 @@ impl Endpoint for MrnicEndpoint {
         if ce {
             f.frame.ip.ecn = Ecn::Ce;
         }
-        self.qp.on_frame_virtual(now_ns, &f.frame, Some(f.payload_len));
+        self.qp.on_frame_virtual(self.clock.at(now_ns), &f.frame, Some(f.payload_len));
     }
 
     fn next_wakeup(&self) -> Option<u64> {
-        self.qp.next_wakeup()
+        // The deadline is hardware time; the engine wants its own ns (every call into
+        // the endpoint updated `last_now`).
+        self.qp.next_wakeup().map(|d| self.last_now + self.clock.ns_until(self.last_now, d))
     }
 
     fn on_timer(&mut self, now_ns: u64) {
         self.last_now = now_ns;
-        self.qp.on_timer(now_ns);
+        self.qp.on_timer(self.clock.at(now_ns));
     }
 
     fn post_message(&mut self, now_ns: u64, bytes: u64) -> u64 {

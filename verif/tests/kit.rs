@@ -66,7 +66,7 @@ impl Device for ModelDevice {
 struct Factory(Config, Defect);
 impl DeviceFactory for Factory {
     fn open(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
-        Ok(Box::new(ModelDevice { m: SackModel::new(io, self.0.sack.connections, self.0.sack.window)?, io: io.clone(), defect: self.1, results: 0, shown_stalled: false }))
+        Ok(Box::new(ModelDevice { m: SackModel::new(io, self.0.connections, self.0.sack.window)?, io: io.clone(), defect: self.1, results: 0, shown_stalled: false }))
     }
     fn describe(&self) -> String {
         "the model as a device".into()

@@ -47,7 +47,7 @@ fn power_up(s: &Setup, label: &str, seeds: &[u64], cycles: u64) -> Vec<RunReport
         .map(|&seed| {
             let dev = VlFactory::power_up(model.clone(), seed);
             let r = &check(s, &dev, label, &[seed], cycles, StimOpts { power_up: true, ..Default::default() })[0];
-            assert_eq!(r.get("stim.setup_clears"), s.cfg.sack.connections as u64, "{r:?}");
+            assert_eq!(r.get("stim.setup_clears"), s.cfg.connections as u64, "{r:?}");
             assert!(r.get("s.transfers") > cycles / 4, "{r:?}");
             r.clone()
         })

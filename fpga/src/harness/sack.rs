@@ -22,11 +22,11 @@ pub const ENTRY: HarnessEntry = HarnessEntry {
     ops_per_cycle: 1.0,
 };
 
-/// The Verilog of `board`'s top around a SACK harness sized by `config` (`[sack]`
-/// connections and window).
+/// The Verilog of `board`'s top around a SACK harness sized by `config` (its
+/// `connections` and `sack.window`).
 pub fn board_verilog(board: &Board, config: &Config) -> Result<String, FpgaError> {
     config.validate()?;
-    mrnic_hdl::sack_generics!(&config.sack, C, W => {
+    mrnic_hdl::sack_generics!(config, C, W => {
         board.verilog(SackHarness::<C, W>::try_new()?)
     })?
 }
@@ -34,7 +34,7 @@ pub fn board_verilog(board: &Board, config: &Config) -> Result<String, FpgaError
 /// The sizes the summary reports.
 pub fn parameters(config: &Config) -> BTreeMap<String, u64> {
     BTreeMap::from([
-        ("connections".to_string(), config.sack.connections as u64),
+        ("connections".to_string(), config.connections as u64),
         ("window".to_string(), config.sack.window as u64),
     ])
 }

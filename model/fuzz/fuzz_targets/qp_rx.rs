@@ -25,14 +25,14 @@ fn ends() -> (Qp, Qp) {
 
 fuzz_target!(|data: &[u8]| {
     let (mut a, mut b) = ends();
-    let mut now = 0u64;
+    let mut now = mrnic_model::time::HwTime(0);
     let mut rest = data;
     while rest.len() >= 3 {
         let n = usize::from(u16::from_le_bytes([rest[0], rest[1]])).min(rest.len() - 3);
         let to_b = rest[2] & 1 == 0;
         let chunk = &rest[3..3 + n];
         rest = &rest[3 + n..];
-        now += 1_000;
+        now = now.add(1_000);
         // Real traffic both ways, then the fuzzed frame.
         while let Some(f) = a.poll_tx(now) {
             b.on_frame(now, &f);

@@ -11,6 +11,7 @@
 use super::qp::Qp;
 use super::requester::{Completion, TxStats};
 use super::responder::{RecvCompletion, RxStats};
+use crate::time::{HwClock, HwTime};
 use crate::wire::{self, Frame};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -48,6 +49,9 @@ pub struct NetConfig {
     /// Encode every frame to bytes and decode it back before delivery.
     pub through_bytes: bool,
     pub seed: u64,
+    /// What the ends' hardware time counters read at network time 0 (tests start near
+    /// 2^32 to cross the counter's wrap).
+    pub time_offset: u32,
 }
 
 impl Default for NetConfig {
@@ -64,6 +68,7 @@ impl Default for NetConfig {
             ce_routes: Vec::new(),
             through_bytes: false,
             seed: 1,
+            time_offset: 0,
         }
     }
 }
@@ -128,7 +133,9 @@ pub struct Loopback {
     seq: u64,
     link_busy: [bool; 2],
     timer_gen: [u64; 2],
-    timer_at: [Option<u64>; 2],
+    timer_at: [Option<HwTime>; 2],
+    /// Network ns -> the ends' hardware time (`cycle_ns` of end A's configuration).
+    clock: HwClock,
     /// Set to `Some` to record every frame at its sender.
     pub capture: Option<Vec<Captured>>,
     pub stats: NetStats,
@@ -158,7 +165,9 @@ pub fn route_of(sport: u16, routes: u32) -> u32 {
 impl Loopback {
     pub fn new(a: Qp, b: Qp, net: NetConfig) -> Self {
         let rng = StdRng::seed_from_u64(net.seed);
+        let clock = HwClock::new(u32::from(a.cfg.cycle_ns), net.time_offset);
         Self {
+            clock,
             a,
             b,
             net,
@@ -210,7 +219,8 @@ impl Loopback {
             return;
         }
         let now = self.now;
-        let Some(frame) = self.qp(s).poll_tx(now) else { return };
+        let hw = self.clock.at(now);
+        let Some(frame) = self.qp(s).poll_tx(hw) else { return };
         let bytes = frame.wire_len() as u64;
         let ser = ((bytes * 8) as f64 / self.net.link_gbps).ceil() as u64;
         self.link_busy[idx(s)] = true;
@@ -260,8 +270,8 @@ impl Loopback {
         if w != self.timer_at[idx(s)] {
             self.timer_at[idx(s)] = w;
             self.timer_gen[idx(s)] += 1;
-            if let Some(t) = w {
-                let t = t.max(self.now);
+            if let Some(d) = w {
+                let t = self.now + self.clock.ns_until(self.now, d);
                 let g = self.timer_gen[idx(s)];
                 self.push(t, Ev::Timer(s, g));
             }
@@ -297,7 +307,8 @@ impl Loopback {
             self.stats.events += 1;
             let s = match ev {
                 Ev::Arrive(s, f) => {
-                    self.qp(s).on_frame(t, &f);
+                    let hw = self.clock.at(t);
+                    self.qp(s).on_frame(hw, &f);
                     s
                 }
                 Ev::LinkFree(s) => {
@@ -309,7 +320,8 @@ impl Loopback {
                         continue;
                     }
                     self.timer_at[idx(s)] = None;
-                    self.qp(s).on_timer(t);
+                    let hw = self.clock.at(t);
+                    self.qp(s).on_timer(hw);
                     if t == timer_t {
                         timer_n += 1;
                         assert!(timer_n < 10_000, "{s:?}'s timer fires again and again at t={t} ns");

@@ -18,6 +18,7 @@
 //! simulator `sim/`) calls [`Qp::poll_tx`] when the link is free, [`Qp::on_frame`]
 //! when a frame arrives and [`Qp::on_timer`] at [`Qp::next_wakeup`].
 
+pub mod conn_table;
 pub mod exchange;
 pub mod loopback;
 pub mod path;
@@ -29,7 +30,7 @@ pub mod rtx;
 
 pub use qp::{Qp, QpAddr, QpSetup, QpStats};
 pub use requester::{Completion, Requester, WcStatus, WorkRequest};
-pub use responder::{RecvCompletion, Responder};
+pub use responder::{RecvCompletion, RecvStatus, Responder};
 
 use crate::config::{ConfigError, SACK_WINDOWS};
 use crate::wire::MAX_PAYLOAD;
@@ -46,6 +47,13 @@ pub enum TransportError {
     TooLong { wr_id: u64, len: u64 },
     #[error("rkey {rkey:#x} is already registered")]
     RkeyInUse { rkey: u32 },
+    #[error(
+        "rkey {rkey:#x}: memory-region row {index} (its low log2({entries}) bits) already holds rkey {holder:#x}; \
+         deregister that key or pick a key with another index"
+    )]
+    MrRowTaken { rkey: u32, index: u32, holder: u32, entries: u32 },
+    #[error("the receive queue is full: {depth} buffers posted (rq_depth)")]
+    RecvQueueFull { depth: u32 },
     #[error("allocation [{base:#x}, +{len}) is empty or wraps")]
     EmptyAllocation { base: u64, len: u64 },
     #[error("allocation [{base:#x}, +{len}) overlaps [{other:#x}, +{other_len})")]
@@ -63,6 +71,10 @@ pub enum InvariantError {
     LostSet { set: u32, slots: u32 },
     #[error("{outstanding} PSNs outstanding in a window of {window}")]
     Window { outstanding: u32, window: u32 },
+    #[error("transmission-order lists: {0}")]
+    TxLists(String),
+    #[error("path table summary: {0}")]
+    PathSummary(String),
 }
 
 /// Largest `reorder_threshold`: path PSN distances are compared in 24-bit serial
@@ -73,9 +85,10 @@ pub const MAX_REORDER_THRESHOLD: u32 = (1 << 23) - 1;
 pub const MAX_TIME_NS: u64 = (1 << 31) - 1;
 /// Largest `head_rto_pct` (100 × the largest path RTT).
 pub const MAX_HEAD_RTO_PCT: u32 = 10_000;
-/// Largest congestion window bound, packets (the PSN window W, at most 256, bounds the
-/// sum over paths anyway).
-pub const MAX_CWND: u32 = 65_535;
+/// Largest congestion window bound, packets: the largest PSN window W (256), which
+/// bounds the sum over paths anyway; `cwnd_max` must also be at most the configured
+/// `window`. A path window is then Q9.8 fixed point (17 bits).
+pub const MAX_CWND: u32 = 256;
 
 /// 24-bit sequence numbers (PSN, path PSN).
 pub const SEQ_MASK: u32 = 0x00FF_FFFF;
@@ -141,8 +154,8 @@ pub struct TransportConfig {
     /// once per window of data. 100: loss is not a congestion signal (ECN is; random
     /// and corruption loss must not throttle a path); 50: halve, as TCP does. Range 1..=100.
     pub loss_beta_pct: u8,
-    /// Per-path congestion window, packets: each 1..=65535 ([`MAX_CWND`]) and
-    /// `cwnd_min <= cwnd_init <= cwnd_max`.
+    /// Per-path congestion window, packets: each 1..=256 ([`MAX_CWND`]),
+    /// `cwnd_min <= cwnd_init <= cwnd_max <= window`.
     pub cwnd_init: u32,
     pub cwnd_min: u32,
     pub cwnd_max: u32,
@@ -159,6 +172,25 @@ pub struct TransportConfig {
     pub rnr_delay_us: u16,
     /// IP DSCP of every packet (0..=63).
     pub dscp: u8,
+    /// Clock period of the hardware, ns (1..=255): the hardware time counter
+    /// ([`crate::time::HwTime`], 32 bits, unit 1 ns) advances this much every cycle, so
+    /// the model only sees multiples of it. 10 = 100 MHz; 33 ≈ 30 MHz.
+    pub cycle_ns: u8,
+    /// Messages in flight per connection: the requester starts a new message only while
+    /// fewer than this many are uncompleted (the rest wait in the send queue), and the
+    /// responder tracks at most this many. A power of two, 1..=256, at most `window`.
+    pub msg_window: u32,
+    /// Posted receive buffers per connection (the receive queue's depth in the NIC): a
+    /// power of two, 1..=1024.
+    pub rq_depth: u32,
+    /// Rows of the memory-region table (one table per NIC, a block RAM): a power of two,
+    /// 16..=65536. An rkey is `tag << log2(mr_entries) | index`.
+    pub mr_entries: u32,
+    /// Transmission records per connection in the retransmit queue (a power of two,
+    /// 1..=256): at most `min(tx_pool, window)` packets are in flight on a connection at
+    /// once (each transmission holds one record until it is acknowledged or declared
+    /// lost). The default 256 makes it the PSN window's bound; `core` uses 16.
+    pub tx_pool: u32,
 }
 
 impl Default for TransportConfig {
@@ -186,6 +218,11 @@ impl Default for TransportConfig {
             rnr_retry: 7,
             rnr_delay_us: 10,
             dscp: 26,
+            cycle_ns: 10,
+            msg_window: 32,
+            rq_depth: 64,
+            mr_entries: 1024,
+            tx_pool: 256,
         }
     }
 }
@@ -254,7 +291,37 @@ impl TransportConfig {
         range("rnr_retry", self.rnr_retry, 0, 7, "7 = retry forever")?;
         // rnr_delay_us: any u16 (the NAK's 16-bit field).
         range("dscp", self.dscp, 0, 63, "the 6-bit IPv4 DSCP")?;
+        if self.cwnd_max > self.window {
+            return Err(ConfigError::out_of_range(
+                "transport.cwnd_max",
+                self.cwnd_max,
+                format!("must be at most window = {} (the PSN window bounds every path's window; a path window is 9 integer bits)", self.window),
+            ));
+        }
+        range("cycle_ns", self.cycle_ns, 1, 255, "the hardware clock period in ns")?;
+        fn pow2(field: &str, v: u32, lo: u32, hi: u32, why: &str) -> Result<(), ConfigError> {
+            if v < lo || v > hi || !v.is_power_of_two() {
+                return Err(ConfigError::out_of_range(format!("transport.{field}"), v, format!("must be a power of two in {lo}..={hi} ({why})")));
+            }
+            Ok(())
+        }
+        pow2("msg_window", self.msg_window, 1, 256, "messages in flight per connection")?;
+        if self.msg_window > self.window {
+            return Err(ConfigError::out_of_range(
+                "transport.msg_window",
+                self.msg_window,
+                format!("must be at most window = {} (every message in flight has a PSN in the window)", self.window),
+            ));
+        }
+        pow2("rq_depth", self.rq_depth, 1, 1024, "posted receive buffers per connection")?;
+        pow2("mr_entries", self.mr_entries, 16, 65536, "memory-region table rows: a block RAM depth")?;
+        pow2("tx_pool", self.tx_pool, 1, 256, "transmission records per connection; at most min(tx_pool, window) packets in flight")?;
         Ok(())
+    }
+
+    /// Packets a connection may have in flight at once: `min(tx_pool, window)`.
+    pub fn tx_records(&self) -> u32 {
+        self.tx_pool.min(self.window)
     }
 
     /// Bytes on the wire of a full-MTU DATA frame (no VLAN tag).
@@ -294,6 +361,12 @@ mod tests {
             (TransportConfig { cwnd_min: 20, ..Default::default() }, "cwnd_min (20) <= cwnd_init (16)"),
             (TransportConfig { rnr_retry: 9, ..Default::default() }, "rnr_retry = 9"),
             (TransportConfig { reorder_threshold: 0, ..Default::default() }, "reorder_threshold = 0"),
+            (TransportConfig { window: 64, ..Default::default() }, "cwnd_max = 256: must be at most window = 64"),
+            (TransportConfig { cycle_ns: 0, ..Default::default() }, "cycle_ns = 0"),
+            (TransportConfig { msg_window: 48, ..Default::default() }, "msg_window = 48: must be a power of two"),
+            (TransportConfig { window: 32, cwnd_max: 32, msg_window: 64, ..Default::default() }, "msg_window = 64: must be at most window = 32"),
+            (TransportConfig { rq_depth: 0, ..Default::default() }, "rq_depth = 0"),
+            (TransportConfig { mr_entries: 8, ..Default::default() }, "mr_entries = 8"),
         ];
         for (c, want) in cases {
             let e = c.validate().unwrap_err();

@@ -7,8 +7,20 @@
 //! entropy is one route. Per path the table keeps the congestion window (packets,
 //! AIMD, DCTCP-style ECN response), packets in flight, RTT estimator and RTO, loss
 //! strikes, the state (OK / SUSPECT / FAILED / PROBING) and the next path PSN.
+//!
+//! Everything here is integer or fixed point, exactly what the RTL computes
+//! (`docs/protocol.md` §6.2-§6.9 give the widths): the window is Q9.8 packets with an
+//! integer additive-increase counter, the RTT estimator keeps `8·srtt` and `4·rttvar`
+//! (ns) updated by shifts, the RTO backoff is an exponent, DCTCP's alpha is Q0.10 and
+//! its marked fraction comes from an 11-cycle restoring divider once per observation
+//! window. Constants derived from the configuration (`beta_q8`, `head_q8`, the
+//! windows in Q9.8) are computed once, in [`PathConsts`]. Beside the rows the table
+//! keeps a per-connection [`Summary`] (eligible and OK masks, round-robin pointer, OK
+//! count and window sum, largest srtt) that is written whenever a row is written and
+//! is all that path selection reads; [`PathTable::check_summary`] recomputes it.
 
 use super::{seq_add, seq_after_eq, TransportConfig};
+use crate::time::HwTime;
 use serde::{Deserialize, Serialize};
 
 /// Health of a path.
@@ -40,6 +52,92 @@ impl Plane {
     }
 }
 
+/// Fraction bits of the window (`cwnd` is Q9.8 packets: 256 = one packet).
+pub const CWND_FRAC: u32 = 8;
+/// Fraction bits of DCTCP's alpha (Q0.10: 1024 = 1.0).
+pub const ALPHA_ONE: u32 = 1 << 10;
+/// The ECN accumulators saturate at 16 bits (`ce_acc <= pkt_acc` stays true).
+pub const ECN_ACC_MAX: u32 = 0xFFFF;
+/// RTT samples are clamped to 1..=2^28 − 1 ns so that `srtt8 = 8·srtt` fits 31 bits.
+pub const RTT_SAMPLE_MAX: u32 = (1 << 28) - 1;
+/// Largest RTO backoff exponent (5 bits).
+pub const BACKOFF_EXP_MAX: u8 = 31;
+/// Scale of the reciprocal ROM (`RECIP[n] = ceil(2^20 / n)`).
+pub const RECIP_SHIFT: u32 = 20;
+/// The 16-entry reciprocal ROM used for the mean window of a re-probed path:
+/// `RECIP[n] = ceil(2^20 / n)` for n = 1..=16 (entry 0 unused). With the window sum
+/// below 2^21 (16 paths × 2^16) the product `sum * RECIP[n] >> 20` is `floor(sum / n)`
+/// or one more (the ceiling's excess times the sum stays below 2^20).
+pub const RECIP: [u32; 17] = {
+    let mut r = [0u32; 17];
+    let mut n = 1;
+    while n <= 16 {
+        r[n] = (1u32 << RECIP_SHIFT).div_ceil(n as u32);
+        n += 1;
+    }
+    r
+};
+
+/// `floor((ce << 10) / pkts)` for `ce <= pkts`, `pkts > 0`, computed the way the RTL
+/// does it: an 11-step restoring divider (one quotient bit per cycle, MSB first, a
+/// 17-bit partial remainder). Runs once per ECN observation window, never per packet.
+pub fn ecn_fraction_q10(ce: u32, pkts: u32) -> u32 {
+    debug_assert!(pkts > 0 && ce <= pkts && pkts <= ECN_ACC_MAX);
+    let mut q = 0;
+    let mut r = ce;
+    for i in (0..11).rev() {
+        if i != 10 {
+            r <<= 1;
+        }
+        if r >= pkts {
+            q |= 1 << i;
+            r -= pkts;
+        }
+    }
+    q
+}
+
+/// Constants the path table derives from the configuration once (the RTL's
+/// configuration registers): nothing here is computed per packet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathConsts {
+    /// `round(loss_beta_pct * 256 / 100)`, 9 bits (1..=256).
+    pub beta_q8: u32,
+    /// `round(head_rto_pct * 256 / 100)`, 15 bits (0..=25600).
+    pub head_q8: u32,
+    /// DCTCP gain shift g.
+    pub g: u32,
+    /// Windows in Q9.8.
+    pub cwnd_min_q8: u32,
+    pub cwnd_init_q8: u32,
+    pub cwnd_max_q8: u32,
+    pub rto_min_ns: u64,
+    pub rto_max_ns: u64,
+    pub rto_init_ns: u64,
+    pub ack_timeout_ns: u64,
+    pub fail_threshold: u32,
+    pub max_probes: u32,
+}
+
+impl PathConsts {
+    pub fn new(cfg: &TransportConfig) -> Self {
+        Self {
+            beta_q8: (u32::from(cfg.loss_beta_pct) * 256 + 50) / 100,
+            head_q8: ((u64::from(cfg.head_rto_pct) * 256 + 50) / 100) as u32,
+            g: u32::from(cfg.dctcp_g_shift),
+            cwnd_min_q8: cfg.cwnd_min << CWND_FRAC,
+            cwnd_init_q8: cfg.cwnd_init << CWND_FRAC,
+            cwnd_max_q8: cfg.cwnd_max << CWND_FRAC,
+            rto_min_ns: cfg.rto_min_ns,
+            rto_max_ns: cfg.rto_max_ns,
+            rto_init_ns: cfg.rto_init_ns,
+            ack_timeout_ns: cfg.ack_timeout_ns,
+            fail_threshold: cfg.fail_threshold,
+            max_probes: cfg.max_probes,
+        }
+    }
+}
+
 /// One row of the path table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Path {
@@ -48,15 +146,21 @@ pub struct Path {
     pub state: PathState,
     /// Path PSN of the next packet sent on this path (24 bits).
     pub next_path_psn: u32,
-    /// Congestion window, packets.
-    pub cwnd: f64,
+    /// Congestion window, Q9.8 packets (17 bits; `cwnd_min << 8 ..= cwnd_max << 8`).
+    pub cwnd: u32,
+    /// Additive-increase counter: packets acknowledged since the last increase; always
+    /// below the window's integer part `max(cwnd >> 8, 1)`.
+    pub cwnd_cnt: u32,
     /// Packets sent on this path, neither acknowledged nor declared lost.
     pub inflight: u32,
-    /// RTT estimator (RFC 6298), ns; `srtt == 0` until the first sample.
-    pub srtt: f64,
-    pub rttvar: f64,
-    /// DCTCP's estimate of the fraction of CE-marked packets.
-    pub alpha: f64,
+    /// RTT estimator (RFC 6298 in shifts): `8·srtt` and `4·rttvar`, ns; `srtt8 == 0`
+    /// until the first sample (31 and 30 bits).
+    pub srtt8: u32,
+    pub rttvar4: u32,
+    /// DCTCP's estimate of the fraction of CE-marked packets, Q0.10 (0..=1024).
+    pub alpha: u32,
+    /// Marked and acknowledged packets of the current observation window (16-bit,
+    /// saturating).
     pub ce_acc: u32,
     pub pkt_acc: u32,
     /// Connection PSN that closes the current ECN observation window.
@@ -69,11 +173,12 @@ pub struct Path {
     /// PSN after which another window decrease may happen (valid when `decreased_any`).
     pub last_decrease_psn: u32,
     pub decreased_any: bool,
-    /// RTO multiplier: doubles on each consecutive timeout, 1 after an acknowledgement.
-    pub backoff: u32,
+    /// RTO backoff exponent: the RTO is shifted left by it (0..=31); +1 on each
+    /// consecutive timeout, 0 after an acknowledgement.
+    pub backoff_exp: u8,
     /// Probe state (PROBING).
     pub probe_seq: u32,
-    pub probe_sent_at: u64,
+    pub probe_sent_at: HwTime,
     pub probe_tries: u32,
     pub probe_due: bool,
     /// Statistics.
@@ -84,12 +189,61 @@ pub struct Path {
     pub stat_ecn_cuts: u64,
 }
 
+impl Path {
+    /// Smoothed RTT, ns (0 before the first sample).
+    pub fn srtt_ns(&self) -> u32 {
+        self.srtt8 >> 3
+    }
+    /// The window's integer part, at least 1: the packets the path may have in flight.
+    pub fn window_pkts(&self) -> u32 {
+        (self.cwnd >> CWND_FRAC).max(1)
+    }
+    /// May carry a DATA packet now (the row's bit of [`Summary::eligible`]).
+    fn eligible(&self) -> bool {
+        matches!(self.state, PathState::Ok | PathState::Suspect) && self.inflight < self.window_pkts()
+    }
+}
+
+/// The per-connection summary of the path table: one word that path selection, the
+/// head timer and a probe reply read instead of the rows. Written whenever a row is
+/// written (from the row's old and new values only); [`PathTable::check_summary`]
+/// recomputes it from the rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Bit p: path p may carry a DATA packet now (OK or SUSPECT, window room).
+    pub eligible: u16,
+    /// Bit p: path p is OK.
+    pub ok: u16,
+    /// Round-robin pointer: the last path a packet was sent on (4 bits).
+    pub rr: u8,
+    /// OK paths (0..=16) and the sum of their windows (Q13.8, 21 bits).
+    pub ok_count: u8,
+    pub ok_cwnd_sum: u32,
+    /// Largest `srtt8` of any row (31 bits) and the row holding it. A row write that
+    /// raises a row's `srtt8` to the maximum or beyond takes it over; a write that
+    /// lowers the holder's `srtt8` starts a rescan of the `srtt8` column (P reads, one
+    /// per cycle, in the background; until it ends the old, larger value stands).
+    pub srtt8_max: u32,
+    pub srtt_holder: u8,
+}
+
+/// What a row contributes to the summary's incremental fields (read before a write).
+#[derive(Clone, Copy)]
+struct Contrib {
+    ok: bool,
+    cwnd: u32,
+}
+
 /// The path table of one connection.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PathTable {
+    /// The rows. Read freely; write only through the table's functions (or
+    /// [`PathTable::with_row`]), which keep the summary.
     pub paths: Vec<Path>,
-    /// Round-robin pointer: the last path a packet was sent on.
-    pub rr: usize,
+    pub summary: Summary,
+    pub k: PathConsts,
+    /// Rescans of the srtt column (the holder's srtt fell).
+    pub stat_srtt_rescans: u64,
     rng: u64,
 }
 
@@ -101,22 +255,41 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The first set bit of `mask` at or after bit `start`, wrapping: round-robin order.
+fn first_from(mask: u16, start: usize) -> Option<usize> {
+    if mask == 0 {
+        return None;
+    }
+    let m = u32::from(mask);
+    let hi = m >> start << start;
+    Some(if hi != 0 { hi.trailing_zeros() } else { m.trailing_zeros() } as usize)
+}
+
 impl PathTable {
     /// `paths` rows, each OK with a distinct random entropy drawn from `seed`, path
     /// PSNs starting at `path_isn`.
     pub fn new(cfg: &TransportConfig, seed: u64, path_isn: u32) -> Self {
-        let mut t = PathTable { paths: Vec::with_capacity(cfg.paths as usize), rr: cfg.paths as usize - 1, rng: seed };
-        for _ in 0..cfg.paths {
+        let k = PathConsts::new(cfg);
+        let n = cfg.paths as usize;
+        let mut t = PathTable {
+            paths: Vec::with_capacity(n),
+            summary: Summary::default(),
+            k,
+            stat_srtt_rescans: 0,
+            rng: seed,
+        };
+        for _ in 0..n {
             let entropy = t.fresh_entropy();
             t.paths.push(Path {
                 entropy,
                 state: PathState::Ok,
                 next_path_psn: path_isn & super::SEQ_MASK,
-                cwnd: cfg.cwnd_init as f64,
+                cwnd: t.k.cwnd_init_q8,
+                cwnd_cnt: 0,
                 inflight: 0,
-                srtt: 0.0,
-                rttvar: 0.0,
-                alpha: 1.0,
+                srtt8: 0,
+                rttvar4: 0,
+                alpha: ALPHA_ONE,
                 ce_acc: 0,
                 pkt_acc: 0,
                 alpha_window_end: 0,
@@ -125,9 +298,9 @@ impl PathTable {
                 strikes: 0,
                 last_decrease_psn: 0,
                 decreased_any: false,
-                backoff: 1,
+                backoff_exp: 0,
                 probe_seq: 0,
-                probe_sent_at: 0,
+                probe_sent_at: HwTime(0),
                 probe_tries: 0,
                 probe_due: false,
                 stat_sent: 0,
@@ -137,6 +310,8 @@ impl PathTable {
                 stat_ecn_cuts: 0,
             });
         }
+        t.summary = t.recompute_summary();
+        t.summary.rr = (n - 1) as u8;
         t
     }
 
@@ -157,238 +332,377 @@ impl PathTable {
         }
     }
 
-    /// The path may carry a DATA packet now.
-    pub fn can_send(&self, p: usize) -> bool {
-        let x = &self.paths[p];
-        matches!(x.state, PathState::Ok | PathState::Suspect) && (x.inflight as f64) < x.cwnd.floor().max(1.0)
+    /// The summary as it should be, from the rows (the round-robin pointer and the
+    /// srtt holder are copied: they are history, not a function of the rows).
+    fn recompute_summary(&self) -> Summary {
+        let mut s = Summary { rr: self.summary.rr, srtt_holder: self.summary.srtt_holder, ..Summary::default() };
+        for (p, x) in self.paths.iter().enumerate() {
+            s.eligible |= u16::from(x.eligible()) << p;
+            if x.state == PathState::Ok {
+                s.ok |= 1 << p;
+                s.ok_count += 1;
+                s.ok_cwnd_sum += x.cwnd;
+            }
+            s.srtt8_max = s.srtt8_max.max(x.srtt8);
+        }
+        s
     }
 
-    /// Round robin from the path after the last one used. A retransmission passes the
-    /// path it was lost on as `avoid`: that path is taken only when no other can send,
-    /// and OK paths are preferred to SUSPECT ones. `plane`: only paths of that NIC
-    /// plane (see [`Plane`]).
+    /// The summary equals the one recomputed from the rows, the srtt holder holds the
+    /// maximum, and every row's additive-increase counter is below its window.
+    pub fn check_summary(&self) -> Result<(), String> {
+        let want = self.recompute_summary();
+        if self.summary != want {
+            return Err(format!("path summary {:?}, rows say {:?}", self.summary, want));
+        }
+        let h = self.summary.srtt_holder as usize;
+        if h >= self.paths.len() || self.paths[h].srtt8 != self.summary.srtt8_max {
+            return Err(format!("srtt holder {h} does not hold srtt8_max {}", self.summary.srtt8_max));
+        }
+        if let Some((p, x)) = self.paths.iter().enumerate().find(|(_, x)| x.cwnd_cnt >= x.window_pkts()) {
+            return Err(format!("path {p}: cwnd_cnt {} not below the window {}", x.cwnd_cnt, x.window_pkts()));
+        }
+        Ok(())
+    }
+
+    /// Writes row `p` with `f` and updates the summary from the row's old and new
+    /// values (what the RTL does on every row write). Tests use it to set up rows.
+    pub fn with_row<R>(&mut self, p: usize, f: impl FnOnce(&mut Path) -> R) -> R {
+        let x = &self.paths[p];
+        let before = Contrib { ok: x.state == PathState::Ok, cwnd: x.cwnd };
+        let r = f(&mut self.paths[p]);
+        let x = &self.paths[p];
+        let s = &mut self.summary;
+        let bit = 1u16 << p;
+        s.eligible = if x.eligible() { s.eligible | bit } else { s.eligible & !bit };
+        let ok = x.state == PathState::Ok;
+        s.ok = if ok { s.ok | bit } else { s.ok & !bit };
+        if before.ok {
+            s.ok_count -= 1;
+            s.ok_cwnd_sum -= before.cwnd;
+        }
+        if ok {
+            s.ok_count += 1;
+            s.ok_cwnd_sum += x.cwnd;
+        }
+        if x.srtt8 >= s.srtt8_max {
+            s.srtt8_max = x.srtt8;
+            s.srtt_holder = p as u8;
+        } else if s.srtt_holder as usize == p {
+            // The holder fell: rescan the srtt column.
+            let (h, m) = self.paths.iter().enumerate().fold((p, x.srtt8), |(h, m), (q, y)| if y.srtt8 > m { (q, y.srtt8) } else { (h, m) });
+            let s = &mut self.summary;
+            s.srtt8_max = m;
+            s.srtt_holder = h as u8;
+            self.stat_srtt_rescans += 1;
+        }
+        r
+    }
+
+    /// The path may carry a DATA packet now (its summary bit).
+    pub fn can_send(&self, p: usize) -> bool {
+        self.summary.eligible >> p & 1 == 1
+    }
+
+    /// The round-robin pointer: the last path a packet was sent on.
+    pub fn rr(&self) -> usize {
+        self.summary.rr as usize
+    }
+    /// Sets the round-robin pointer (tests).
+    pub fn set_rr(&mut self, p: usize) {
+        self.summary.rr = p as u8;
+    }
+
+    /// Mask of the paths of `plane` (a constant per plane in the RTL).
+    fn plane_mask(&self, plane: Option<Plane>) -> u16 {
+        let n = self.paths.len();
+        match plane {
+            None => ((1u32 << n) - 1) as u16,
+            Some(pl) => (0..n).filter(|&p| pl.has(p)).fold(0, |m, p| m | 1 << p),
+        }
+    }
+
+    /// Round robin from the path after the last one used, reading only the summary. A
+    /// retransmission passes the path it was lost on as `avoid`: that path is taken
+    /// only when no other can send, and OK paths are preferred to SUSPECT ones.
+    /// `plane`: only paths of that NIC plane (see [`Plane`]).
     pub fn select(&self, avoid: Option<usize>, plane: Option<Plane>) -> Option<usize> {
         let n = self.paths.len();
-        let order = (1..=n).map(|k| (self.rr + k) % n).filter(|&p| plane.is_none_or(|pl| pl.has(p)));
-        if avoid.is_none() {
-            return order.into_iter().find(|&p| self.can_send(p));
-        }
-        let mut fallback = None;
-        let mut suspect = None;
-        for p in order {
-            if !self.can_send(p) {
-                continue;
-            }
-            if Some(p) == avoid {
-                fallback = Some(p);
-            } else if self.paths[p].state == PathState::Ok {
-                return Some(p);
-            } else if suspect.is_none() {
-                suspect = Some(p);
-            }
-        }
-        suspect.or(fallback)
+        let start = (self.summary.rr as usize + 1) % n;
+        let cand = self.summary.eligible & self.plane_mask(plane);
+        let Some(a) = avoid else { return first_from(cand, start) };
+        let abit = if a < n { 1u16 << a } else { 0 };
+        first_from(cand & self.summary.ok & !abit, start)
+            .or_else(|| first_from(cand & !self.summary.ok & !abit, start))
+            .or((cand & abit != 0).then_some(a))
     }
 
     /// A DATA packet leaves on `p`: returns its path PSN.
     pub fn on_send(&mut self, p: usize) -> u32 {
-        self.rr = p;
-        let x = &mut self.paths[p];
-        let pp = x.next_path_psn;
-        x.next_path_psn = seq_add(pp, 1);
-        x.inflight += 1;
-        x.stat_sent += 1;
-        pp
+        self.summary.rr = p as u8;
+        self.with_row(p, |x| {
+            let pp = x.next_path_psn;
+            x.next_path_psn = seq_add(pp, 1);
+            x.inflight += 1;
+            x.stat_sent += 1;
+            pp
+        })
     }
 
-    /// A packet sent on `p` was acknowledged (it was in flight, not declared lost).
-    pub fn on_acked_inflight(&mut self, p: usize, cfg: &TransportConfig) {
-        let x = &mut self.paths[p];
-        x.inflight = x.inflight.saturating_sub(1);
-        Self::recovered(x);
-        // Additive increase: one packet per window of acknowledgements.
-        x.cwnd = (x.cwnd + 1.0 / x.cwnd).min(cfg.cwnd_max as f64);
-    }
-
-    /// A packet sent on `p` that had been declared lost was acknowledged after all.
-    pub fn on_acked_lost(&mut self, p: usize) {
-        Self::recovered(&mut self.paths[p]);
+    /// One ACK's worth of acknowledgements for path `p`, in one row write (a batch
+    /// update): `n` packets that were in flight on it and `n_lost` that had been
+    /// declared lost. Any of them clears the strikes and the RTO backoff. The `n` in
+    /// flight release their window share and feed the additive increase: `cwnd_cnt
+    /// += n`, and when it reaches the window `w = max(cwnd >> 8, 1)` the window grows
+    /// by one packet (256, at most `cwnd_max`) and `cwnd_cnt` drops by `w`, then to
+    /// below the new window. At most one increase per ACK; no division.
+    pub fn on_acked(&mut self, p: usize, n: u32, n_lost: u32) {
+        if n == 0 && n_lost == 0 {
+            return;
+        }
+        let max = self.k.cwnd_max_q8;
+        self.with_row(p, |x| {
+            x.inflight = x.inflight.saturating_sub(n);
+            Self::recovered(x);
+            if n > 0 {
+                let w = x.window_pkts();
+                x.cwnd_cnt += n;
+                if x.cwnd_cnt >= w {
+                    x.cwnd = (x.cwnd + (1 << CWND_FRAC)).min(max);
+                    x.cwnd_cnt = (x.cwnd_cnt - w).min(x.window_pkts() - 1);
+                }
+            }
+        })
     }
 
     fn recovered(x: &mut Path) {
         if matches!(x.state, PathState::Ok | PathState::Suspect) {
             x.strikes = 0;
-            x.backoff = 1;
+            x.backoff_exp = 0;
             x.state = PathState::Ok;
         }
     }
 
+    /// A window decrease to `cwnd`: the counter stays below the new window.
+    fn set_cwnd(x: &mut Path, cwnd: u32) {
+        x.cwnd = cwnd;
+        x.cwnd_cnt = x.cwnd_cnt.min(x.window_pkts() - 1);
+    }
+
     /// A packet in flight on `p` is declared lost (not a timeout): its window share
-    /// is released; once per window of data the window is multiplied by
-    /// `loss_beta_pct` / 100 and the path gets a strike. Returns true when the path reached `fail_threshold` strikes.
-    pub fn on_lost(&mut self, p: usize, psn: u32, next_psn: u32, cfg: &TransportConfig) -> bool {
-        let x = &mut self.paths[p];
-        x.inflight = x.inflight.saturating_sub(1);
-        x.stat_lost += 1;
-        if !x.decreased_any || seq_after_eq(psn, x.last_decrease_psn) {
-            x.decreased_any = true;
-            x.last_decrease_psn = next_psn;
-            x.cwnd = (x.cwnd * f64::from(cfg.loss_beta_pct) / 100.0).max(cfg.cwnd_min as f64);
-            return Self::strike(x, cfg);
-        }
-        false
+    /// is released; once per window of data the window becomes `max((cwnd * beta_q8)
+    /// >> 8, cwnd_min)` (a 17x9-bit multiply) and the path gets a strike. Returns true
+    /// when the path reached `fail_threshold` strikes.
+    pub fn on_lost(&mut self, p: usize, psn: u32, next_psn: u32) -> bool {
+        let k = self.k.clone();
+        self.with_row(p, |x| {
+            x.inflight = x.inflight.saturating_sub(1);
+            x.stat_lost += 1;
+            if !x.decreased_any || seq_after_eq(psn, x.last_decrease_psn) {
+                x.decreased_any = true;
+                x.last_decrease_psn = next_psn;
+                let c = ((u64::from(x.cwnd) * u64::from(k.beta_q8)) >> CWND_FRAC) as u32;
+                Self::set_cwnd(x, c.max(k.cwnd_min_q8));
+                return Self::strike(x, k.fail_threshold);
+            }
+            false
+        })
     }
 
     /// A packet declared lost because of a timeout (its window share is released; the
     /// strike and window reset are per timeout, [`PathTable::on_timeout`]).
     pub fn on_lost_by_timeout(&mut self, p: usize) {
-        let x = &mut self.paths[p];
-        x.inflight = x.inflight.saturating_sub(1);
-        x.stat_lost += 1;
+        self.with_row(p, |x| {
+            x.inflight = x.inflight.saturating_sub(1);
+            x.stat_lost += 1;
+        })
     }
 
     /// Releases a packet's window share without any congestion or health consequence
     /// (a NoRecvBuffer NAK: the packet arrived, the receiver was not ready).
     pub fn release(&mut self, p: usize) {
-        let x = &mut self.paths[p];
-        x.inflight = x.inflight.saturating_sub(1);
+        self.with_row(p, |x| x.inflight = x.inflight.saturating_sub(1))
     }
 
-    /// The path's RTO expired: window to the minimum, RTO doubled, one strike.
-    /// Returns true when the path reached `fail_threshold` strikes.
-    pub fn on_timeout(&mut self, p: usize, next_psn: u32, cfg: &TransportConfig) -> bool {
-        let x = &mut self.paths[p];
-        x.stat_timeouts += 1;
-        x.cwnd = cfg.cwnd_min as f64;
-        x.decreased_any = true;
-        x.last_decrease_psn = next_psn;
-        let max_backoff = (cfg.rto_max_ns / cfg.rto_min_ns).max(1) as u32;
-        x.backoff = (x.backoff.saturating_mul(2)).min(max_backoff);
-        Self::strike(x, cfg)
+    /// The path's RTO expired: window to the minimum, backoff exponent + 1, one
+    /// strike. Returns true when the path reached `fail_threshold` strikes.
+    pub fn on_timeout(&mut self, p: usize, next_psn: u32) -> bool {
+        let k = self.k.clone();
+        self.with_row(p, |x| {
+            x.stat_timeouts += 1;
+            Self::set_cwnd(x, k.cwnd_min_q8);
+            x.decreased_any = true;
+            x.last_decrease_psn = next_psn;
+            x.backoff_exp = (x.backoff_exp + 1).min(BACKOFF_EXP_MAX);
+            Self::strike(x, k.fail_threshold)
+        })
     }
 
-    fn strike(x: &mut Path, cfg: &TransportConfig) -> bool {
+    fn strike(x: &mut Path, fail_threshold: u32) -> bool {
         x.strikes += 1;
         if x.state == PathState::Ok {
             x.state = PathState::Suspect;
         }
-        x.strikes >= cfg.fail_threshold
+        x.strikes >= fail_threshold
     }
 
-    /// RTT sample (ns) for path `p` (RFC 6298 gains).
-    pub fn on_rtt(&mut self, p: usize, sample: f64) {
-        let x = &mut self.paths[p];
-        if x.srtt == 0.0 {
-            x.srtt = sample.max(1.0);
-            x.rttvar = sample / 2.0;
-        } else {
-            x.rttvar = 0.75 * x.rttvar + 0.25 * (x.srtt - sample).abs();
-            x.srtt = 0.875 * x.srtt + 0.125 * sample;
-        }
-    }
-
-    /// The path's retransmission timeout, ns, backoff included.
-    pub fn rto(&self, p: usize, cfg: &TransportConfig) -> u64 {
-        let x = &self.paths[p];
-        let base = if x.srtt == 0.0 {
-            cfg.rto_init_ns
-        } else {
-            ((x.srtt + 4.0 * x.rttvar) as u64).clamp(cfg.rto_min_ns, cfg.rto_max_ns)
-        };
-        base.saturating_mul(u64::from(x.backoff)).min(cfg.rto_max_ns)
-    }
-
-    /// ECN sample from an ACK naming `p`: `ce` of `pkts` packets were marked. Once per
-    /// window of data (when the cumulative PSN passes `alpha_window_end`) alpha is
-    /// updated and, if anything was marked, the window shrinks by alpha/2 (at most once
-    /// per window, shared with loss decreases).
-    pub fn on_ecn(&mut self, p: usize, ce: u8, pkts: u8, cum_psn: u32, next_psn: u32, cfg: &TransportConfig) {
-        let x = &mut self.paths[p];
-        x.ce_acc += u32::from(ce.min(pkts));
-        x.pkt_acc += u32::from(pkts);
-        if seq_after_eq(cum_psn, x.alpha_window_end) {
-            if x.pkt_acc > 0 {
-                let g = 1.0 / f64::from(1u32 << cfg.dctcp_g_shift);
-                let f = f64::from(x.ce_acc) / f64::from(x.pkt_acc);
-                x.alpha = (1.0 - g) * x.alpha + g * f;
-                if x.ce_acc > 0 && (!x.decreased_any || seq_after_eq(cum_psn, x.last_decrease_psn)) {
-                    x.cwnd = (x.cwnd * (1.0 - x.alpha / 2.0)).max(cfg.cwnd_min as f64);
-                    x.decreased_any = true;
-                    x.last_decrease_psn = next_psn;
-                    x.stat_ecn_cuts += 1;
-                }
+    /// RTT sample (ns) for path `p`, clamped to 1..=2^28 − 1: RFC 6298's gains 1/8
+    /// and 1/4 as shifts on the scaled registers. First sample `s`: `srtt8 = s << 3`,
+    /// `rttvar4 = s << 1`; later `rttvar4 += |(srtt8 >> 3) − s| − (rttvar4 >> 2)`, then
+    /// `srtt8 += s − (srtt8 >> 3)` (floor shifts; neither goes negative).
+    pub fn on_rtt(&mut self, p: usize, sample: u32) {
+        let s = sample.clamp(1, RTT_SAMPLE_MAX);
+        self.with_row(p, |x| {
+            if x.srtt8 == 0 {
+                x.srtt8 = s << 3;
+                x.rttvar4 = s << 1;
+            } else {
+                let err = (i64::from(x.srtt8 >> 3) - i64::from(s)).unsigned_abs() as u32;
+                x.rttvar4 = x.rttvar4 - (x.rttvar4 >> 2) + err;
+                x.srtt8 = x.srtt8 - (x.srtt8 >> 3) + s;
             }
-            x.ce_acc = 0;
-            x.pkt_acc = 0;
-            x.alpha_window_end = next_psn;
-        }
+        })
+    }
+
+    /// The path's retransmission timeout, ns: `rto_init` before the first sample, else
+    /// `clamp((srtt8 >> 3) + rttvar4, rto_min, rto_max)`; shifted left by the backoff
+    /// exponent, at most `rto_max` (a saturating shift).
+    pub fn rto(&self, p: usize) -> u64 {
+        let x = &self.paths[p];
+        let base = if x.srtt8 == 0 {
+            self.k.rto_init_ns
+        } else {
+            (u64::from(x.srtt8 >> 3) + u64::from(x.rttvar4)).clamp(self.k.rto_min_ns, self.k.rto_max_ns)
+        };
+        (base << x.backoff_exp).min(self.k.rto_max_ns)
+    }
+
+    /// ECN sample from an ACK naming `p`: `ce` of `pkts` packets were marked (16-bit
+    /// saturating accumulators). Once per window of data (when the cumulative PSN
+    /// passes `alpha_window_end`) the marked fraction `F = (ce_acc << 10) / pkt_acc`
+    /// comes from the restoring divider ([`ecn_fraction_q10`]), `alpha += (F >> g) −
+    /// (alpha >> g)`, and, if anything was marked, `cwnd −= (cwnd * alpha) >> 11`
+    /// (17x11-bit multiply, floor; at least `cwnd_min`), at most once per window of
+    /// data, shared with loss decreases.
+    pub fn on_ecn(&mut self, p: usize, ce: u8, pkts: u8, cum_psn: u32, next_psn: u32) {
+        let k = self.k.clone();
+        self.with_row(p, |x| {
+            x.ce_acc = (x.ce_acc + u32::from(ce.min(pkts))).min(ECN_ACC_MAX);
+            x.pkt_acc = (x.pkt_acc + u32::from(pkts)).min(ECN_ACC_MAX);
+            if seq_after_eq(cum_psn, x.alpha_window_end) {
+                if x.pkt_acc > 0 {
+                    let f = ecn_fraction_q10(x.ce_acc, x.pkt_acc);
+                    x.alpha = x.alpha - (x.alpha >> k.g) + (f >> k.g);
+                    if x.ce_acc > 0 && (!x.decreased_any || seq_after_eq(cum_psn, x.last_decrease_psn)) {
+                        let cut = ((u64::from(x.cwnd) * u64::from(x.alpha)) >> 11) as u32;
+                        Self::set_cwnd(x, (x.cwnd - cut).max(k.cwnd_min_q8));
+                        x.decreased_any = true;
+                        x.last_decrease_psn = next_psn;
+                        x.stat_ecn_cuts += 1;
+                    }
+                }
+                x.ce_acc = 0;
+                x.pkt_acc = 0;
+                x.alpha_window_end = next_psn;
+            }
+        })
     }
 
     /// Fails `p`: a new entropy (so a new route), state PROBING with a probe due.
     /// The caller declares the path's packets in flight lost first.
     pub fn fail(&mut self, p: usize) {
         let e = self.fresh_entropy();
-        let x = &mut self.paths[p];
-        x.entropy = e;
-        x.state = PathState::Failed;
-        x.inflight = 0;
-        x.probe_tries = 0;
-        x.probe_due = true;
-        x.stat_rerolls += 1;
+        self.with_row(p, |x| {
+            x.entropy = e;
+            x.state = PathState::Failed;
+            x.inflight = 0;
+            x.probe_tries = 0;
+            x.probe_due = true;
+            x.stat_rerolls += 1;
+        })
     }
 
     /// A probe leaves on `p` now: returns its sequence number.
-    pub fn on_probe_sent(&mut self, p: usize, now: u64) -> u32 {
-        let x = &mut self.paths[p];
-        x.state = PathState::Probing;
-        x.probe_seq = x.probe_seq.wrapping_add(1);
-        x.probe_sent_at = now;
-        x.probe_due = false;
-        x.probe_seq
+    pub fn on_probe_sent(&mut self, p: usize, now: HwTime) -> u32 {
+        self.with_row(p, |x| {
+            x.state = PathState::Probing;
+            x.probe_seq = x.probe_seq.wrapping_add(1);
+            x.probe_sent_at = now;
+            x.probe_due = false;
+            x.probe_seq
+        })
     }
 
     /// The outstanding probe on `p` went unanswered for a probe interval: probe again,
     /// on a new entropy after `max_probes` tries.
-    pub fn on_probe_timeout(&mut self, p: usize, cfg: &TransportConfig) {
-        self.paths[p].probe_tries += 1;
-        if self.paths[p].probe_tries >= cfg.max_probes {
-            let e = self.fresh_entropy();
-            let x = &mut self.paths[p];
-            x.entropy = e;
-            x.probe_tries = 0;
-            x.stat_rerolls += 1;
+    pub fn on_probe_timeout(&mut self, p: usize) {
+        let reroll = self.paths[p].probe_tries + 1 >= self.k.max_probes;
+        let e = if reroll { self.fresh_entropy() } else { self.paths[p].entropy };
+        self.with_row(p, |x| {
+            x.probe_tries += 1;
+            if reroll {
+                x.entropy = e;
+                x.probe_tries = 0;
+                x.stat_rerolls += 1;
+            }
+            x.probe_due = true;
+        })
+    }
+
+    /// Mean window of the OK paths, Q9.8, from the summary: `(ok_cwnd_sum *
+    /// RECIP[ok_count]) >> 20` (0 with no OK path). Within one LSB above the exact
+    /// floor of the mean, never below it.
+    pub fn mean_ok_cwnd(&self) -> u32 {
+        let s = &self.summary;
+        if s.ok_count == 0 {
+            return 0;
         }
-        self.paths[p].probe_due = true;
+        ((u64::from(s.ok_cwnd_sum) * u64::from(RECIP[s.ok_count as usize])) >> RECIP_SHIFT) as u32
     }
 
     /// A PROBE_REPLY for `p`: accepted when it answers the outstanding probe on the
     /// current entropy. The path is OK again, with the mean window of the OK paths (at
-    /// least `cwnd_init`) and the probe's RTT.
-    pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: u64, cfg: &TransportConfig) -> bool {
+    /// least `cwnd_init`) and the probe's RTT as a first sample.
+    pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: HwTime) -> bool {
         let x = &self.paths[p];
         if x.state != PathState::Probing || x.probe_due || seq != x.probe_seq || port != 0xC000 | x.entropy {
             return false;
         }
         // The new route starts with the window the connection's healthy paths have now
         // (they reflect the fabric's state), at least cwnd_init.
-        let ok: Vec<f64> = self.paths.iter().filter(|y| y.state == PathState::Ok).map(|y| y.cwnd).collect();
-        let mean = if ok.is_empty() { 0.0 } else { ok.iter().sum::<f64>() / ok.len() as f64 };
-        let x = &mut self.paths[p];
-        x.state = PathState::Ok;
-        x.strikes = 0;
-        x.backoff = 1;
-        x.cwnd = mean.max(cfg.cwnd_init as f64);
-        x.inflight = 0;
-        x.srtt = (now.saturating_sub(x.probe_sent_at) as f64).max(1.0);
-        x.rttvar = x.srtt / 2.0;
-        x.decreased_any = false;
+        let cwnd = self.mean_ok_cwnd().max(self.k.cwnd_init_q8);
+        let s = now.since(x.probe_sent_at).clamp(1, RTT_SAMPLE_MAX);
+        self.with_row(p, |x| {
+            x.state = PathState::Ok;
+            x.strikes = 0;
+            x.backoff_exp = 0;
+            x.cwnd = cwnd;
+            x.cwnd_cnt = 0;
+            x.inflight = 0;
+            x.srtt8 = s << 3;
+            x.rttvar4 = s << 1;
+            x.decreased_any = false;
+        });
         true
     }
 
-    /// Probe interval of `p`: its RTO.
-    pub fn probe_deadline(&self, p: usize, cfg: &TransportConfig) -> Option<u64> {
+    /// Probe interval of `p`: its RTO (below 2^31 ns, so the deadline compares
+    /// correctly across the time counter's wrap).
+    pub fn probe_deadline(&self, p: usize) -> Option<HwTime> {
         let x = &self.paths[p];
-        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at.saturating_add(self.rto(p, cfg)))
+        (x.state == PathState::Probing && !x.probe_due).then(|| x.probe_sent_at.add_ns(self.rto(p)))
+    }
+
+    /// The head timer's wait (§6.5), ns: `((srtt8_max >> 3) * head_q8) >> 8` plus
+    /// `ack_timeout_ns`, at most 2^31 − 1 (a 28x15-bit product, recomputed only when
+    /// `srtt8_max` changes); `None` when the head timer is off or no path has an RTT
+    /// sample yet.
+    pub fn head_wait(&self) -> Option<u64> {
+        let m = self.summary.srtt8_max;
+        if self.k.head_q8 == 0 || m == 0 {
+            return None;
+        }
+        Some((((u64::from(m >> 3) * u64::from(self.k.head_q8)) >> 8) + self.k.ack_timeout_ns).min(super::MAX_TIME_NS))
     }
 }
 
@@ -399,6 +713,7 @@ mod tests {
     fn cfg() -> TransportConfig {
         TransportConfig { paths: 4, cwnd_init: 2, loss_beta_pct: 50, ..Default::default() }
     }
+    const ONE: u32 = 1 << CWND_FRAC;
 
     #[test]
     fn entropies_are_distinct_and_reroll_picks_an_unused_one() {
@@ -412,6 +727,7 @@ mod tests {
             assert_eq!(e.len(), 16);
             assert!(e.iter().all(|&x| x < 0x4000));
         }
+        t.check_summary().unwrap();
     }
 
     #[test]
@@ -424,79 +740,182 @@ mod tests {
             order.push(p);
         }
         assert_eq!(order, vec![0, 1, 2, 3, 0, 1, 2, 3]);
-        t.on_acked_inflight(2, &c);
+        t.on_acked(2, 1, 0);
         t.fail(1);
         assert_eq!(t.select(None, None), Some(2));
         assert!(!t.can_send(1));
+        t.check_summary().unwrap();
     }
 
     #[test]
     fn a_retransmission_avoids_its_lossy_path_and_prefers_ok_paths() {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
-        t.paths[1].state = PathState::Suspect;
-        t.rr = 3; // next in order: 0, 1, 2, 3
+        t.with_row(1, |x| x.state = PathState::Suspect);
+        t.set_rr(3); // next in order: 0, 1, 2, 3
         assert_eq!(t.select(Some(0), None), Some(2));
         for p in [2, 3] {
-            t.paths[p].inflight = 2;
+            t.with_row(p, |x| x.inflight = 2);
         }
         assert_eq!(t.select(Some(0), None), Some(1), "a suspect path beats the avoided one");
-        t.paths[1].inflight = 2;
+        t.with_row(1, |x| x.inflight = 2);
         assert_eq!(t.select(Some(0), None), Some(0), "the avoided path when nothing else can send");
         let odd = Plane { plane: 1, planes: 2 };
-        t.paths[1].inflight = 0;
+        t.with_row(1, |x| x.inflight = 0);
         assert_eq!(t.select(Some(0), Some(odd)), Some(1), "only paths of the plane");
-        t.paths[1].inflight = 2;
+        t.with_row(1, |x| x.inflight = 2);
         assert_eq!(t.select(Some(0), Some(odd)), None, "no path of plane 1 can send");
+        t.check_summary().unwrap();
     }
 
     #[test]
-    fn one_window_decrease_per_window_and_failure_after_three_strikes() {
+    fn loss_multiplies_the_window_by_beta_q8_once_per_window_and_three_strikes_fail() {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
-        t.paths[0].cwnd = 16.0;
-        t.paths[0].inflight = 10;
-        assert!(!t.on_lost(0, 5, 20, &c));
-        assert!(!t.on_lost(0, 6, 20, &c), "psn 6 was sent before the decrease");
-        assert_eq!(t.paths[0].cwnd, 8.0);
+        assert_eq!(t.k.beta_q8, 128, "50 % = 128/256");
+        t.with_row(0, |x| {
+            x.cwnd = 16 * ONE + 77;
+            x.inflight = 10;
+        });
+        assert!(!t.on_lost(0, 5, 20));
+        assert!(!t.on_lost(0, 6, 20), "psn 6 was sent before the decrease");
+        assert_eq!(t.paths[0].cwnd, ((16 * ONE + 77) * 128) >> 8, "(cwnd * beta_q8) >> 8, floor");
         assert_eq!(t.paths[0].strikes, 1);
         assert_eq!(t.paths[0].state, PathState::Suspect);
-        assert!(!t.on_lost(0, 20, 30, &c), "psn 20 was sent after it");
-        assert!(t.on_lost(0, 31, 40, &c), "third strike fails the path");
-        t.on_acked_inflight(0, &c);
+        assert!(!t.on_lost(0, 20, 30), "psn 20 was sent after it");
+        assert!(t.on_lost(0, 31, 40), "third strike fails the path");
+        assert_eq!(t.paths[0].cwnd, (16 * ONE + 77) >> 3, "three halvings");
+        for _ in 0..20 {
+            t.with_row(0, |x| x.decreased_any = false);
+            t.on_lost(0, 50, 60);
+        }
+        assert_eq!(t.paths[0].cwnd, c.cwnd_min * ONE, "never below cwnd_min");
+        t.on_acked(0, 1, 0);
         assert_eq!(t.paths[0].strikes, 0);
         assert_eq!(t.paths[0].state, PathState::Ok);
-    }
-
-    #[test]
-    fn timeouts_double_the_rto_up_to_rto_max() {
-        let c = cfg();
-        let mut t = PathTable::new(&c, 1, 0);
-        assert_eq!(t.rto(0, &c), c.rto_init_ns);
-        t.on_rtt(0, 10_000.0);
-        assert_eq!(t.rto(0, &c), c.rto_min_ns, "10 + 4*5 us is below rto_min");
-        t.on_timeout(0, 0, &c);
-        assert_eq!(t.rto(0, &c), 2 * c.rto_min_ns);
-        for _ in 0..40 {
-            t.on_timeout(0, 0, &c);
+        t.check_summary().unwrap();
+        for (pct, q8) in [(100, 256), (1, 3), (33, 84), (70, 179)] {
+            assert_eq!(PathConsts::new(&TransportConfig { loss_beta_pct: pct, ..cfg() }).beta_q8, q8, "{pct} %");
         }
-        assert_eq!(t.rto(0, &c), c.rto_max_ns);
     }
 
     #[test]
-    fn ecn_marks_shrink_the_window_by_alpha_over_two_once_per_window() {
+    fn a_batch_ack_adds_n_to_the_counter_and_grows_the_window_at_most_once() {
+        let c = TransportConfig { cwnd_max: 20, ..cfg() };
+        let mut t = PathTable::new(&c, 1, 0);
+        // The documented formula, applied to random (cwnd, cwnd_cnt, n).
+        let mut rng = 5u64;
+        for _ in 0..2000 {
+            let cwnd = ONE + (splitmix(&mut rng) % u64::from(20 * ONE - ONE + 1)) as u32;
+            let w = (cwnd >> 8).max(1);
+            let cnt = (splitmix(&mut rng) % u64::from(w)) as u32;
+            let n = (splitmix(&mut rng) % 40) as u32;
+            t.with_row(0, |x| {
+                x.cwnd = cwnd;
+                x.cwnd_cnt = cnt;
+                x.inflight = 64;
+            });
+            t.on_acked(0, n, 0);
+            let (mut want_cwnd, mut want_cnt) = (cwnd, cnt + n);
+            if want_cnt >= w {
+                want_cwnd = (cwnd + 256).min(20 * 256);
+                want_cnt = (want_cnt - w).min((want_cwnd >> 8).max(1) - 1);
+            }
+            let x = &t.paths[0];
+            assert_eq!((x.cwnd, x.cwnd_cnt, x.inflight), (want_cwnd, want_cnt, 64 - n), "cwnd {cwnd} cnt {cnt} n {n}");
+            t.check_summary().unwrap();
+        }
+        // One ACK of 10 packets at window 4 grows it once; ten ACKs of one packet
+        // (10 >= 4 + 5) twice.
+        t.with_row(1, |x| {
+            x.cwnd = 4 * ONE;
+            x.cwnd_cnt = 0;
+            x.inflight = 20;
+        });
+        t.on_acked(1, 10, 0);
+        assert_eq!((t.paths[1].cwnd, t.paths[1].cwnd_cnt), (5 * ONE, 4));
+        t.with_row(2, |x| {
+            x.cwnd = 4 * ONE;
+            x.inflight = 20;
+        });
+        for _ in 0..10 {
+            t.on_acked(2, 1, 0);
+        }
+        assert_eq!((t.paths[2].cwnd, t.paths[2].cwnd_cnt), (6 * ONE, 1));
+    }
+
+    #[test]
+    fn timeouts_raise_the_backoff_exponent_and_the_rto_saturates_at_rto_max() {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
-        t.paths[0].cwnd = 40.0;
-        t.on_ecn(0, 4, 4, 0, 100, &c); // closes window 0: alpha = 15/16 + 1/16 = 1
-        assert_eq!(t.paths[0].alpha, 1.0);
-        assert_eq!(t.paths[0].cwnd, 20.0);
-        t.on_ecn(0, 4, 4, 50, 120, &c); // window runs to psn 100: accumulate only
-        assert_eq!(t.paths[0].cwnd, 20.0);
-        t.on_ecn(0, 0, 8, 100, 140, &c); // closes window 1: F = 4/12
-        let alpha = 15.0 / 16.0 + 1.0 / 16.0 / 3.0;
-        assert!((t.paths[0].alpha - alpha).abs() < 1e-12);
-        assert!((t.paths[0].cwnd - 20.0 * (1.0 - alpha / 2.0)).abs() < 1e-9);
+        assert_eq!(t.rto(0), c.rto_init_ns);
+        t.on_rtt(0, 10_000);
+        assert_eq!((t.paths[0].srtt8, t.paths[0].rttvar4), (80_000, 20_000));
+        assert_eq!(t.rto(0), c.rto_min_ns, "10 + 4*5 us is below rto_min");
+        t.on_timeout(0, 0);
+        assert_eq!(t.paths[0].backoff_exp, 1);
+        assert_eq!(t.rto(0), 2 * c.rto_min_ns);
+        for _ in 0..40 {
+            t.on_timeout(0, 0);
+        }
+        assert_eq!(t.paths[0].backoff_exp, BACKOFF_EXP_MAX);
+        assert_eq!(t.rto(0), c.rto_max_ns);
+        t.on_acked(0, 0, 1);
+        assert_eq!(t.paths[0].backoff_exp, 0, "an acknowledgement resets the exponent");
+    }
+
+    #[test]
+    fn the_rtt_estimator_uses_shifts_on_8_srtt_and_4_rttvar() {
+        let c = cfg();
+        let mut t = PathTable::new(&c, 1, 0);
+        t.on_rtt(0, 1000);
+        t.on_rtt(0, 2000);
+        // rttvar4 = 2000 - 500 + |1000 - 2000|; srtt8 = 8000 - 1000 + 2000.
+        assert_eq!((t.paths[0].srtt8, t.paths[0].rttvar4), (9000, 2500));
+        t.on_rtt(0, 0);
+        assert_eq!((t.paths[0].srtt8, t.paths[0].rttvar4), (9000 - 1125 + 1, 2500 - 625 + 1124));
+        t.on_rtt(1, u32::MAX);
+        assert_eq!(t.paths[1].srtt8, RTT_SAMPLE_MAX << 3, "samples clamp to 2^28 - 1");
+        for _ in 0..100 {
+            t.on_rtt(1, u32::MAX);
+            t.on_rtt(1, 0);
+        }
+        assert!(t.paths[1].srtt8 < 1 << 31 && t.paths[1].rttvar4 < 1 << 31);
+        t.check_summary().unwrap();
+    }
+
+    #[test]
+    fn the_ecn_fraction_divider_is_floor_division() {
+        for pkts in 1..=300u32 {
+            for ce in 0..=pkts {
+                assert_eq!(ecn_fraction_q10(ce, pkts), (ce << 10) / pkts, "{ce}/{pkts}");
+            }
+        }
+        for (ce, pkts) in [(0xFFFF, 0xFFFF), (1, 0xFFFF), (0x7FFF, 0xFFFF), (0xFFFE, 0xFFFF)] {
+            assert_eq!(ecn_fraction_q10(ce, pkts), (ce << 10) / pkts);
+        }
+    }
+
+    #[test]
+    fn ecn_marks_cut_the_window_by_cwnd_alpha_over_2048_once_per_window() {
+        let c = cfg();
+        let mut t = PathTable::new(&c, 1, 0);
+        t.with_row(0, |x| x.cwnd = 40 * ONE);
+        t.on_ecn(0, 4, 4, 0, 100); // closes window 0: alpha = 1024 - 64 + 64
+        assert_eq!(t.paths[0].alpha, 1024);
+        assert_eq!(t.paths[0].cwnd, 20 * ONE);
+        t.on_ecn(0, 4, 4, 50, 120); // window runs to psn 100: accumulate only
+        assert_eq!(t.paths[0].cwnd, 20 * ONE);
+        t.on_ecn(0, 0, 8, 100, 140); // closes window 1: F = 4096 / 12 = 341
+        let alpha = 1024 - 64 + (341 >> 4);
+        assert_eq!(t.paths[0].alpha, alpha);
+        assert_eq!(t.paths[0].cwnd, 20 * ONE - ((20 * ONE * alpha) >> 11));
+        // Unmarked windows decay alpha to its floor (2^g - 1), never below.
+        for k in 0..400 {
+            t.on_ecn(0, 0, 8, 200 + k, 201 + k);
+        }
+        assert_eq!(t.paths[0].alpha, 15);
+        t.check_summary().unwrap();
     }
 
     #[test]
@@ -504,12 +923,128 @@ mod tests {
         let c = cfg();
         let mut t = PathTable::new(&c, 1, 0);
         t.fail(2);
-        let s = t.on_probe_sent(2, 1000);
+        let s = t.on_probe_sent(2, HwTime(1000));
         let port = 0xC000 | t.paths[2].entropy;
-        assert!(!t.on_probe_reply(2, s + 1, port, 5000, &c));
-        assert!(!t.on_probe_reply(2, s, port ^ 1, 5000, &c));
-        assert!(t.on_probe_reply(2, s, port, 5000, &c));
+        assert!(!t.on_probe_reply(2, s + 1, port, HwTime(5000)));
+        assert!(!t.on_probe_reply(2, s, port ^ 1, HwTime(5000)));
+        assert!(t.on_probe_reply(2, s, port, HwTime(5000)));
         assert_eq!(t.paths[2].state, PathState::Ok);
-        assert_eq!(t.paths[2].srtt, 4000.0);
+        assert_eq!(t.paths[2].srtt_ns(), 4000);
+        t.check_summary().unwrap();
+    }
+
+    #[test]
+    fn a_reprobed_path_gets_the_mean_ok_window_from_the_reciprocal_rom_within_one_lsb() {
+        assert_eq!(RECIP[1], 1 << 20);
+        assert_eq!(RECIP[3], 349_526);
+        // Exhaustive over the count, dense over the sum (every sum the summary can hold).
+        for n in 1..=16u32 {
+            let mut sum = 0;
+            while sum <= n * 256 * ONE {
+                let got = ((u64::from(sum) * u64::from(RECIP[n as usize])) >> RECIP_SHIFT) as u32;
+                let exact = sum / n;
+                assert!(got == exact || got == exact + 1, "{sum}/{n}: {got} vs {exact}");
+                sum += 1 + sum / 4096;
+            }
+        }
+        let c = TransportConfig { paths: 4, cwnd_init: 2, ..Default::default() };
+        let mut t = PathTable::new(&c, 1, 0);
+        t.with_row(0, |x| x.cwnd = 10 * ONE + 3);
+        t.with_row(1, |x| x.cwnd = 7 * ONE);
+        t.with_row(3, |x| x.state = PathState::Suspect);
+        t.fail(2);
+        let s = t.on_probe_sent(2, HwTime(0));
+        let port = 0xC000 | t.paths[2].entropy;
+        assert_eq!(t.summary.ok_count, 2);
+        assert!(t.on_probe_reply(2, s, port, HwTime(100)));
+        assert_eq!(t.paths[2].cwnd, (17 * ONE + 3) / 2, "mean of the OK paths 0 and 1");
+        t.with_row(3, |x| {
+            x.state = PathState::Ok;
+            x.cwnd = ONE + 1;
+        });
+        assert_eq!(t.mean_ok_cwnd(), (10 * ONE + 3 + 7 * ONE + (17 * ONE + 3) / 2 + ONE + 1) / 4);
+        t.with_row(0, |x| x.state = PathState::Suspect);
+        assert_eq!(t.summary.ok_count, 3);
+        assert_eq!(t.mean_ok_cwnd(), (7 * ONE + (17 * ONE + 3) / 2 + ONE + 1) / 3);
+        t.check_summary().unwrap();
+    }
+
+    #[test]
+    fn the_summary_equals_the_one_recomputed_from_the_rows_after_random_operations() {
+        let c = TransportConfig { paths: 8, cwnd_init: 4, cwnd_max: 64, loss_beta_pct: 70, head_rto_pct: 150, ..Default::default() };
+        for seed in 0..40u64 {
+            let mut t = PathTable::new(&c, seed, 0);
+            let mut rng = seed;
+            let mut r = |m: u64| (splitmix(&mut rng) % m) as u32;
+            for step in 0..400u32 {
+                let p = r(8) as usize;
+                match r(11) {
+                    0 | 1 => {
+                        if let Some(q) = t.select(if r(2) == 0 { None } else { Some(p) }, None) {
+                            t.on_send(q);
+                        }
+                    }
+                    2 => {
+                        let n = r(u64::from(t.paths[p].inflight) + 1);
+                        t.on_acked(p, n, r(2));
+                    }
+                    3 => {
+                        if t.paths[p].inflight > 0 {
+                            t.on_lost(p, step, step + 10);
+                        }
+                    }
+                    4 => t.on_rtt(p, r(200_000)),
+                    5 => t.on_ecn(p, r(5) as u8, 4, step, step + 4),
+                    6 => {
+                        t.on_timeout(p, step);
+                    }
+                    7 => {
+                        if matches!(t.paths[p].state, PathState::Ok | PathState::Suspect) {
+                            t.fail(p);
+                        }
+                    }
+                    8 => {
+                        if t.paths[p].probe_due {
+                            t.on_probe_sent(p, HwTime(step));
+                        } else if t.paths[p].state == PathState::Probing {
+                            let (s, port) = (t.paths[p].probe_seq, 0xC000 | t.paths[p].entropy);
+                            t.on_probe_reply(p, s, port, HwTime(step + 5000));
+                        }
+                    }
+                    9 => {
+                        if t.paths[p].state == PathState::Probing {
+                            t.on_probe_timeout(p);
+                        }
+                    }
+                    _ => {
+                        if t.paths[p].inflight > 0 {
+                            t.release(p);
+                        }
+                    }
+                }
+                t.check_summary().unwrap_or_else(|e| panic!("seed {seed} step {step}: {e}"));
+                let srtt_max = t.paths.iter().map(|x| x.srtt8).max().unwrap();
+                assert_eq!(t.summary.srtt8_max, srtt_max);
+                let want = (0..8).map(|k| (t.rr() + 1 + k) % 8).find(|&q| t.paths[q].eligible());
+                assert_eq!(t.select(None, None), want, "selection from the summary = a scan of the rows");
+            }
+        }
+    }
+
+    #[test]
+    fn the_head_wait_is_srtt_max_times_head_q8_plus_the_ack_timeout() {
+        let c = TransportConfig { paths: 4, head_rto_pct: 150, ..Default::default() };
+        let mut t = PathTable::new(&c, 1, 0);
+        assert_eq!(t.k.head_q8, 384);
+        assert_eq!(t.head_wait(), None, "no RTT sample yet");
+        t.on_rtt(1, 10_000);
+        t.on_rtt(3, 30_000);
+        assert_eq!(t.head_wait(), Some(45_000 + c.ack_timeout_ns));
+        for _ in 0..50 {
+            t.on_rtt(3, 1_000);
+        }
+        assert_eq!(t.summary.srtt8_max, t.paths[1].srtt8, "the holder fell below path 1: rescanned");
+        assert!(t.stat_srtt_rescans > 0);
+        t.check_summary().unwrap();
     }
 }

@@ -8,6 +8,7 @@ use super::requester::{Completion, Requester, WorkRequest};
 use super::responder::{RecvCompletion, Responder};
 use super::{TransportConfig, TransportError};
 use crate::config::ConfigError;
+use crate::time::HwTime;
 use crate::wire::{Body, Bth, Ecn, EthHeader, Frame, Ipv4Header, UdpHeader};
 use serde::{Deserialize, Serialize};
 
@@ -96,20 +97,12 @@ impl Qp {
     /// [`Qp::register`] in protection domain `pd` (another domain's region is refused
     /// to this connection with BadRkey, §6.11).
     pub fn register_in(&mut self, rkey: u32, base: u64, len: u64, remote_write: bool, backed: bool, pd: u32) -> Result<(), TransportError> {
-        if self.rsp.mrs.regions.contains_key(&rkey) {
-            return Err(TransportError::RkeyInUse { rkey });
-        }
-        self.rsp.mem.alloc(base, len, backed)?;
-        let mr = MemoryRegion { base, len, access: Access { remote_write }, pd };
-        self.rsp.mrs.regions.insert(rkey, mr);
-        Ok(())
+        self.rsp.register(rkey, MemoryRegion { base, len, access: Access { remote_write }, pd }, backed)
     }
 
     /// Allocates a receive buffer in host memory and posts it.
     pub fn post_recv(&mut self, wr_id: u64, addr: u64, len: u64, backed: bool) -> Result<(), TransportError> {
-        self.rsp.mem.alloc(addr, len, backed)?;
-        self.rsp.post_recv(RecvBuffer { wr_id, addr, len });
-        Ok(())
+        self.rsp.alloc_and_post_recv(RecvBuffer { wr_id, addr, len }, backed)
     }
 
     /// The MSN of the first message and the SSN of the first SEND, both directions
@@ -127,13 +120,13 @@ impl Qp {
     }
 
     /// A frame from the network (already decoded: `wire::decode` made checks 1-7).
-    pub fn on_frame(&mut self, now: u64, f: &Frame) {
+    pub fn on_frame(&mut self, now: HwTime, f: &Frame) {
         self.on_frame_virtual(now, f, None)
     }
 
     /// [`Qp::on_frame`] for a DATA frame whose payload was not carried (a simulator
     /// moving millions of frames): `Some(n)` = `n` zero bytes of payload.
-    pub fn on_frame_virtual(&mut self, now: u64, f: &Frame, payload_len: Option<u32>) {
+    pub fn on_frame_virtual(&mut self, now: HwTime, f: &Frame, payload_len: Option<u32>) {
         self.stats.rx_frames += 1;
         if f.bth.dest_qp != self.setup.local.qpn {
             self.stats.rx_wrong_qp += 1;
@@ -172,13 +165,13 @@ impl Qp {
 
     /// The next frame to put on the link: the responder's ACK/NAK/PROBE_REPLY first
     /// (small, and they clock the peer), then the requester's.
-    pub fn poll_tx(&mut self, now: u64) -> Option<Frame> {
+    pub fn poll_tx(&mut self, now: HwTime) -> Option<Frame> {
         self.poll_tx_on(now, None)
     }
 
     /// [`Qp::poll_tx`] for one plane of a multi-plane NIC: only frames of the plane's
     /// paths (path `p` is on plane `p mod planes`).
-    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Frame> {
+    pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Frame> {
         let o = match self.rsp.poll_tx_on(plane) {
             Some(o) => o,
             None => self.req.poll_tx_on(now, plane)?,
@@ -187,15 +180,15 @@ impl Qp {
         Some(self.wrap(o))
     }
 
-    /// Earliest time [`Qp::on_timer`] has work.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        match (self.req.next_wakeup(), self.rsp.next_wakeup()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+    /// Earliest time [`Qp::on_timer`] has work (hardware time; serial arithmetic).
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        crate::time::earliest(
+            self.req.next_wakeup(),
+            self.rsp.next_wakeup(),
+        )
     }
 
-    pub fn on_timer(&mut self, now: u64) {
+    pub fn on_timer(&mut self, now: HwTime) {
         self.req.on_timer(now);
         self.rsp.on_timer(now);
     }

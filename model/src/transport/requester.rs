@@ -15,6 +15,7 @@ use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
 use super::rtx::{Acked, RetransmitQueue, SlotState};
 use super::{seq_add, seq_after, seq_after_eq, InvariantError, TransportConfig, TransportError};
+use crate::time::{earliest, HwTime};
 use crate::wire::{data_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use crate::wire::{DATA_HDRS_LEN, ETH_HLEN, L3_OVERHEAD};
 use serde::{Deserialize, Serialize};
@@ -83,7 +84,27 @@ pub struct TxStats {
     pub blocked_window: u64,
     pub blocked_paths: u64,
     pub blocked_tokens: u64,
+    /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
+    /// more work requests waited in the send queue.
+    pub blocked_msg_window: u64,
 }
+
+/// Token bucket (rate hint, §6.9): tokens are bytes in Q.10 fixed point.
+pub const TOKEN_FRAC: u32 = 10;
+/// Rate hints are clamped to 2^20 − 1 Mbit/s (about 1 Tbit/s) so the per-ns refill
+/// `step` fits 35 bits.
+pub const RATE_MAX_MBPS: u32 = (1 << 20) - 1;
+/// `round(2^27 / 8000)`: bytes per ns = Mbit/s / 8000 = Mbit/s × 16777 / 2^27 (the
+/// constant reciprocal; 1.3e-5 low).
+pub const RECIP_8000: u64 = 16_777;
+/// `step` is bytes/ns in Q.27; a refill `(dt × step) >> 17` is Q.10 bytes.
+const STEP_TO_TOKEN_SHIFT: u32 = 27 - TOKEN_FRAC;
+/// The refill interval is saturated at 2^28 ns: at the lowest rate (1 Mbit/s) that is
+/// more than the bucket's whole range (−1 to +2 frames), so saturating changes nothing.
+/// A bucket below its depth also has a deadline `tokens_at + 2^28` in the requester's
+/// timer (it is full by then), so `now − tokens_at` is never taken across more than
+/// 2^31 ns of the wrapping time counter.
+pub const TOKEN_DT_MAX: u64 = 1 << 28;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct TxMsg {
@@ -103,29 +124,43 @@ pub struct Requester {
     cfg: TransportConfig,
     pub rtx: RetransmitQueue,
     pub paths: PathTable,
-    /// Posted, not yet completed, oldest first.
+    /// Posted, not yet completed, oldest first: the NIC's message table, at most
+    /// `msg_window` entries.
     msgs: VecDeque<TxMsg>,
+    /// Posted beyond the message window (the host's send queue, outside the NIC):
+    /// moved to `msgs` as messages complete.
+    pending: VecDeque<TxMsg>,
+    msg_window: u32,
     /// Index in `msgs` of the message being segmented.
     seg: usize,
     next_msn: u32,
     next_ssn: u32,
-    /// Last rate hint received, Mbit/s (0 = none), and its token bucket (bytes).
+    /// Last rate hint received, Mbit/s (0 = none), and its token bucket: bytes in
+    /// Q.10 (a 27-bit signed register in the RTL), refilled by `step = min(rate,
+    /// RATE_MAX_MBPS) × RECIP_8000` (bytes/ns, Q.27) per ns since `tokens_at`.
     pub rate_hint: u32,
-    tokens: f64,
-    tokens_at: u64,
+    tokens: i64,
+    token_step: u64,
+    tokens_at: HwTime,
     /// A fatal NAK for this MSN: earlier messages still complete, this one completes
     /// with the status, later ones are flushed.
     pub fatal: Option<(u32, WcStatus)>,
     /// The fatal completion was delivered: the connection is in the error state.
     pub error: bool,
-    last_now: u64,
+    last_now: HwTime,
+    /// Per path, packets acknowledged by the ACK being processed: in flight / declared
+    /// lost. Applied to the path table once per path at the end of the ACK
+    /// ([`PathTable::on_acked`], a batch update).
+    acked_inflight: [u32; 16],
+    acked_lost: [u32; 16],
     completions: Vec<Completion>,
     scratch: Vec<u32>,
     pub stats: TxStats,
 }
 
-fn ts32(now: u64) -> u32 {
-    now as u32
+/// The DATA/PROBE timestamp: the time counter itself (1 ns, mod 2^32).
+fn ts32(now: HwTime) -> u32 {
+    now.0
 }
 
 impl Requester {
@@ -135,15 +170,20 @@ impl Requester {
             rtx: RetransmitQueue::new(cfg.window, cfg.paths as usize, isn & super::SEQ_MASK),
             paths: PathTable::new(cfg, seed, path_isn),
             msgs: VecDeque::new(),
+            pending: VecDeque::new(),
+            msg_window: cfg.msg_window,
             seg: 0,
             next_msn: 0,
             next_ssn: 0,
             rate_hint: 0,
-            tokens: 0.0,
-            tokens_at: 0,
+            tokens: 0,
+            token_step: 0,
+            tokens_at: HwTime(0),
             fatal: None,
             error: false,
-            last_now: 0,
+            last_now: HwTime(0),
+            acked_inflight: [0; 16],
+            acked_lost: [0; 16],
             completions: Vec::new(),
             scratch: Vec::new(),
             stats: TxStats::default(),
@@ -174,14 +214,19 @@ impl Requester {
         } else {
             0
         };
-        self.msgs.push_back(TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 });
+        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 };
+        if self.msgs.len() < self.msg_window as usize {
+            self.msgs.push_back(m);
+        } else {
+            self.pending.push_back(m);
+        }
         Ok(msn)
     }
 
     /// The MSN and SSN of the first work request (both ends agree on them at setup;
     /// default 0). Only before the first work request.
     pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
-        if !self.msgs.is_empty() || self.next_msn != 0 || self.next_ssn != 0 || self.stats.data_sent != 0 {
+        if !self.msgs.is_empty() || !self.pending.is_empty() || self.next_msn != 0 || self.next_ssn != 0 || self.stats.data_sent != 0 {
             return Err(TransportError::AlreadyStarted);
         }
         self.next_msn = msn;
@@ -193,8 +238,12 @@ impl Requester {
     pub fn take_completions(&mut self) -> Vec<Completion> {
         std::mem::take(&mut self.completions)
     }
-    /// Work requests posted and not completed.
+    /// Work requests posted and not completed (in the message window or waiting).
     pub fn outstanding(&self) -> usize {
+        self.msgs.len() + self.pending.len()
+    }
+    /// Messages in the NIC's message table (at most `msg_window`).
+    pub fn messages_in_window(&self) -> usize {
         self.msgs.len()
     }
     /// The cumulative PSN: every PSN before it is acknowledged.
@@ -209,17 +258,32 @@ impl Requester {
         self.seg < self.msgs.len()
     }
 
-    fn refill(&mut self, now: u64) {
+    /// Bucket depth: two full-MTU frames, Q.10 bytes.
+    fn token_depth(&self) -> i64 {
+        i64::from(2 * self.cfg.max_data_frame()) << TOKEN_FRAC
+    }
+
+    /// Refill since `tokens_at`: `min(tokens + ((dt × step) >> 17), depth)`, with `dt`
+    /// saturated at [`TOKEN_DT_MAX`] (a 28x35-bit product: one 36x36 sysDSP slice,
+    /// four MULT18X18D, per packet; no division).
+    fn refill(&mut self, now: HwTime) {
         if self.rate_hint != 0 {
-            let depth = 2.0 * f64::from(self.cfg.max_data_frame());
-            let dt = now.saturating_sub(self.tokens_at) as f64;
-            self.tokens = (self.tokens + dt * f64::from(self.rate_hint) / 8000.0).min(depth);
+            let dt = u64::from(now.since(self.tokens_at)).min(TOKEN_DT_MAX);
+            let add = ((dt * self.token_step) >> STEP_TO_TOKEN_SHIFT) as i64;
+            self.tokens = (self.tokens + add).min(self.token_depth());
         }
         self.tokens_at = now;
     }
 
+    /// Nanoseconds from `tokens_at` until the bucket is positive again (the model's
+    /// wake-up; the RTL does not compute it, its scheduler re-checks the connection).
+    fn tokens_positive_after(&self) -> u64 {
+        let need = (-self.tokens).max(0) as u64 + 1;
+        (need << STEP_TO_TOKEN_SHIFT).div_ceil(self.token_step)
+    }
+
     /// The next frame to send now, on NIC plane `plane` only (its paths) when given.
-    pub fn poll_tx_on(&mut self, now: u64, plane: Option<Plane>) -> Option<Out> {
+    pub fn poll_tx_on(&mut self, now: HwTime, plane: Option<Plane>) -> Option<Out> {
         self.last_now = now;
         let on = |p: usize| plane.is_none_or(|pl| pl.has(p));
         if let Some(p) = (0..self.paths.len()).find(|&p| self.paths.paths[p].probe_due && on(p)) {
@@ -234,7 +298,7 @@ impl Requester {
         }
         if self.rate_hint != 0 {
             self.refill(now);
-            if self.tokens <= 0.0 {
+            if self.tokens <= 0 {
                 if self.rtx.lost_count() > 0 || self.has_new_data() {
                     self.stats.blocked_tokens += 1;
                 }
@@ -250,7 +314,13 @@ impl Requester {
             self.stats.retransmissions += 1;
             return Some(self.transmit(psn, p, now));
         }
-        if !self.has_new_data() || self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
+        if !self.has_new_data() {
+            if !self.pending.is_empty() {
+                self.stats.blocked_msg_window += 1;
+            }
+            return None;
+        }
+        if self.fatal.is_some_and(|(m, _)| self.msn_at_or_after(self.msgs[self.seg].msn, m)) {
             return None;
         }
         if !self.rtx.has_room() {
@@ -274,7 +344,7 @@ impl Requester {
         Some(self.transmit(psn, p, now))
     }
 
-    fn transmit(&mut self, psn: u32, p: usize, now: u64) -> Out {
+    fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
         let path_psn = self.paths.on_send(p);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
         let slot = *self.rtx.slot(psn).expect("live");
@@ -313,7 +383,7 @@ impl Requester {
         self.stats.payload_bytes_sent += payload.len() as u64;
         if self.rate_hint != 0 {
             let n = payload.len();
-            self.tokens -= (ETH_HLEN + L3_OVERHEAD + DATA_HDRS_LEN + n + (4 - n % 4) % 4) as f64;
+            self.tokens -= ((ETH_HLEN + L3_OVERHEAD + DATA_HDRS_LEN + n + (4 - n % 4) % 4) as i64) << TOKEN_FRAC;
         }
         let body = Body::Data { kind: m.wr.kind, ext, placement, payload };
         Out { psn, ack_req: last || retx, solicited: last && m.wr.solicited, sport: 0xC000 | self.paths.paths[p].entropy, body }
@@ -322,10 +392,22 @@ impl Requester {
     fn acked(&mut self, psn: u32) {
         match self.rtx.ack(psn) {
             Acked::Nothing => {}
-            Acked::InFlight { path, .. } => self.paths.on_acked_inflight(path as usize, &self.cfg),
+            Acked::InFlight { path, .. } => self.acked_inflight[path as usize] += 1,
             Acked::WasLost { path } => {
                 self.stats.spurious_losses += 1;
-                self.paths.on_acked_lost(path as usize)
+                self.acked_lost[path as usize] += 1;
+            }
+        }
+    }
+
+    /// One path-table write per path the ACK acknowledged packets on.
+    fn flush_acked(&mut self) {
+        for p in 0..self.paths.len() {
+            let (n, l) = (self.acked_inflight[p], self.acked_lost[p]);
+            if n != 0 || l != 0 {
+                self.paths.on_acked(p, n, l);
+                self.acked_inflight[p] = 0;
+                self.acked_lost[p] = 0;
             }
         }
     }
@@ -352,14 +434,14 @@ impl Requester {
         if s.state != SlotState::InFlight {
             return;
         }
-        self.rtx.mark_lost(psn, 0);
+        self.rtx.mark_lost(psn, None);
         let p = s.path as usize;
         if by_timeout {
             self.stats.losses_by_timeout += 1;
             self.paths.on_lost_by_timeout(p);
         } else {
             self.stats.losses_by_path += 1;
-            if self.paths.on_lost(p, psn, self.rtx.next, &self.cfg) {
+            if self.paths.on_lost(p, psn, self.rtx.next) {
                 self.fail_path(p);
             }
         }
@@ -374,7 +456,7 @@ impl Requester {
         v.clear();
         self.rtx.drain_path(p, &mut v);
         for &psn in &v {
-            self.rtx.mark_lost(psn, 0);
+            self.rtx.mark_lost(psn, None);
             self.stats.losses_by_timeout += 1;
         }
         self.scratch = v;
@@ -382,7 +464,7 @@ impl Requester {
     }
 
     /// An ACK (BTH PSN = cumulative PSN `c`).
-    pub fn on_ack(&mut self, now: u64, c: u32, a: &Ack) {
+    pub fn on_ack(&mut self, now: HwTime, c: u32, a: &Ack) {
         self.last_now = now;
         self.stats.acks += 1;
         if self.error || !self.cumulative(c) {
@@ -402,14 +484,15 @@ impl Requester {
                 }
             }
         }
+        self.flush_acked();
         let p = a.path_id as usize;
         if p < self.paths.len() {
             let sample = ts32(now).wrapping_sub(a.ts_echo).wrapping_sub(a.ack_delay);
             if sample < 1 << 31 {
-                self.paths.on_rtt(p, f64::from(sample));
+                self.paths.on_rtt(p, sample);
             }
             let (cum, next) = (self.rtx.base, self.rtx.next);
-            self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next, &self.cfg);
+            self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next);
             let x = &mut self.paths.paths[p];
             let sent_last = seq_add(x.next_path_psn, super::SEQ_MASK);
             let fresh = !x.acked_any || seq_after_eq(a.path_psn, x.highest_acked_path_psn);
@@ -428,23 +511,28 @@ impl Requester {
         self.complete();
     }
 
-    fn set_rate_hint(&mut self, now: u64, h: u32) {
+    /// A rate hint from an ACK: a new rate starts a full bucket, a changed one
+    /// refills at the old rate first; `step` is recomputed only when the hint
+    /// changes (a 20x15-bit multiply).
+    fn set_rate_hint(&mut self, now: HwTime, h: u32) {
         if h != 0 && self.rate_hint == 0 {
-            self.tokens = 2.0 * f64::from(self.cfg.max_data_frame());
+            self.tokens = self.token_depth();
             self.tokens_at = now;
         } else if h != self.rate_hint {
             self.refill(now);
         }
         self.rate_hint = h;
+        self.token_step = u64::from(h.min(RATE_MAX_MBPS)) * RECIP_8000;
     }
 
     /// A NAK for PSN `psn`.
-    pub fn on_nak(&mut self, now: u64, psn: u32, n: &Nak) {
+    pub fn on_nak(&mut self, now: HwTime, psn: u32, n: &Nak) {
         self.last_now = now;
         self.stats.naks += 1;
         if self.error || !self.cumulative(n.cumulative) {
             return;
         }
+        self.flush_acked();
         let Some(s) = self.rtx.slot(psn).copied() else {
             self.complete();
             return;
@@ -452,7 +540,7 @@ impl Requester {
         let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
         if n.code == NakCode::NoRecvBuffer {
             self.stats.rnr_naks += 1;
-            let hold = now.saturating_add(u64::from(n.rnr_delay_us) * 1000);
+            let hold = Some(now.add_ns(u64::from(n.rnr_delay_us) * 1000));
             match s.state {
                 SlotState::InFlight => {
                     // Not a congestion or path event: release the window share only.
@@ -504,19 +592,20 @@ impl Requester {
     }
 
     /// A PROBE_REPLY.
-    pub fn on_probe_reply(&mut self, now: u64, r: &Probe) {
+    pub fn on_probe_reply(&mut self, now: HwTime, r: &Probe) {
         self.last_now = now;
         self.stats.probe_replies += 1;
         let p = r.path_id as usize;
         if p < self.paths.len() {
-            self.paths.on_probe_reply(p, r.seq, r.port, now, &self.cfg);
+            self.paths.on_probe_reply(p, r.seq, r.port, now);
         }
     }
 
     fn complete(&mut self) {
         while let Some(m) = self.msgs.front() {
             if let Some((_, status)) = self.fatal.filter(|&(f, _)| f == m.msn) {
-                for (i, m) in std::mem::take(&mut self.msgs).into_iter().enumerate() {
+                let all = std::mem::take(&mut self.msgs).into_iter().chain(std::mem::take(&mut self.pending));
+                for (i, m) in all.enumerate() {
                     let st = if i == 0 { status } else { WcStatus::Flushed };
                     self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: st, bytes: m.wr.len });
                     self.stats.completions += 1;
@@ -532,19 +621,23 @@ impl Requester {
             self.seg -= 1;
             self.completions.push(Completion { wr_id: m.wr.wr_id, msn: m.msn, status: WcStatus::Success, bytes: m.wr.len });
             self.stats.completions += 1;
+            // A message left the window: the oldest waiting work request enters it.
+            if let Some(w) = self.pending.pop_front() {
+                self.msgs.push_back(w);
+            }
         }
     }
 
     /// The earliest time [`Requester::on_timer`] has work: a path RTO, a probe
     /// interval, the end of an RNR hold, or tokens for a rate-limited packet.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        let mut t: Option<u64> = None;
-        let mut at = |x: u64| t = Some(t.map_or(x, |y: u64| y.min(x)));
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        let mut t: Option<HwTime> = None;
+        let mut at = |x: HwTime| t = earliest(t, Some(x));
         for p in 0..self.paths.len() {
             if let Some(d) = self.path_deadline(p) {
                 at(d);
             }
-            if let Some(d) = self.paths.probe_deadline(p, &self.cfg) {
+            if let Some(d) = self.paths.probe_deadline(p) {
                 at(d);
             }
         }
@@ -554,9 +647,11 @@ impl Requester {
         if let Some(d) = self.head_deadline() {
             at(d);
         }
-        if self.rate_hint != 0 && self.tokens <= 0.0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
-            let ns = (-self.tokens * 8000.0 / f64::from(self.rate_hint)).ceil() as u64 + 1;
-            at(self.tokens_at + ns);
+        if self.rate_hint != 0 && self.tokens <= 0 && (self.rtx.lost_count() > 0 || self.has_new_data()) {
+            at(self.tokens_at.add_ns(self.tokens_positive_after()));
+        }
+        if self.rate_hint != 0 && self.tokens < self.token_depth() {
+            at(self.tokens_at.add_ns(TOKEN_DT_MAX));
         }
         t
     }
@@ -565,7 +660,7 @@ impl Requester {
     /// (and, at the end of the data, completion), so while it is in flight and half
     /// the window is used or nothing new is left to send, it is sent again after
     /// `head_rto_pct` % of the largest path RTT, without any path penalty.
-    fn head_deadline(&self) -> Option<u64> {
+    fn head_deadline(&self) -> Option<HwTime> {
         if self.cfg.head_rto_pct == 0 || (self.rtx.outstanding() < self.cfg.window / 2 && self.has_new_data()) {
             return None;
         }
@@ -573,54 +668,50 @@ impl Requester {
         if s.state != SlotState::InFlight {
             return None;
         }
-        let srtt = self.paths.paths.iter().map(|p| p.srtt).fold(0.0, f64::max);
-        if srtt == 0.0 {
-            return None;
-        }
-        let wait = ((srtt * f64::from(self.cfg.head_rto_pct) / 100.0) as u64).saturating_add(self.cfg.ack_timeout_ns);
-        Some(s.sent_at.saturating_add(wait))
+        let wait = self.paths.head_wait()?;
+        Some(s.sent_at.add_ns(wait))
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
-    fn path_deadline(&self, p: usize) -> Option<u64> {
+    fn path_deadline(&self, p: usize) -> Option<HwTime> {
         if !matches!(self.paths.paths[p].state, PathState::Ok | PathState::Suspect) {
             return None;
         }
         let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent.saturating_add(self.paths.rto(p, &self.cfg)))
+        Some(sent.add_ns(self.paths.rto(p)))
     }
 
     /// Path RTOs (declare the path's expired packets lost, one strike, window to the
     /// minimum, RTO doubled) and probe intervals.
-    pub fn on_timer(&mut self, now: u64) {
+    pub fn on_timer(&mut self, now: HwTime) {
         self.last_now = now;
         if self.rate_hint != 0 {
             self.refill(now);
         }
-        if self.head_deadline().is_some_and(|d| d <= now) {
+        self.rtx.release_expired(now);
+        if self.head_deadline().is_some_and(|d| now.after_eq(d)) {
             let psn = self.rtx.base;
             let path = self.rtx.slot(psn).map(|s| s.path as usize).expect("head is live");
-            self.rtx.mark_lost(psn, 0);
+            self.rtx.mark_lost(psn, None);
             self.paths.release(path);
             self.stats.losses_by_head_timer += 1;
         }
         for p in 0..self.paths.len() {
-            if self.path_deadline(p).is_some_and(|d| d <= now) {
-                let rto = self.paths.rto(p, &self.cfg);
+            if self.path_deadline(p).is_some_and(|d| now.after_eq(d)) {
+                let rto = self.paths.rto(p);
                 while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
-                    if sent.saturating_add(rto) > now {
+                    if !now.after_eq(sent.add_ns(rto)) {
                         break;
                     }
-                    self.rtx.pop_path_head(p);
                     self.declare_lost(psn, true);
                 }
-                let struck_out = self.paths.on_timeout(p, self.rtx.next, &self.cfg);
+                let struck_out = self.paths.on_timeout(p, self.rtx.next);
                 if struck_out || self.cfg.fail_on_timeout {
                     self.fail_path(p);
                 }
             }
-            if self.paths.probe_deadline(p, &self.cfg).is_some_and(|d| d <= now) {
-                self.paths.on_probe_timeout(p, &self.cfg);
+            if self.paths.probe_deadline(p).is_some_and(|d| now.after_eq(d)) {
+                self.paths.on_probe_timeout(p);
             }
         }
     }
@@ -649,6 +740,189 @@ impl Requester {
         if self.rtx.outstanding() > self.cfg.window {
             return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
         }
+        // The transmission-order lists hold exactly the PSNs in flight, and the path
+        // table's summary equals the one recomputed from its rows.
+        self.rtx.check_lists().map_err(|e| InvariantError::TxLists(e.to_string()))?;
+        self.paths.check_summary().map_err(|e| InvariantError::PathSummary(e.to_string()))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: fn(u32) -> HwTime = HwTime;
+
+    fn wr(id: u64, len: u64) -> WorkRequest {
+        WorkRequest { wr_id: id, kind: DataKind::Write, len, remote_va: 0, rkey: 1, solicited: false, data: None }
+    }
+
+    /// Sends everything `poll_tx_on` gives now; returns the DATA PSNs.
+    fn drain(r: &mut Requester, now: HwTime) -> Vec<u32> {
+        let mut v = vec![];
+        while let Some(o) = r.poll_tx_on(now, None) {
+            if matches!(o.body, Body::Data { .. }) {
+                v.push(o.psn);
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn message_window_full_later_work_requests_wait_until_a_message_completes() {
+        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, msg_window: 16, ..Default::default() };
+        let mw = cfg.msg_window;
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        let n = u64::from(mw) + 8;
+        for id in 0..n {
+            assert_eq!(r.post(wr(id, 100)).unwrap(), id as u32, "MSNs follow posting order");
+        }
+        assert_eq!(r.outstanding() as u64, n);
+        assert_eq!(r.messages_in_window(), mw as usize);
+        let sent = drain(&mut r, T(1000));
+        assert_eq!(sent.len(), mw as usize, "one packet per message, only msg_window messages start");
+        assert!(r.stats.blocked_msg_window > 0);
+        assert!(r.rtx.has_room(), "the PSN window is not what stops it");
+        // Acknowledge the first three messages (PSNs 0..3): three more start.
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 1000, ..Default::default() };
+        r.on_ack(T(2000), 3, &ack);
+        assert_eq!(r.take_completions().iter().map(|c| c.wr_id).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(r.messages_in_window(), mw as usize);
+        assert_eq!(drain(&mut r, T(2000)), vec![mw, mw + 1, mw + 2]);
+        r.check_invariants().unwrap();
+        // Everything acknowledged: all complete, in order.
+        r.on_ack(T(3000), mw + 3, &ack);
+        let _ = drain(&mut r, T(3000));
+        r.on_ack(T(4000), n as u32, &ack);
+        let c = r.take_completions();
+        assert_eq!(c.len() as u64, n - 3);
+        assert!(c.windows(2).all(|w| w[0].msn + 1 == w[1].msn));
+        assert_eq!(r.outstanding(), 0);
+    }
+
+    #[test]
+    fn a_fatal_nak_flushes_the_waiting_work_requests_too() {
+        let cfg = TransportConfig { paths: 2, ..Default::default() };
+        let mw = cfg.msg_window as usize;
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..(mw as u64 + 2) {
+            r.post(wr(id, 100)).unwrap();
+        }
+        let _ = drain(&mut r, T(0));
+        let nak = Nak { code: NakCode::BadRkey, path_id: 0, rnr_delay_us: 0, msn: 0, cumulative: 0 };
+        r.on_nak(T(100), 0, &nak);
+        let c = r.take_completions();
+        assert_eq!(c.len(), mw + 2);
+        assert_eq!(c[0].status, WcStatus::RemoteError(NakCode::BadRkey));
+        assert!(c[1..].iter().all(|c| c.status == WcStatus::Flushed));
+        assert_eq!(r.outstanding(), 0);
+    }
+
+    #[test]
+    fn the_token_bucket_refills_by_a_constant_reciprocal_in_q10_bytes() {
+        let cfg = TransportConfig { paths: 2, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.set_rate_hint(T(0), 8000); // 1 byte/ns
+        assert_eq!(r.tokens, r.token_depth(), "a new rate starts with a full bucket");
+        r.tokens = -(5000 << TOKEN_FRAC);
+        r.refill(T(1000));
+        // 1000 ns × 8000 × 16777 >> 17 = 1023.99 bytes (exact: 1024) in Q.10, floor.
+        assert_eq!(r.tokens, -(5000 << TOKEN_FRAC) + ((1000 * 8000 * RECIP_8000) >> 17) as i64);
+        assert_eq!(((1000 * 8000 * RECIP_8000) >> 17) as i64, 1_023_986);
+        // The wake-up is the first ns at which the bucket is positive.
+        let t = r.tokens_positive_after() as u32;
+        let mut probe = r.clone();
+        probe.refill(T(1000 + t));
+        assert!(probe.tokens > 0);
+        let mut probe = r.clone();
+        probe.refill(T(1000 + t - 1));
+        assert!(probe.tokens <= 0);
+        // A long idle period fills the bucket even at 1 Mbit/s.
+        r.set_rate_hint(T(2000), 1);
+        r.tokens = -(i64::from(cfg.max_data_frame()) << TOKEN_FRAC);
+        r.refill(T(2000 + (1 << 30)));
+        assert_eq!(r.tokens, r.token_depth());
+        // Hints above the clamp refill like the clamp.
+        r.set_rate_hint(T(3000), u32::MAX);
+        assert_eq!(r.token_step, u64::from(RATE_MAX_MBPS) * RECIP_8000);
+    }
+
+    /// Every requester timer across the 2^32 wrap of the time counter: a path RTO, the
+    /// head timer, an RNR hold, a probe interval and the token bucket, each started a
+    /// little before the wrap and due after it.
+    #[test]
+    fn timers_fire_on_time_across_the_time_counter_wrap() {
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let start = T(u32::MAX - 20_000);
+        // Path RTO (rto_init before any RTT sample).
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 100)).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let due = start.add_ns(cfg.rto_init_ns);
+        assert!(due.0 < start.0, "the deadline is past the wrap");
+        assert_eq!(r.next_wakeup(), Some(due));
+        r.on_timer(due.add(u32::MAX)); // 1 ns early
+        assert_eq!(r.stats.losses_by_timeout, 0);
+        r.on_timer(due);
+        assert_eq!(r.stats.losses_by_timeout, 1, "the RTO fired at its deadline, after the wrap");
+        r.check_invariants().unwrap();
+        // The path failed (fail_on_timeout): a probe, and its interval across the wrap.
+        let p = r.rtx.slot(0).unwrap().path as usize;
+        assert_eq!(r.paths.paths[p].state, PathState::Failed);
+        let t0 = T(u32::MAX - 10);
+        let o = r.poll_tx_on(t0, None).unwrap();
+        assert!(matches!(o.body, Body::Probe(_)));
+        let pd = r.paths.probe_deadline(p).unwrap();
+        assert!(pd.0 < t0.0);
+        r.on_timer(pd.add(u32::MAX));
+        assert!(!r.paths.paths[p].probe_due);
+        r.on_timer(pd);
+        assert!(r.paths.paths[p].probe_due, "probe interval expired after the wrap");
+
+        // Head timer: on, with an RTT sample of 10 us, head sent just before the wrap.
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 200, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.paths.on_rtt(0, 10_000);
+        r.post(wr(0, 100)).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let hd = start.add_ns(20_000 + cfg.ack_timeout_ns);
+        assert!(hd.0 < start.0);
+        assert_eq!(r.next_wakeup(), Some(hd));
+        r.on_timer(hd.add(u32::MAX));
+        assert_eq!(r.stats.losses_by_head_timer, 0);
+        r.on_timer(hd);
+        assert_eq!(r.stats.losses_by_head_timer, 1);
+
+        // RNR hold of 10 us from just before the wrap.
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(WorkRequest { kind: DataKind::Send, ..wr(0, 100) }).unwrap();
+        assert_eq!(drain(&mut r, start), vec![0]);
+        let t1 = T(u32::MAX - 5000);
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 0, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(t1, 0, &nak);
+        let until = t1.add(10_000);
+        assert_eq!(r.next_wakeup(), Some(until));
+        assert!(drain(&mut r, until.add(u32::MAX)).is_empty(), "held until after the wrap");
+        r.on_timer(until);
+        assert_eq!(r.rtx.slot(0).unwrap().not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(drain(&mut r, until), vec![0]);
+        // Token bucket: 1 byte/ns, drained just before the wrap.
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..4 {
+            r.post(wr(id, 4096)).unwrap();
+        }
+        let t2 = T(u32::MAX - 100);
+        r.set_rate_hint(t2, 8000);
+        assert_eq!(drain(&mut r, t2).len(), 2, "the bucket holds two frames");
+        assert_eq!(r.tokens, 0);
+        r.tokens = -(4000 << TOKEN_FRAC); // 4000 bytes short: about 4 us at 1 byte/ns
+        let w = r.next_wakeup().unwrap();
+        assert_eq!(w, t2.add(r.tokens_positive_after() as u32));
+        assert!(w.0 < t2.0, "positive again after the wrap");
+        assert!(drain(&mut r, w.add(u32::MAX)).is_empty());
+        assert_eq!(drain(&mut r, w).len(), 1);
+        r.check_invariants().unwrap();
     }
 }

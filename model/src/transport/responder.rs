@@ -8,13 +8,26 @@
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
 use super::path::Plane;
-use super::placement::{self, HostMemory, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
+use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
-use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError};
+use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
+use crate::time::HwTime;
 use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+/// Status of a receive completion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RecvStatus {
+    /// Every packet of the SEND was placed.
+    #[default]
+    Success,
+    /// A DMA write of the SEND's data failed (AXI `bresp` SLVERR/DECERR): the buffer's
+    /// contents are undefined, `bytes` counts the bytes placed before the failure; the
+    /// requester got NAK RemoteOpError and the connection is in the error state.
+    WriteError,
+}
 
 /// A SEND delivered to the application, in message order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +38,44 @@ pub struct RecvCompletion {
     pub msn: u32,
     pub bytes: u64,
     pub solicited: bool,
+    #[serde(default)]
+    pub status: RecvStatus,
+}
+
+/// Why [`Responder::accept`] did not accept a new packet.
+enum Refusal {
+    /// Answer with this NAK; `Some(ssn)`: a SEND whose DMA write failed (its buffer
+    /// completes with [`RecvStatus::WriteError`] in message order).
+    Nak(NakCode, Option<u32>),
+    /// The MSN is `msg_window` or more ahead of the next message to complete: no room
+    /// to track it. Dropped without an answer and counted.
+    BeyondMsgWindow,
+}
+
+/// One in Q0.10: the CE average of a connection whose every packet is marked tends to it.
+pub const CE_ONE: u16 = 1 << 10;
+
+/// The responder's CE average after one more DATA packet (`docs/protocol.md` §6.10):
+/// `ce_avg + (((ce ? 1024 : 0) - ce_avg) >> 2)`, a signed 12-bit difference shifted with
+/// floor (arithmetic shift). From 0 it rises to at most 1021 under constant marking (the
+/// step `(1024 - a) >> 2` is 0 from 1021 on) and falls back to exactly 0 without marks
+/// (`-1 >> 2 = -1`), so it stays in 0..=1021 ⊂ 11 bits.
+#[inline]
+pub fn ce_avg_next(ce_avg: u16, ce: bool) -> u16 {
+    let target = if ce { i32::from(CE_ONE) } else { 0 };
+    let a = i32::from(ce_avg);
+    (a + ((target - a) >> 2)) as u16
+}
+
+/// The rate hint for host share `hint_base` (Mbit/s, 32 bits) and CE average `ce_avg`
+/// (Q0.10): `max(hint_base - ((hint_base * ce_avg) >> 11), 1)` — `hint_base · (1 -
+/// ce_avg/2)`, the product floored, so the hint is rounded up to the Mbit/s. The 32x11
+/// multiply is two MULT18X18D on ECP5 (`hint_base` low 18 bits and high 14 bits, each
+/// times the 11-bit average, summed with a shift of 18).
+#[inline]
+pub fn rate_hint_of(hint_base: u32, ce_avg: u16) -> u32 {
+    let cut = (u64::from(hint_base) * u64::from(ce_avg)) >> 11;
+    (hint_base - cut as u32).max(1)
 }
 
 /// Responder counters.
@@ -38,8 +89,12 @@ pub struct RxStats {
     /// New (not yet received) packets refused by the message or placement checks
     /// (§6.11), answered by a NAK. Every DATA packet the responder sees is counted in
     /// exactly one of `data_bad_path`, `data_in_error`, `data_new`, `data_refused`,
-    /// `data_duplicate`, `data_out_of_window`.
+    /// `data_duplicate`, `data_out_of_window`, `data_beyond_msg_window`.
     pub data_refused: u64,
+    /// New packets of a message `msg_window` or more ahead of the next one to complete
+    /// (a compliant requester never sends one): dropped, no NAK, no ACK (§6.11).
+    #[serde(default)]
+    pub data_beyond_msg_window: u64,
     pub path_gaps: u64,
     pub ce_marked: u64,
     pub acks_sent: u64,
@@ -56,8 +111,10 @@ struct RxPath {
     pending: u32,
     ce: u32,
     newest_ts: u32,
-    newest_arrival: u64,
-    ack_due: Option<u64>,
+    /// When the newest packet arrived (for the ACK's `ack_delay`).
+    newest_arrival: HwTime,
+    /// The ACK coalescing deadline (valid bit + 32-bit time); its entry is in `ack_fifo`.
+    ack_due: Option<HwTime>,
     sport: u16,
 }
 
@@ -86,8 +143,11 @@ pub struct Responder {
     cfg: TransportConfig,
     pub sack: SackState,
     paths: Vec<RxPath>,
-    /// Messages `next_msn ..` seen so far (index = MSN - next_msn).
+    /// Messages `next_msn ..` seen so far (index = MSN - next_msn), at most
+    /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
     msgs: VecDeque<RxMsg>,
+    /// Messages tracked at once (`msg_window`).
+    pub msg_window: u32,
     /// MSN of the next message to complete.
     pub next_msn: u32,
     pub pd: u32,
@@ -97,15 +157,31 @@ pub struct Responder {
     /// Fatal NAK sent for message `.1`: nothing of that message or later ones is
     /// placed (earlier messages still complete).
     pub error: Option<(NakCode, u32)>,
-    last_error_nak: Option<u64>,
+    /// The SSN of the error message when it is a SEND whose DMA write failed: its
+    /// receive buffer completes with an error once every earlier message completed.
+    error_send: Option<u32>,
+    /// When the last fatal NAK was sent (the rate limit of one per `rto_min`).
+    last_error_nak: Option<HwTime>,
+    /// `T` (`ack_timeout_ns`) and `rto_min` as hardware durations, below 2^31 ns
+    /// (`TransportConfig::validate` guarantees it; an unchecked configuration given to
+    /// [`Responder::new`] directly is clamped to 2^31 − 1).
+    ack_timeout: u32,
+    nak_holdoff: u32,
+    /// The ACK coalescing FIFO (§6.10): `(path, deadline)` in push order, which is
+    /// deadline order (every entry is `push time + T`). It holds the live entries: an
+    /// entry whose path sent its ACK early is stale in hardware (its pop does nothing)
+    /// and is dropped here at once, which changes no ACK.
+    ack_fifo: VecDeque<(u8, HwTime)>,
     /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
-    /// the CE marks this connection sees: `hint_base * (1 - ce_ewma / 2)`.
+    /// the CE marks this connection sees: `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
+    /// ([`rate_hint_of`]).
     pub rate_hint: u32,
     /// The host's share for this connection (e.g. ingress bandwidth / active
     /// connections), Mbit/s; 0 = leave `rate_hint` alone.
     pub hint_base: u32,
-    /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets.
-    pub ce_ewma: f64,
+    /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets, Q0.10 (0..=1024,
+    /// 11 bits; [`ce_avg_next`]).
+    pub ce_avg: u16,
     out: VecDeque<Out>,
     completions: Vec<RecvCompletion>,
     pub stats: RxStats,
@@ -122,7 +198,7 @@ impl Responder {
             pending: 0,
             ce: 0,
             newest_ts: 0,
-            newest_arrival: 0,
+            newest_arrival: HwTime(0),
             ack_due: None,
             sport: 0,
         };
@@ -131,16 +207,21 @@ impl Responder {
             sack,
             paths: vec![p; cfg.paths as usize],
             msgs: VecDeque::new(),
+            msg_window: cfg.msg_window,
             next_msn: 0,
             pd,
-            mrs: MrTable::default(),
-            rq: RecvQueue::default(),
+            mrs: MrTable::new(cfg.mr_entries),
+            rq: RecvQueue::new(cfg.rq_depth),
             mem: HostMemory::default(),
             error: None,
+            error_send: None,
             last_error_nak: None,
+            ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
+            nak_holdoff: cfg.rto_min_ns.min(MAX_TIME_NS) as u32,
+            ack_fifo: VecDeque::new(),
             rate_hint: 0,
             hint_base: 0,
-            ce_ewma: 0.0,
+            ce_avg: 0,
             out: VecDeque::new(),
             completions: Vec::new(),
             stats: RxStats::default(),
@@ -159,9 +240,32 @@ impl Responder {
         Ok(())
     }
 
-    /// Posts a receive buffer for the next SEND.
-    pub fn post_recv(&mut self, b: RecvBuffer) {
-        self.rq.bufs.push_back(b);
+    /// Allocates `mr`'s host memory (zeroed; `backed = false` stores no bytes) and
+    /// registers it under `rkey`. Refused, with nothing allocated, when the key's row
+    /// of the memory-region table is taken ([`MrTable::insert`]).
+    pub fn register(&mut self, rkey: u32, mr: MemoryRegion, backed: bool) -> Result<(), TransportError> {
+        self.mrs.vacant(rkey)?;
+        self.mem.alloc(mr.base, mr.len, backed)?;
+        self.mrs.insert(rkey, mr)
+    }
+
+    /// Deregisters `rkey` (its row becomes free; the host memory stays allocated).
+    pub fn deregister(&mut self, rkey: u32) -> Option<MemoryRegion> {
+        self.mrs.remove(rkey)
+    }
+
+    /// Posts a receive buffer for the next SEND; refused when `rq_depth` are posted
+    /// ([`TransportError::RecvQueueFull`]).
+    pub fn post_recv(&mut self, b: RecvBuffer) -> Result<(), TransportError> {
+        self.rq.post(b)
+    }
+
+    /// Allocates the buffer's host memory (zeroed; `backed = false` stores no bytes) and
+    /// posts it; refused with nothing allocated when the receive queue is full.
+    pub fn alloc_and_post_recv(&mut self, b: RecvBuffer, backed: bool) -> Result<(), TransportError> {
+        self.rq.has_room()?;
+        self.mem.alloc(b.addr, b.len, backed)?;
+        self.rq.post(b)
     }
 
     /// Delivered SEND completions since the last call.
@@ -177,25 +281,33 @@ impl Responder {
         self.out.remove(i)
     }
 
-    /// Earliest ACK timer.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        self.paths.iter().filter_map(|p| p.ack_due).min()
+    /// Earliest ACK timer: the head of the ACK coalescing FIFO.
+    pub fn next_wakeup(&self) -> Option<HwTime> {
+        self.ack_fifo.front().map(|&(_, t)| t)
     }
 
-    /// Sends the ACKs whose coalescing timer expired.
-    pub fn on_timer(&mut self, now: u64) {
-        for p in 0..self.paths.len() {
-            if self.paths[p].ack_due.is_some_and(|t| t <= now) {
-                self.send_ack(p, 0, now);
+    /// Sends the ACKs whose coalescing timer expired, in FIFO (= deadline) order: the
+    /// hardware pops the head while `now` is at or after its deadline.
+    pub fn on_timer(&mut self, now: HwTime) {
+        while let Some(&(p, t)) = self.ack_fifo.front() {
+            if !now.after_eq(t) {
+                break;
             }
+            debug_assert_eq!(self.paths[p as usize].ack_due, Some(t), "only live entries are kept");
+            self.send_ack(p as usize, 0, now);
         }
+    }
+
+    /// Entries in the ACK coalescing FIFO (at most one per path).
+    pub fn ack_fifo_len(&self) -> usize {
+        self.ack_fifo.len()
     }
 
     /// A DATA packet for this connection (it passed the frame and connection checks).
     #[allow(clippy::too_many_arguments)]
     pub fn on_data(
         &mut self,
-        now: u64,
+        now: HwTime,
         psn: u32,
         ack_req: bool,
         solicited: bool,
@@ -228,7 +340,8 @@ impl Responder {
         if let Some((code, emsn)) = self.error {
             if ext.msn.wrapping_sub(self.next_msn) >= emsn.wrapping_sub(self.next_msn) {
                 self.stats.data_in_error += 1;
-                if self.last_error_nak.is_none_or(|t| now >= t.saturating_add(self.cfg.rto_min_ns)) {
+                // `since` is mod 2^32: after 2^32 ns of silence a NAK may wait up to rto_min once.
+                if self.last_error_nak.is_none_or(|t| now.since(t) >= self.nak_holdoff) {
                     self.last_error_nak = Some(now);
                     self.send_nak(psn, code, p, ext.msn, sport);
                 }
@@ -244,13 +357,19 @@ impl Responder {
         if new {
             match self.accept(psn, solicited, kind, ext, pl, payload) {
                 Ok(()) => {}
-                Err(code) => {
+                Err(Refusal::BeyondMsgWindow) => {
+                    self.stats.data_beyond_msg_window += 1;
+                    return;
+                }
+                Err(Refusal::Nak(code, failed_send)) => {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
                         let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
                         if self.error.is_none_or(|(_, e)| earlier(e)) {
                             self.error = Some((code, ext.msn));
+                            self.error_send = failed_send;
+                            self.deliver();
                         }
                         self.last_error_nak = Some(now);
                     }
@@ -264,9 +383,9 @@ impl Responder {
             self.stats.data_out_of_window += 1;
         }
 
-        self.ce_ewma += ((if ce { 1.0 } else { 0.0 }) - self.ce_ewma) / 4.0;
+        self.ce_avg = ce_avg_next(self.ce_avg, ce);
         if self.hint_base != 0 {
-            self.rate_hint = ((f64::from(self.hint_base) * (1.0 - self.ce_ewma / 2.0)) as u32).max(1);
+            self.rate_hint = rate_hint_of(self.hint_base, self.ce_avg);
         }
         let rp = &mut self.paths[p];
         rp.pending += 1;
@@ -285,11 +404,13 @@ impl Responder {
         if flags != 0 || !new || rp.pending >= self.cfg.ack_every {
             self.send_ack(p, flags, now);
         } else if rp.ack_due.is_none() {
-            rp.ack_due = Some(now.saturating_add(self.cfg.ack_timeout_ns));
+            let due = now.add(self.ack_timeout);
+            rp.ack_due = Some(due);
+            self.ack_fifo.push_back((p as u8, due));
         }
     }
 
-    /// Checks, records and places a new packet; `Err` = the NAK to send.
+    /// Checks, records and places a new packet; `Err` = the NAK to send, or a drop.
     fn accept(
         &mut self,
         psn: u32,
@@ -298,38 +419,46 @@ impl Responder {
         ext: &DataExt,
         pl: &Placement,
         payload: &[u8],
-    ) -> Result<(), NakCode> {
+    ) -> Result<(), Refusal> {
+        let nak = |c| Refusal::Nak(c, None);
         let send = kind == DataKind::Send;
         // The message: within a window of the next completion, consistent with its
         // earlier packets (kind, first PSN, SSN, LAST).
         let k = ext.msn.wrapping_sub(self.next_msn);
         if k >= self.cfg.window {
-            return Err(NakCode::InvalidRequest);
+            return Err(nak(NakCode::InvalidRequest));
+        }
+        if k >= self.msg_window {
+            return Err(Refusal::BeyondMsgWindow);
         }
         let first_psn = seq_dist(psn, ext.pkt_offset);
         let m = self.msgs.get(k as usize).copied().unwrap_or_default();
         if m.known {
             if m.send != send || m.first_psn != first_psn || (send && m.ssn != ext.ssn) {
-                return Err(NakCode::InvalidRequest);
+                return Err(nak(NakCode::InvalidRequest));
             }
             if let Some(l) = m.last_offset {
                 if ext.pkt_offset > l || (ext.last() && ext.pkt_offset != l) {
-                    return Err(NakCode::InvalidRequest);
+                    return Err(nak(NakCode::InvalidRequest));
                 }
             }
             if ext.last() && ext.pkt_offset < m.max_offset {
-                return Err(NakCode::InvalidRequest);
+                return Err(nak(NakCode::InvalidRequest));
             }
         }
         let req = PlacementRequest { kind, va: pl.va, rkey: pl.rkey, len: payload.len() as u32, ssn: ext.ssn };
-        let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq)?;
+        let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq).map_err(nak)?;
 
-        // Accepted: SACK, DMA, message bookkeeping, completions.
+        // The DMA write; its SACK bit is committed only with an OKAY response, so a
+        // failed write is refused like a failed check (the cumulative PSN stops at it).
+        match self.mem.write(addr, payload) {
+            Ok(()) => self.stats.bytes_placed += payload.len() as u64,
+            Err(DmaError::Bresp { .. }) => return Err(Refusal::Nak(NakCode::RemoteOpError, send.then_some(ext.ssn))),
+            Err(DmaError::Outside(_)) => {} // counted by HostMemory::violations (a model bug)
+        }
+        // Accepted: SACK, message bookkeeping, completions.
         self.sack.receive(psn, self.cfg.window as usize);
         self.stats.data_new += 1;
-        if self.mem.write(addr, payload).is_ok() {
-            self.stats.bytes_placed += payload.len() as u64;
-        }
         while self.msgs.len() <= k as usize {
             self.msgs.push_back(RxMsg::default());
         }
@@ -359,12 +488,25 @@ impl Responder {
                         msn: self.next_msn,
                         bytes: m.bytes,
                         solicited: m.solicited,
+                        status: RecvStatus::Success,
                     });
                 }
             }
             self.stats.messages_completed += 1;
             self.next_msn = self.next_msn.wrapping_add(1);
         }
+        // A SEND whose DMA write failed: every earlier message is complete, so its
+        // buffer is the head one; it completes with the error (the message never does).
+        if let (Some((_, emsn)), Some(ssn)) = (self.error, self.error_send) {
+            if emsn == self.next_msn {
+                let bytes = self.msgs.front().map_or(0, |m| m.bytes);
+                if let Some(b) = self.rq.consume(ssn) {
+                    self.completions.push(RecvCompletion { wr_id: b.wr_id, ssn, msn: emsn, bytes, solicited: false, status: RecvStatus::WriteError });
+                }
+                self.error_send = None;
+            }
+        }
+        debug_assert!(self.msgs.len() <= self.msg_window as usize);
     }
 
     /// A PROBE: answered at once on the probe's own source port.
@@ -379,7 +521,7 @@ impl Responder {
         });
     }
 
-    fn send_ack(&mut self, p: usize, flags: u8, now: u64) {
+    fn send_ack(&mut self, p: usize, flags: u8, now: HwTime) {
         let rp = &mut self.paths[p];
         let ack = Ack {
             path_id: p as u8,
@@ -389,14 +531,19 @@ impl Responder {
             ecn_pkts: rp.pending.min(255) as u8,
             rate_hint: self.rate_hint,
             ts_echo: rp.newest_ts,
-            ack_delay: now.saturating_sub(rp.newest_arrival).min(u64::from(u32::MAX)) as u32,
+            ack_delay: now.since(rp.newest_arrival),
             sack: self.sack.bitmap,
         };
         rp.pending = 0;
         rp.ce = 0;
-        rp.ack_due = None;
+        let (due, sport) = (rp.ack_due.take(), rp.sport);
+        if let Some(t) = due {
+            // The FIFO entry of this deadline: the head when the timer fired, else stale.
+            let i = self.ack_fifo.iter().position(|&e| e == (p as u8, t)).expect("an armed path has its FIFO entry");
+            self.ack_fifo.remove(i);
+        }
         self.stats.acks_sent += 1;
-        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport: rp.sport, body: Body::Ack(ack) });
+        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport, body: Body::Ack(ack) });
     }
 
     fn send_nak(&mut self, psn: u32, code: NakCode, p: usize, msn: u32, sport: u16) {
@@ -409,5 +556,53 @@ impl Responder {
             sport,
             body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.sack.base }),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ce_average_stays_in_11_bits_reaches_0_and_saturates_at_1021() {
+        for a in 0..=CE_ONE {
+            for ce in [false, true] {
+                let n = ce_avg_next(a, ce);
+                assert!(n <= CE_ONE, "{a} {ce} -> {n}");
+                // The step is floor((target - a) / 4) exactly.
+                let t = if ce { 1024 } else { 0 };
+                assert_eq!(i32::from(n), i32::from(a) + (t - i32::from(a)).div_euclid(4));
+            }
+        }
+        let mut a = 0;
+        for _ in 0..100 {
+            a = ce_avg_next(a, true);
+        }
+        assert_eq!(a, 1021, "constant marking");
+        for _ in 0..100 {
+            a = ce_avg_next(a, false);
+        }
+        assert_eq!(a, 0, "no marks: back to exactly 0");
+        // Gain 1/4: one marked packet from 0 is a quarter.
+        assert_eq!(ce_avg_next(0, true), 256);
+        assert_eq!(ce_avg_next(256, false), 192);
+    }
+
+    #[test]
+    fn rate_hint_is_the_base_scaled_by_one_minus_half_the_ce_average_and_at_least_1() {
+        assert_eq!(rate_hint_of(10_000, 0), 10_000);
+        assert_eq!(rate_hint_of(10_000, 1024), 5_000);
+        assert_eq!(rate_hint_of(10_000, 256), 8_750);
+        assert_eq!(rate_hint_of(10_001, 1024), 5_001, "the cut is floored: the hint rounds up");
+        assert_eq!(rate_hint_of(1, 1021), 1);
+        assert_eq!(rate_hint_of(u32::MAX, 1021), u32::MAX - ((u64::from(u32::MAX) * 1021) >> 11) as u32, "no overflow");
+        for base in [1u32, 2, 3, 7, 1000, 99_999, u32::MAX] {
+            for a in 0..=CE_ONE {
+                let h = rate_hint_of(base, a);
+                assert!((1..=base).contains(&h));
+                // The cut floor(base * a / 2048) is at most base / 2, so the floor of 1 never binds.
+                assert_eq!(u64::from(base - h), (u64::from(base) * u64::from(a)) / 2048);
+            }
+        }
     }
 }

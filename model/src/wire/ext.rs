@@ -136,6 +136,9 @@ pub enum NakCode {
     /// Malformed request: payload above the MTU, a packet offset or LAST flag that
     /// contradicts earlier packets of the message.
     InvalidRequest = 5,
+    /// The responder could not place the data: its DMA write failed (AXI `bresp`
+    /// SLVERR or DECERR). Fatal, like codes 1-3 and 5 (remote operational error).
+    RemoteOpError = 6,
 }
 
 impl NakCode {
@@ -146,6 +149,7 @@ impl NakCode {
             3 => NakCode::AccessDenied,
             4 => NakCode::NoRecvBuffer,
             5 => NakCode::InvalidRequest,
+            6 => NakCode::RemoteOpError,
             _ => return None,
         })
     }

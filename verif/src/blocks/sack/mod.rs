@@ -149,7 +149,7 @@ pub struct SackBench {
 impl SackBench {
     pub fn new(cfg: &Config) -> Result<SackBench, KitError> {
         cfg.validate().map_err(|e| KitError::Config(e.to_string()))?;
-        Ok(SackBench { connections: cfg.sack.connections, window: cfg.sack.window })
+        Ok(SackBench { connections: cfg.connections, window: cfg.sack.window })
     }
 }
 

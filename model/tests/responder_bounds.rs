@@ -1,0 +1,264 @@
+//! The responder's bounded tables (issue 9, `docs/protocol.md` §6.10-6.12): the
+//! memory-region table's tag check, the posted receive queue's depth, the message
+//! window, and a DMA write error. Each test drives two real connection ends over the
+//! loopback network (or one responder directly) and checks what was written.
+
+mod common;
+
+use common::*;
+use mrnic_model::time::HwTime;
+use mrnic_model::transport::loopback::{Loopback, NetConfig};
+use mrnic_model::transport::placement::{Access, Bresp, MemoryRegion};
+use mrnic_model::transport::{RecvStatus, Responder, TransportConfig, TransportError, WcStatus, WorkRequest};
+use mrnic_model::wire::DataKind::{Send, Write};
+use mrnic_model::wire::{Body, DataExt, NakCode, Placement};
+
+const MS: u64 = 1_000_000;
+
+fn cfg() -> TransportConfig {
+    TransportConfig::default()
+}
+
+fn write_wr(id: u64, len: u64, va: u64, rkey: u32) -> WorkRequest {
+    WorkRequest { wr_id: id, kind: Write, len, remote_va: va, rkey, solicited: false, data: Some(vec![0xA5; len as usize].into()) }
+}
+
+fn region(base: u64, len: u64) -> MemoryRegion {
+    MemoryRegion { base, len, access: Access { remote_write: true }, pd: 1 }
+}
+
+/// A key whose row was re-registered under another tag (stale), and keys nobody
+/// registered that select a valid row (forged): NAK BadRkey, nothing written, the
+/// message completes with the remote error and the later one is flushed.
+#[test]
+fn a_stale_or_forged_rkey_fails_the_tag_check_with_bad_rkey_and_writes_nothing() {
+    let (_, probe) = pair(&cfg(), 0, 0, 0, 1);
+    let t = &probe.rsp.mrs;
+    let old = t.rkey(0x1234, 77);
+    let new = t.rkey(0x1235, 77);
+    for (why, key) in [("stale", old), ("forged: same row, tag 0", t.rkey(0, 77)), ("forged: same row, tag + 2", t.rkey(0x1236, 77))] {
+        let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+        b.register(old, REGION, 1 << 20, true, true).unwrap();
+        // Re-registration: the old key leaves the row, the new one takes it (same memory).
+        assert!(b.rsp.deregister(old).is_some());
+        b.rsp.mrs.insert(new, region(REGION, 1 << 20)).unwrap();
+        a.post(write_wr(0, 8192, REGION, new)).unwrap();
+        a.post(write_wr(1, 4096, REGION + 65536, key)).unwrap();
+        a.post(write_wr(2, 4096, REGION + 131072, new)).unwrap();
+        let mut l = Loopback::new(a, b, NetConfig::default());
+        let r = l.run_to_completion(3, 0, 10 * MS);
+        assert!(r.finished, "{why}");
+        let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+        assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::BadRkey), WcStatus::Flushed], "{why}");
+        assert_eq!(l.b.rsp.error, Some((NakCode::BadRkey, 1)), "{why}");
+        assert_eq!(l.b.rsp.mem.bytes_written, 8192, "{why}: only message 0 was placed");
+        assert!(l.b.rsp.mem.read(REGION + 65536, 4096).unwrap().iter().all(|&x| x == 0), "{why}");
+        assert_eq!(l.b.rsp.mem.violations, 0);
+    }
+}
+
+/// `register` refuses a key whose row holds another key, says which, and allocates
+/// nothing (the same memory can then be registered under a free row).
+#[test]
+fn register_refuses_a_taken_row_and_allocates_nothing() {
+    let (_, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    let (k1, k2) = (b.rsp.mrs.rkey(1, 5), b.rsp.mrs.rkey(2, 5));
+    b.register(k1, REGION, 4096, true, true).unwrap();
+    let e = b.register(k2, REGION + 4096, 4096, true, true).unwrap_err();
+    assert_eq!(e, TransportError::MrRowTaken { rkey: k2, index: 5, holder: k1, entries: b.rsp.mrs.entries() });
+    assert!(e.to_string().contains(&format!("{k1:#x}")), "{e}");
+    assert_eq!(b.register(k1, REGION + 8192, 4096, true, true), Err(TransportError::RkeyInUse { rkey: k1 }));
+    b.register(b.rsp.mrs.rkey(2, 6), REGION + 4096, 4096, true, true).expect("the refused call allocated nothing");
+}
+
+/// `rq_depth` buffers can be posted; one more is refused (RecvQueueFull) and allocates
+/// nothing; a SEND consuming a buffer makes room for one.
+#[test]
+fn the_receive_queue_refuses_a_buffer_beyond_rq_depth_until_a_send_consumes_one() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    let depth = b.rsp.rq.depth;
+    assert_eq!(depth, 64);
+    for i in 0..u64::from(depth) {
+        b.post_recv(1000 + i, RECV + i * 4096, 4096, true).unwrap();
+    }
+    let extra = RECV + u64::from(depth) * 4096;
+    assert_eq!(b.post_recv(2000, extra, 4096, true), Err(TransportError::RecvQueueFull { depth }));
+    assert!(!b.rsp.mem.contains(extra, 1), "the refused buffer allocated nothing");
+    a.post(WorkRequest { wr_id: 0, kind: Send, len: 100, remote_va: 0, rkey: 0, solicited: false, data: Some(vec![7; 100].into()) }).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(1, 1, 10 * MS);
+    assert!(r.finished);
+    assert_eq!((r.recv_completions[0].wr_id, r.recv_completions[0].status), (1000, RecvStatus::Success));
+    l.b.post_recv(2000, extra, 4096, true).expect("room for one");
+    assert_eq!(l.b.post_recv(2001, extra + 4096, 4096, true), Err(TransportError::RecvQueueFull { depth }));
+}
+
+fn ext(path_psn: u32, msn: u32, pkt_offset: u32, last: bool) -> DataExt {
+    DataExt { path_id: 0, path_psn, msn, pkt_offset, flags: u8::from(last), ssn: 0, timestamp: 0 }
+}
+
+fn drain(r: &mut Responder) -> Vec<Body> {
+    std::iter::from_fn(|| r.poll_tx_on(None)).map(|o| o.body).collect()
+}
+
+/// The responder tracks `msg_window` messages from the next one to complete: a new
+/// packet of a message `msg_window` or more ahead is dropped without an answer
+/// (nothing placed, no SACK bit, no NAK, no ACK) and counted; once the oldest message
+/// completes, the same packet is accepted.
+#[test]
+fn a_packet_msg_window_messages_ahead_is_dropped_and_counted_until_the_window_moves() {
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let mw = r.msg_window;
+    assert_eq!(mw, 32);
+    let pl = |i: u64| Placement { va: REGION + i * 64, rkey: RKEY };
+    // Message 0 is PSNs 0..=1; PSN 0 is missing, so message 0 stays the next to complete.
+    r.on_data(HwTime(100), 1, false, false, Write, &ext(1, 0, 1, true), &pl(1), &[1; 8], false, 0xC000);
+    // Message mw - 1 (the last one tracked) is accepted.
+    r.on_data(HwTime(200), 2, false, false, Write, &ext(2, mw - 1, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (2, 0));
+    drain(&mut r);
+    // Message mw: no room.
+    let (base, bitmap, writes, wake) = (r.sack.base, r.sack.bitmap, r.mem.writes, r.next_wakeup());
+    r.on_data(HwTime(300), 3, true, false, Write, &ext(3, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window, r.stats.data_refused), (2, 1, 0));
+    assert_eq!((r.sack.base, r.sack.bitmap, r.mem.writes), (base, bitmap, writes), "no SACK bit, nothing written");
+    assert_eq!(drain(&mut r), vec![], "no NAK, no ACK (even with the A bit)");
+    assert_eq!(r.next_wakeup(), wake, "no ACK timer started");
+    assert!(r.error.is_none(), "not an error");
+    // A duplicate of a far message is still only a duplicate (no message tracking needed).
+    r.on_data(HwTime(350), 2, false, false, Write, &ext(4, mw + 5, 0, true), &pl(2), &[2; 8], false, 0xC000);
+    assert_eq!(r.stats.data_duplicate, 1);
+    // PSN 0 completes message 0: the window moves by one and message mw fits.
+    r.on_data(HwTime(400), 0, false, false, Write, &ext(5, 0, 0, false), &pl(0), &[0; 8], false, 0xC000);
+    assert_eq!(r.next_msn, 1);
+    r.on_data(HwTime(500), 3, false, false, Write, &ext(6, mw, 0, true), &pl(3), &[3; 8], false, 0xC000);
+    assert_eq!((r.stats.data_new, r.stats.data_beyond_msg_window), (4, 1));
+    assert_eq!(r.mem.read(REGION + 3 * 64, 8).unwrap(), &[3; 8]);
+    // Every DATA packet is counted once.
+    let s = r.stats;
+    assert_eq!(s.data_new + s.data_refused + s.data_duplicate + s.data_out_of_window + s.data_bad_path + s.data_in_error + s.data_beyond_msg_window, 6);
+}
+
+/// A WRITE packet whose DMA write is answered SLVERR: NAK RemoteOpError, the message
+/// completes at the requester with that remote error and the later one is flushed;
+/// the failing bytes are not stored, the earlier message is placed and complete.
+#[test]
+fn a_dma_write_error_completes_the_write_with_a_remote_operational_error() {
+    for resp in [Bresp::SlvErr, Bresp::DecErr] {
+        let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+        b.register(RKEY, REGION, 1 << 20, true, true).unwrap();
+        let bad = REGION + 65536 + 4096;
+        b.rsp.mem.inject_write_error(bad, 4096, resp);
+        a.post(write_wr(0, 8192, REGION, RKEY)).unwrap();
+        a.post(write_wr(1, 3 * 4096, REGION + 65536, RKEY)).unwrap();
+        a.post(write_wr(2, 4096, REGION + 131072, RKEY)).unwrap();
+        let mut l = Loopback::new(a, b, NetConfig::default());
+        let r = l.run_to_completion(3, 0, 10 * MS);
+        assert!(r.finished);
+        let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+        assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::RemoteOpError), WcStatus::Flushed]);
+        let m = &l.b.rsp.mem;
+        assert_eq!(l.b.rsp.error, Some((NakCode::RemoteOpError, 1)));
+        assert!(m.write_errors >= 1 && m.violations == 0);
+        assert!(m.read(bad, 4096).unwrap().iter().all(|&x| x == 0), "the failed write stored nothing");
+        assert!(m.read(REGION, 8192).unwrap().iter().all(|&x| x == 0xA5), "message 0 placed");
+        assert!(m.read(REGION + 131072, 4096).unwrap().iter().all(|&x| x == 0), "message 2 never placed");
+        assert_eq!(l.b.rsp.stats.messages_completed, 1);
+    }
+}
+
+/// A SEND whose DMA write fails: NAK RemoteOpError (the requester's completion has that
+/// remote error) and its receive buffer completes with `RecvStatus::WriteError`, in
+/// message order after the earlier SEND's successful completion.
+#[test]
+fn a_dma_write_error_on_a_send_completes_both_sides_with_an_error() {
+    let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 9);
+    b.post_recv(1000, RECV, 8192, true).unwrap();
+    b.post_recv(1001, RECV + 8192, 8192, true).unwrap();
+    b.rsp.mem.inject_write_error(RECV + 8192 + 4096, 16, Bresp::SlvErr);
+    let send = |id, len: u64| WorkRequest { wr_id: id, kind: Send, len, remote_va: 0, rkey: 0, solicited: true, data: Some(vec![0x5A; len as usize].into()) };
+    a.post(send(0, 6000)).unwrap();
+    a.post(send(1, 6000)).unwrap();
+    let mut l = Loopback::new(a, b, NetConfig::default());
+    let r = l.run_to_completion(2, 2, 10 * MS);
+    assert!(r.finished);
+    let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
+    assert_eq!(st, vec![WcStatus::Success, WcStatus::RemoteError(NakCode::RemoteOpError)]);
+    let rc: Vec<(u64, u32, RecvStatus)> = r.recv_completions.iter().map(|c| (c.wr_id, c.msn, c.status)).collect();
+    assert_eq!(rc, vec![(1000, 0, RecvStatus::Success), (1001, 1, RecvStatus::WriteError)]);
+    assert_eq!(r.recv_completions[0].bytes, 6000);
+    assert_eq!(r.recv_completions[1].bytes, 4096, "the first packet was placed before the failure");
+    assert!(l.b.rsp.rq.bufs.is_empty(), "both buffers consumed");
+    assert_eq!(l.b.rsp.mem.violations, 0);
+}
+
+fn ext_on(path_id: u8, path_psn: u32, msn: u32, last: bool) -> DataExt {
+    DataExt { path_id, path_psn, msn, pkt_offset: 0, flags: u8::from(last), ssn: 0, timestamp: 0 }
+}
+
+fn acks(r: &mut Responder) -> Vec<(u8, u8, u32)> {
+    drain(r).into_iter().filter_map(|b| if let Body::Ack(a) = b { Some((a.path_id, a.ecn_pkts, a.ack_delay)) } else { None }).collect()
+}
+
+/// The ACK coalescing deadline is 32-bit hardware time: armed just before the counter
+/// wraps, it fires T later on the other side of the wrap, not at once (a plain `now >=
+/// due` would fire it 2^32 − T ns early) and not never.
+#[test]
+fn the_ack_coalescing_deadline_fires_t_later_across_the_time_counter_wrap() {
+    let c = cfg();
+    let t = c.ack_timeout_ns as u32;
+    let mut r = Responder::new(&c, 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let t0 = HwTime(u32::MAX - 500);
+    r.on_data(t0, 0, false, false, Write, &ext_on(0, 0, 0, true), &Placement { va: REGION, rkey: RKEY }, &[1; 8], false, 0xC000);
+    assert!(acks(&mut r).is_empty(), "coalesced");
+    let due = t0.add(t);
+    assert_eq!(due, HwTime(t - 501), "wrapped");
+    assert_eq!(r.next_wakeup(), Some(due));
+    for early in [t0, t0.add(400), HwTime(0), due.add(u32::MAX)] {
+        r.on_timer(early);
+        assert!(acks(&mut r).is_empty(), "not yet at {early:?}");
+    }
+    r.on_timer(due);
+    assert_eq!(acks(&mut r), vec![(0, 1, t)], "one ACK, ack_delay T across the wrap");
+    assert_eq!((r.next_wakeup(), r.ack_fifo_len()), (None, 0));
+}
+
+/// The FIFO: deadlines fire in arming order (not path order); an ACK sent early (by
+/// count) retires its entry, so a later arming of the same path fires at its own
+/// deadline, not the stale one.
+#[test]
+fn the_ack_fifo_fires_in_arming_order_and_an_early_ack_retires_its_entry() {
+    let c = cfg();
+    let (t, n) = (c.ack_timeout_ns as u32, c.ack_every);
+    let mut r = Responder::new(&c, 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let pl = Placement { va: REGION, rkey: RKEY };
+    let mut psn = 0;
+    let mut pp = [0u32; 8];
+    let mut data = |r: &mut Responder, now: HwTime, path: u8| {
+        r.on_data(now, psn, false, false, Write, &ext_on(path, pp[path as usize], psn, true), &pl, &[1; 8], false, 0xC000);
+        psn += 1;
+        pp[path as usize] += 1;
+    };
+    let t0 = HwTime(5_000);
+    data(&mut r, t0, 3); // path 3 armed first
+    data(&mut r, t0.add(10), 1); // then path 1
+    data(&mut r, t0.add(20), 5); // then path 5 ...
+    for k in 1..n {
+        data(&mut r, t0.add(20 + k), 5); // ... which reaches N at once: an early ACK
+    }
+    assert_eq!(acks(&mut r), vec![(5, n as u8, 0)]);
+    assert_eq!(r.ack_fifo_len(), 2, "path 5's entry retired");
+    data(&mut r, t0.add(1_000), 5); // path 5 armed again: due at t0 + 1000 + T
+    assert_eq!(r.ack_fifo_len(), 3);
+    r.on_timer(t0.add(t + 10));
+    assert_eq!(acks(&mut r), vec![(3, 1, t + 10), (1, 1, t)], "arming order: path 3 then path 1");
+    r.on_timer(t0.add(t + 20));
+    assert!(acks(&mut r).is_empty(), "path 5's stale deadline fires nothing");
+    assert_eq!(r.next_wakeup(), Some(t0.add(1_000 + t)));
+    r.on_timer(t0.add(1_000 + t));
+    assert_eq!(acks(&mut r), vec![(5, 1, t)]);
+    assert_eq!(r.next_wakeup(), None);
+}
