@@ -7,8 +7,11 @@
 //! - `mrnic vectors`: cycle-by-cycle test vectors from the golden model (for cocotb).
 //! - `mrnic pcap --out FILE [--trace FILE]`: a pcap of an mrnic exchange (open it in
 //!   Wireshark or tshark), and optionally the same frames as JSON lines.
-//! - `mrnic sim SCENARIO [--ci] [--out DIR] [--shard K/N]`: a network-simulator sweep, or
-//!   one shard of it.
+//! - `mrnic sim SCENARIO [--ci] [--out DIR] [--shard K/N | --seeds LIST]`: a
+//!   network-simulator sweep, one shard of it, or the sweep once per seed with the mean and
+//!   spread of every metric.
+//! - `mrnic compare BEFORE_DIR AFTER_DIR [--out FILE] [--fail-on-worse]`: two sets of
+//!   simulator results side by side, regressions beyond the seeds' spread flagged.
 //! - `mrnic merge --out DIR SHARD_DIR...`: joins shards into the outputs one machine writes.
 //! - `mrnic presets`: the named configurations.
 //! - `mrnic budget [--preset P | --config F] [--device D] [--json]`: every block's memories
@@ -93,8 +96,34 @@ enum Cmd {
         quiet: bool,
         /// Run only shard K of N (1-based, K = 1..N) of the sweep points and write
         /// `shard.json` beside the results; join the shards with `mrnic merge`.
-        #[arg(long, value_name = "K/N")]
+        #[arg(long, value_name = "K/N", conflicts_with = "seeds")]
         shard: Option<mrnic_sim::shard::Shard>,
+        /// Run the whole scenario once per seed (its `seed` replaced): `5` = seeds 1..=5,
+        /// `1,2,3` = those (`7,` = just 7). Each seed's outputs go to `OUT/seed-K/`; the
+        /// mean, sample std dev, min, max and n of every metric to `OUT/NAME.seeds.csv`/`.md`.
+        #[arg(long, value_name = "LIST")]
+        seeds: Option<mrnic_sim::seeds::SeedList>,
+    },
+    /// Compare two simulator result directories (`sim --seeds` outputs, per-seed
+    /// `seed-K/NAME.csv` directories, or single runs; searched 4 levels deep, matched by
+    /// relative path and name): a markdown table per scenario of mean ± sd before and after,
+    /// the delta and a WORSE flag when the after mean is worse by more than the larger
+    /// spread (max - min over the seeds).
+    Compare {
+        /// The results before the change.
+        before: PathBuf,
+        /// The results after the change.
+        after: PathBuf,
+        /// Also write the markdown to this file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Exit with status 1 when any result is flagged WORSE.
+        #[arg(long)]
+        fail_on_worse: bool,
+        /// Also require a flagged change to exceed this percentage of the before mean
+        /// (default 0: the spread alone decides).
+        #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+        tolerance: f64,
     },
     /// Run a block's verification suite (differential, directed, power-up) against its
     /// generated Verilog, or any Verilog implementing its interface (`--verilog FILE --top M`).
@@ -237,9 +266,30 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Synth(args) => synth::run(args),
         Cmd::Vectors(a) => vectors::run(&a),
         Cmd::Pcap { out, seed, trace } => pcap(&out, seed, trace.as_deref()),
-        Cmd::Sim { scenario, ci, out, quiet, shard } => {
-            for f in mrnic_sim::cli::run_file(&scenario, ci, &out, quiet, shard)? {
+        Cmd::Sim { scenario, ci, out, quiet, shard, seeds } => {
+            let files = match seeds {
+                Some(s) => mrnic_sim::cli::run_file_seeds(&scenario, ci, &out, quiet, &s.0)?,
+                None => mrnic_sim::cli::run_file(&scenario, ci, &out, quiet, shard)?,
+            };
+            for f in files {
                 println!("wrote {}", f.display());
+            }
+            Ok(())
+        }
+        Cmd::Compare { before, after, out, fail_on_worse, tolerance } => {
+            if !(tolerance >= 0.0 && tolerance.is_finite()) {
+                bail!("--tolerance {tolerance}: must be a percentage >= 0");
+            }
+            let report = mrnic_sim::seeds::compare_dirs_tol(&before, &after, tolerance / 100.0)?;
+            let md = report.to_markdown();
+            print!("{md}");
+            if let Some(o) = &out {
+                write_all_or_nothing(&[(o.clone(), md.into_bytes())])?;
+                eprintln!("wrote {}", o.display());
+            }
+            let worse = report.worse().len();
+            if fail_on_worse && worse > 0 {
+                bail!("{worse} result(s) flagged WORSE (after worse than before by more than the seeds' spread)");
             }
             Ok(())
         }

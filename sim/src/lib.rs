@@ -10,6 +10,8 @@
 //! * [`traffic`]: long flows, incast, all-to-all, ring all-reduce;
 //! * [`scenario`]: TOML scenario files with sweeps, and [`scenario::run_scenario`];
 //! * [`output`]: CSV, markdown and SVG writers; [`cli`]: `mrnic sim`;
+//! * [`seeds`]: `--seeds LIST` (a scenario over several seeds: mean and spread) and
+//!   `mrnic compare` (two result trees side by side, regressions flagged);
 //! * [`shard`]: `--shard K/N` (a deterministic share of a sweep's points) and merging shards;
 //! * [`error`]: [`SimError`], every refusal naming the offending field or path.
 //!
@@ -24,6 +26,7 @@ pub mod mrnic;
 pub mod output;
 pub mod rng;
 pub mod scenario;
+pub mod seeds;
 pub mod shard;
 pub mod topology;
 pub mod traffic;
