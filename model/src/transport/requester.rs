@@ -87,6 +87,9 @@ pub struct TxStats {
     /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
     /// more work requests waited in the send queue.
     pub blocked_msg_window: u64,
+    /// `poll_tx` had a retransmission or new data to send but every transmission
+    /// record was in use (`tx_records()` packets in flight).
+    pub blocked_tx_pool: u64,
 }
 
 /// Token bucket (rate hint, §6.9): tokens are bytes in Q.10 fixed point.
@@ -116,6 +119,29 @@ struct TxMsg {
     segmented: u32,
     first_psn: u32,
     rnr_naks: u32,
+    /// RNR hold (§3.2): the message's lost PSNs are not retransmitted before this
+    /// time; `None` = the valid bit clear. Cleared by the requester's timer when it
+    /// ends ([`Requester::on_timer`]), so a stale time is never compared across the
+    /// 2^32 wrap.
+    not_before: Option<HwTime>,
+}
+
+/// The message and the packet offset of live PSN `psn`, from the message table: the
+/// message whose segmented packets `[first_psn, first_psn + segmented)` contain it.
+/// The retransmit queue stores neither (the hardware compares `psn` with the
+/// `msg_window` rows at once: `d = last_psn - psn` (24-bit serial, `last_psn =
+/// first_psn + segmented - 1`), hit when `d < min(segmented, W)`, offset `segmented - 1
+/// - d`). Measured back from the last packet given a PSN, the offset is exact even for
+/// a message of more than 2^24 packets: live PSNs are less than W apart.
+fn msg_of(msgs: &VecDeque<TxMsg>, window: u32, psn: u32) -> Option<(usize, u32)> {
+    msgs.iter().enumerate().find_map(|(k, m)| {
+        if m.segmented == 0 {
+            return None;
+        }
+        let last = seq_add(m.first_psn, m.segmented - 1);
+        let d = super::seq_dist(last, psn);
+        (d < m.segmented.min(window)).then(|| (k, m.segmented - 1 - d))
+    })
 }
 
 /// The requester half of a connection end.
@@ -167,7 +193,7 @@ impl Requester {
     pub fn new(cfg: &TransportConfig, isn: u32, path_isn: u32, seed: u64) -> Self {
         Self {
             cfg: cfg.clone(),
-            rtx: RetransmitQueue::new(cfg.window, cfg.paths as usize, isn & super::SEQ_MASK),
+            rtx: RetransmitQueue::new(cfg.window, cfg.tx_records(), cfg.paths as usize, isn & super::SEQ_MASK),
             paths: PathTable::new(cfg, seed, path_isn),
             msgs: VecDeque::new(),
             pending: VecDeque::new(),
@@ -214,7 +240,7 @@ impl Requester {
         } else {
             0
         };
-        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 };
+        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0, not_before: None };
         if self.msgs.len() < self.msg_window as usize {
             self.msgs.push_back(m);
         } else {
@@ -305,8 +331,12 @@ impl Requester {
                 return None;
             }
         }
-        if let Some(psn) = self.rtx.oldest_lost(now) {
-            let avoid = self.rtx.slot(psn).map(|s| s.path as usize);
+        if let Some(psn) = self.oldest_lost(now) {
+            if !self.rtx.has_free_record() {
+                self.stats.blocked_tx_pool += 1;
+                return None;
+            }
+            let avoid = self.rtx.last_path(psn).map(usize::from);
             let Some(p) = self.paths.select(avoid, plane) else {
                 self.stats.blocked_paths += 1;
                 return None;
@@ -327,13 +357,17 @@ impl Requester {
             self.stats.blocked_window += 1;
             return None;
         }
+        if !self.rtx.has_free_record() {
+            self.stats.blocked_tx_pool += 1;
+            return None;
+        }
         let Some(p) = self.paths.select(None, plane) else {
             self.stats.blocked_paths += 1;
             return None;
         };
         let m = &mut self.msgs[self.seg];
         let off = m.segmented;
-        let psn = self.rtx.push_new(m.msn, off);
+        let psn = self.rtx.push_new();
         if off == 0 {
             m.first_psn = psn;
         }
@@ -347,18 +381,17 @@ impl Requester {
     fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
         let path_psn = self.paths.on_send(p);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
-        let slot = *self.rtx.slot(psn).expect("live");
-        let k = slot.msn.wrapping_sub(self.msgs[0].msn) as usize;
+        let retx = self.rtx.slot(psn).expect("live").retx;
+        let (k, pkt_offset) = msg_of(&self.msgs, self.cfg.window, psn).expect("a live PSN belongs to a message of the table");
         let m = &self.msgs[k];
         let mtu = u64::from(self.cfg.mtu);
-        let start = u64::from(slot.pkt_offset) * mtu;
+        let start = u64::from(pkt_offset) * mtu;
         let end = (start + mtu).min(m.wr.len);
         let payload = match &m.wr.data {
             Some(d) => d[start as usize..end as usize].to_vec(),
             None => vec![0; (end - start) as usize],
         };
-        let last = slot.pkt_offset + 1 == m.npkts;
-        let retx = slot.tx_count > 1;
+        let last = pkt_offset + 1 == m.npkts;
         let mut flags = 0;
         if last {
             flags |= data_flags::LAST;
@@ -370,7 +403,7 @@ impl Requester {
             path_id: p as u8,
             path_psn,
             msn: m.msn,
-            pkt_offset: slot.pkt_offset,
+            pkt_offset,
             flags,
             ssn: m.ssn,
             timestamp: ts32(now),
@@ -430,12 +463,8 @@ impl Requester {
     }
 
     fn declare_lost(&mut self, psn: u32, by_timeout: bool) {
-        let Some(s) = self.rtx.slot(psn).copied() else { return };
-        if s.state != SlotState::InFlight {
-            return;
-        }
-        self.rtx.mark_lost(psn, None);
-        let p = s.path as usize;
+        let Some(p) = self.rtx.record(psn).map(|r| r.path as usize) else { return };
+        self.rtx.mark_lost(psn);
         if by_timeout {
             self.stats.losses_by_timeout += 1;
             self.paths.on_lost_by_timeout(p);
@@ -456,7 +485,7 @@ impl Requester {
         v.clear();
         self.rtx.drain_path(p, &mut v);
         for &psn in &v {
-            self.rtx.mark_lost(psn, None);
+            self.rtx.mark_lost(psn);
             self.stats.losses_by_timeout += 1;
         }
         self.scratch = v;
@@ -533,21 +562,28 @@ impl Requester {
             return;
         }
         self.flush_acked();
-        let Some(s) = self.rtx.slot(psn).copied() else {
+        let Some(s) = self.rtx.slot(psn) else {
             self.complete();
             return;
         };
-        let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
+        let Some((k, _)) = msg_of(&self.msgs, self.cfg.window, psn) else {
+            self.complete();
+            return;
+        };
         if n.code == NakCode::NoRecvBuffer {
             self.stats.rnr_naks += 1;
+            // The hold is the message's: its lost PSNs (this one and any other) wait.
             let hold = Some(now.add_ns(u64::from(n.rnr_delay_us) * 1000));
             match s.state {
                 SlotState::InFlight => {
                     // Not a congestion or path event: release the window share only.
-                    self.paths.release(s.path as usize);
-                    self.rtx.mark_lost(psn, hold);
+                    if let Some(p) = self.rtx.record(psn).map(|r| r.path as usize) {
+                        self.paths.release(p);
+                    }
+                    self.rtx.mark_lost(psn);
+                    self.msgs[k].not_before = hold;
                 }
-                SlotState::Lost => self.rtx.mark_lost(psn, hold),
+                SlotState::Lost => self.msgs[k].not_before = hold,
                 _ => {}
             }
             if let Some(m) = self.msgs.get_mut(k) {
@@ -577,7 +613,11 @@ impl Requester {
             return;
         }
         self.fatal = Some((msn, status));
-        let live: Vec<(u32, u32)> = self.rtx.iter().map(|(psn, s)| (psn, s.msn)).collect();
+        let live: Vec<(u32, u32)> = self
+            .rtx
+            .iter()
+            .filter_map(|(psn, _)| msg_of(&self.msgs, self.cfg.window, psn).map(|(j, _)| (psn, self.msgs[j].msn)))
+            .collect();
         for (psn, m) in live {
             if self.msn_at_or_after(m, msn) {
                 if let Acked::InFlight { path, .. } = self.rtx.ack(psn) {
@@ -641,7 +681,7 @@ impl Requester {
                 at(d);
             }
         }
-        if let Some(r) = self.rtx.next_release(self.last_now) {
+        if let Some(r) = self.next_release() {
             at(r);
         }
         if let Some(d) = self.head_deadline() {
@@ -656,6 +696,34 @@ impl Requester {
         t
     }
 
+    /// The oldest lost PSN whose message is not under an RNR hold at `now`.
+    fn oldest_lost(&self, now: HwTime) -> Option<u32> {
+        let any_hold = self.msgs.iter().any(|m| m.not_before.is_some());
+        let held = |psn: u32| {
+            any_hold
+                && msg_of(&self.msgs, self.cfg.window, psn)
+                    .and_then(|(k, _)| self.msgs[k].not_before)
+                    .is_some_and(|t| !now.after_eq(t))
+        };
+        self.rtx.oldest_lost(held)
+    }
+
+    /// The earliest RNR hold of the message table still valid (the hold timer: at most
+    /// `msg_window` deadlines with valid bits). A hold that has ended but is still valid
+    /// is reported too (the timer then fires at once and clears it).
+    fn next_release(&self) -> Option<HwTime> {
+        self.msgs.iter().fold(None, |t, m| earliest(t, m.not_before))
+    }
+
+    /// Clears the RNR holds that have ended at `now` (their valid bits).
+    fn release_expired(&mut self, now: HwTime) {
+        for m in &mut self.msgs {
+            if m.not_before.is_some_and(|t| now.after_eq(t)) {
+                m.not_before = None;
+            }
+        }
+    }
+
     /// The head timer (§6.5): the oldest outstanding PSN blocks the whole PSN window
     /// (and, at the end of the data, completion), so while it is in flight and half
     /// the window is used or nothing new is left to send, it is sent again after
@@ -664,12 +732,9 @@ impl Requester {
         if self.cfg.head_rto_pct == 0 || (self.rtx.outstanding() < self.cfg.window / 2 && self.has_new_data()) {
             return None;
         }
-        let s = self.rtx.slot(self.rtx.base)?;
-        if s.state != SlotState::InFlight {
-            return None;
-        }
+        let sent_at = self.rtx.record(self.rtx.base)?.sent_at;
         let wait = self.paths.head_wait()?;
-        Some(s.sent_at.add_ns(wait))
+        Some(sent_at.add_ns(wait))
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
@@ -688,11 +753,11 @@ impl Requester {
         if self.rate_hint != 0 {
             self.refill(now);
         }
-        self.rtx.release_expired(now);
+        self.release_expired(now);
         if self.head_deadline().is_some_and(|d| now.after_eq(d)) {
             let psn = self.rtx.base;
-            let path = self.rtx.slot(psn).map(|s| s.path as usize).expect("head is live");
-            self.rtx.mark_lost(psn, None);
+            let path = self.rtx.record(psn).map(|r| r.path as usize).expect("head is in flight");
+            self.rtx.mark_lost(psn);
             self.paths.release(path);
             self.stats.losses_by_head_timer += 1;
         }
@@ -722,9 +787,12 @@ impl Requester {
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
         let mut inflight = vec![0u32; self.paths.len()];
         let mut lost = 0;
-        for (_, s) in self.rtx.iter() {
+        for (psn, s) in self.rtx.iter() {
             match s.state {
-                SlotState::InFlight => inflight[s.path as usize] += 1,
+                SlotState::InFlight => match self.rtx.record(psn) {
+                    Some(r) if (r.path as usize) < inflight.len() => inflight[r.path as usize] += 1,
+                    _ => return Err(InvariantError::TxLists(format!("psn {psn} in flight without a valid record"))),
+                },
                 SlotState::Lost => lost += 1,
                 _ => {}
             }
@@ -868,7 +936,7 @@ mod tests {
         assert_eq!(r.stats.losses_by_timeout, 1, "the RTO fired at its deadline, after the wrap");
         r.check_invariants().unwrap();
         // The path failed (fail_on_timeout): a probe, and its interval across the wrap.
-        let p = r.rtx.slot(0).unwrap().path as usize;
+        let p = r.rtx.last_path(0).unwrap() as usize;
         assert_eq!(r.paths.paths[p].state, PathState::Failed);
         let t0 = T(u32::MAX - 10);
         let o = r.poll_tx_on(t0, None).unwrap();
@@ -906,7 +974,7 @@ mod tests {
         assert_eq!(r.next_wakeup(), Some(until));
         assert!(drain(&mut r, until.add(u32::MAX)).is_empty(), "held until after the wrap");
         r.on_timer(until);
-        assert_eq!(r.rtx.slot(0).unwrap().not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(r.msgs[0].not_before, None, "the hold's valid bit is cleared when it ends");
         assert_eq!(drain(&mut r, until), vec![0]);
         // Token bucket: 1 byte/ns, drained just before the wrap.
         let mut r = Requester::new(&cfg, 0, 0, 1);
