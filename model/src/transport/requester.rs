@@ -837,6 +837,168 @@ mod tests {
         v
     }
 
+    /// Sends everything `poll_tx_on` gives now; returns the DATA frames.
+    fn drain_out(r: &mut Requester, now: HwTime) -> Vec<Out> {
+        let mut v = vec![];
+        while let Some(o) = r.poll_tx_on(now, None) {
+            if matches!(o.body, Body::Data { .. }) {
+                v.push(o);
+            }
+        }
+        v
+    }
+
+    fn ext_of(o: &Out) -> DataExt {
+        match &o.body {
+            Body::Data { ext, .. } => *ext,
+            _ => panic!("not DATA"),
+        }
+    }
+
+    #[test]
+    fn a_tx_pool_of_4_sends_4_packets_blocks_and_resumes_when_an_ack_frees_records() {
+        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, tx_pool: 4, ..Default::default() };
+        assert_eq!(cfg.tx_records(), 4);
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 10 * 4096)).unwrap();
+        assert_eq!(drain(&mut r, T(1000)), vec![0, 1, 2, 3]);
+        assert!(r.stats.blocked_tx_pool > 0, "blocked by the pool");
+        assert_eq!(r.stats.blocked_window + r.stats.blocked_paths, 0, "not by the window or the paths");
+        assert!(r.rtx.has_room() && r.rtx.free_records() == 0);
+        let blocked = r.stats.blocked_tx_pool;
+        assert!(drain(&mut r, T(1100)).is_empty());
+        assert_eq!(r.stats.blocked_tx_pool, blocked + 1);
+        r.check_invariants().unwrap();
+        // An ACK of PSNs 0 and 1 returns two records: two more packets go.
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 1000, ..Default::default() };
+        r.on_ack(T(2000), 2, &ack);
+        assert_eq!(r.rtx.free_records(), 2);
+        assert_eq!(drain(&mut r, T(2000)), vec![4, 5]);
+        r.check_invariants().unwrap();
+        // A loss returns its record too, and the retransmission takes it before new data.
+        r.declare_lost(3, true);
+        assert_eq!(r.rtx.free_records(), 1);
+        let out = drain_out(&mut r, T(3000));
+        assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![3]);
+        assert!(out[0].ack_req && ext_of(&out[0]).flags & data_flags::RETX != 0, "the retransmitted bit: RETX and AckReq");
+        assert_eq!(r.rtx.free_records(), 0);
+        r.check_invariants().unwrap();
+        // Everything acknowledged: the rest goes, the pool is whole again at the end.
+        let mut next = 6;
+        while r.outstanding() > 0 {
+            r.on_ack(T(4000 + next), r.next_psn(), &ack);
+            let sent = drain(&mut r, T(4000 + next));
+            assert!(sent.len() <= 4);
+            next += sent.len() as u32;
+            r.check_invariants().unwrap();
+        }
+        assert_eq!(next, 10);
+        assert_eq!(r.rtx.free_records(), 4);
+    }
+
+    /// The message and packet offset of a PSN are derived from the message table (no
+    /// per-PSN copy): across message boundaries, the 2^24 PSN wrap and the 2^32 MSN
+    /// wrap, first transmissions and retransmissions carry what was segmented.
+    #[test]
+    fn the_msn_and_offset_derived_per_psn_equal_what_was_sent_across_messages_and_the_psn_wrap() {
+        let cfg = TransportConfig { paths: 4, mtu: 256, window: 32, cwnd_init: 32, cwnd_max: 32, msg_window: 4, ..Default::default() };
+        let isn = super::super::SEQ_MASK - 20;
+        let mut r = Requester::new(&cfg, isn, 0, 1);
+        let msn0 = u32::MAX - 3;
+        r.set_initial_msn_ssn(msn0, 0).unwrap();
+        let lens = [0u64, 256, 257, 1000, 3000, 256 * 12 + 1, 5, 2048, 256 * 40, 7, 513];
+        // What each PSN must carry: (MSN, offset), in PSN order from the ISN.
+        let mut want = vec![];
+        for (i, &len) in lens.iter().enumerate() {
+            r.post(wr(i as u64, len)).unwrap();
+            for off in 0..len.div_ceil(256).max(1) as u32 {
+                want.push((msn0.wrapping_add(i as u32), off));
+            }
+        }
+        let at = |psn: u32| want[super::super::seq_dist(psn, isn) as usize];
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 0, ..Default::default() };
+        let (mut t, mut sent, mut round) = (1000u32, 0usize, 0u32);
+        while r.outstanding() > 0 {
+            for o in drain_out(&mut r, T(t)) {
+                let e = ext_of(&o);
+                assert_eq!((e.msn, e.pkt_offset), at(o.psn), "psn {}", o.psn);
+                assert_eq!(e.flags & data_flags::LAST != 0, want.get(super::super::seq_dist(o.psn, isn) as usize + 1).is_none_or(|n| n.1 == 0));
+                sent += 1;
+            }
+            // Every live PSN maps to what it was sent with.
+            for (psn, _) in r.rtx.iter() {
+                let (k, off) = msg_of(&r.msgs, cfg.window, psn).expect("live PSN in a message");
+                assert_eq!((r.msgs[k].msn, off), at(psn), "psn {psn}");
+            }
+            // Lose one in flight now and then (retransmissions keep MSN and offset),
+            // acknowledge part of the window.
+            round += 1;
+            let victim = r.rtx.iter().filter(|(_, s)| s.state == SlotState::InFlight).nth(round as usize % 3).map(|(psn, _)| psn);
+            if let Some(psn) = victim {
+                r.declare_lost(psn, true);
+            }
+            let c = seq_add(r.cum_psn(), (r.rtx.outstanding() / 2).max(1).min(r.rtx.outstanding()));
+            let base_lost = r.rtx.slot(r.cum_psn()).is_some_and(|s| s.state == SlotState::Lost);
+            if !base_lost {
+                r.on_ack(T(t), c, &ack);
+            }
+            t += 1000;
+            assert!(round < 1000);
+        }
+        assert!(sent > want.len(), "retransmissions were checked too");
+        assert!(super::super::seq_after(r.next_psn(), super::super::SEQ_MASK - 20) && r.next_psn() < 1000, "the PSN wrapped");
+    }
+
+    #[test]
+    fn the_offset_is_exact_for_a_message_of_more_than_2_24_packets() {
+        let m = |msn: u32, first_psn: u32, segmented: u32| TxMsg {
+            wr: wr(0, 0),
+            msn,
+            ssn: 0,
+            npkts: u32::MAX,
+            segmented,
+            first_psn,
+            rnr_naks: 0,
+            not_before: None,
+        };
+        let big = (1 << 24) + 100;
+        let msgs: VecDeque<TxMsg> = [m(8, 4, big), m(9, 104, 3)].into();
+        // Message 8 started at PSN 4; its last packet (offset 2^24 + 99) has PSN
+        // 4 + 2^24 + 99 = 103 (mod 2^24); message 9 follows from 104.
+        assert_eq!(msg_of(&msgs, 256, 103), Some((0, big - 1)));
+        assert_eq!(msg_of(&msgs, 256, seq_add(103, super::super::SEQ_MASK - 254)), Some((0, big - 256)), "W - 1 back from the last");
+        assert_eq!(msg_of(&msgs, 256, 104), Some((1, 0)));
+        assert_eq!(msg_of(&msgs, 256, 106), Some((1, 2)));
+        assert_eq!(msg_of(&msgs, 256, 107), None, "not segmented yet");
+    }
+
+    /// An RNR NAK holds its message's lost PSNs (the NAKed one and any other lost PSN
+    /// of that message) for the NAK's delay; other messages' lost PSNs go at once.
+    #[test]
+    fn an_rnr_hold_delays_only_its_message() {
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..2 {
+            r.post(WorkRequest { kind: DataKind::Send, ..wr(id, 2 * 4096) }).unwrap();
+        }
+        assert_eq!(drain(&mut r, T(0)), vec![0, 1, 2, 3], "message 0: PSNs 0, 1; message 1: PSNs 2, 3");
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 0, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(T(1000), 0, &nak);
+        assert_eq!(r.msgs[0].not_before, Some(T(11_000)));
+        assert_eq!(r.msgs[1].not_before, None);
+        r.declare_lost(1, true);
+        r.declare_lost(2, true);
+        assert_eq!(r.rtx.lost_count(), 3);
+        assert_eq!(r.next_wakeup(), Some(T(11_000)));
+        assert_eq!(drain(&mut r, T(2000)), vec![2], "message 1 is not held");
+        assert!(drain(&mut r, T(10_990)).is_empty(), "message 0's PSNs 0 and 1 wait");
+        r.on_timer(T(11_000));
+        assert_eq!(r.msgs[0].not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(drain(&mut r, T(11_000)), vec![0, 1]);
+        assert_eq!(r.next_wakeup(), Some(T(0).add_ns(cfg.rto_init_ns)), "only the path RTO is left");
+        r.check_invariants().unwrap();
+    }
+
     #[test]
     fn message_window_full_later_work_requests_wait_until_a_message_completes() {
         let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, msg_window: 16, ..Default::default() };
