@@ -10,6 +10,11 @@
 //! Each path's RTO is the backstop for tail losses and dead routes; repeated losses
 //! or timeouts fail the path (new entropy, probe). A work request completes when all
 //! its PSNs are acknowledged, in posting order.
+//!
+//! What is stored where (per PSN, per transmission record, per path, per message) is
+//! in [`super::rtx`]'s header and `docs/protocol.md` §6.1: a PSN's message and packet
+//! offset are derived from the message table ([`msg_of`]), the RNR hold is per message,
+//! and at most `tx_records()` packets are in flight (`TxStats::blocked_tx_pool`).
 
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
@@ -109,6 +114,11 @@ const STEP_TO_TOKEN_SHIFT: u32 = 27 - TOKEN_FRAC;
 /// 2^31 ns of the wrapping time counter.
 pub const TOKEN_DT_MAX: u64 = 1 << 28;
 
+/// A row of the message table (at most `msg_window` per connection). What the
+/// retransmit queue needs of it: `first_psn` (24 bits), `npkts` and `segmented` (32
+/// each: packet offsets are 32 bits on the wire), the RNR hold `not_before` (32 + a
+/// valid bit) and `rnr_naks` (3). The MSN is kept here for the model's convenience; the
+/// hardware table is a ring indexed by MSN (the oldest MSN is one register).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct TxMsg {
     wr: WorkRequest,
@@ -118,7 +128,8 @@ struct TxMsg {
     /// Packets given a PSN so far.
     segmented: u32,
     first_psn: u32,
-    rnr_naks: u32,
+    /// NoRecvBuffer NAKs so far (3 bits, saturating at 7).
+    rnr_naks: u8,
     /// RNR hold (§3.2): the message's lost PSNs are not retransmitted before this
     /// time; `None` = the valid bit clear. Cleared by the requester's timer when it
     /// ends ([`Requester::on_timer`]), so a stale time is never compared across the
@@ -587,8 +598,9 @@ impl Requester {
                 _ => {}
             }
             if let Some(m) = self.msgs.get_mut(k) {
-                m.rnr_naks += 1;
-                if self.cfg.rnr_retry < 7 && m.rnr_naks > u32::from(self.cfg.rnr_retry) {
+                // A 3-bit saturating count: it is only compared with rnr_retry < 7.
+                m.rnr_naks = (m.rnr_naks + 1).min(7);
+                if self.cfg.rnr_retry < 7 && m.rnr_naks > self.cfg.rnr_retry {
                     self.fatal(k, WcStatus::RnrRetryExceeded);
                 }
             }
