@@ -53,7 +53,7 @@ fn transport() -> impl Strategy<Value = TransportConfig> {
             ack_every: n,
             cwnd_init: cwnd,
             cwnd_max: window,
-            msg_window: 1 << (k + n) % 6,
+            msg_window: 1 << ((k + n) % 6),
             tx_pool,
             ..Default::default()
         })

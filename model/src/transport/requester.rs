@@ -139,11 +139,12 @@ struct TxMsg {
 
 /// The message and the packet offset of live PSN `psn`, from the message table: the
 /// message whose segmented packets `[first_psn, first_psn + segmented)` contain it.
-/// The retransmit queue stores neither (the hardware compares `psn` with the
-/// `msg_window` rows at once: `d = last_psn - psn` (24-bit serial, `last_psn =
-/// first_psn + segmented - 1`), hit when `d < min(segmented, W)`, offset `segmented - 1
-/// - d`). Measured back from the last packet given a PSN, the offset is exact even for
-/// a message of more than 2^24 packets: live PSNs are less than W apart.
+/// The retransmit queue stores neither. The hardware compares `psn` with the
+/// `msg_window` rows at once: with `last_psn = first_psn + segmented - 1` and `d =
+/// last_psn - psn` (24-bit serial), a row hits when `d < min(segmented, W)`, and the
+/// offset is `segmented - 1 - d`. Measured back from the last packet given a PSN, the
+/// offset is exact even for a message of more than 2^24 packets: live PSNs are less
+/// than W apart.
 fn msg_of(msgs: &VecDeque<TxMsg>, window: u32, psn: u32) -> Option<(usize, u32)> {
     msgs.iter().enumerate().find_map(|(k, m)| {
         if m.segmented == 0 {
