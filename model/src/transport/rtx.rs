@@ -342,13 +342,17 @@ impl RetransmitQueue {
     /// The transmission record of a live PSN in flight.
     pub fn record(&self, psn: u32) -> Option<&TxRecord> {
         let s = self.slot(psn)?;
-        (s.state == SlotState::InFlight).then(|| &self.recs[s.ptr as usize])
+        if s.state == SlotState::InFlight {
+            self.recs.get(s.ptr as usize)
+        } else {
+            None
+        }
     }
     /// The path a live PSN was last sent on, while it is in flight or lost.
     pub fn last_path(&self, psn: u32) -> Option<u8> {
         let s = self.slot(psn)?;
         match s.state {
-            SlotState::InFlight => Some(self.recs[s.ptr as usize].path),
+            SlotState::InFlight => self.recs.get(s.ptr as usize).map(|r| r.path),
             SlotState::Lost => Some(s.ptr),
             _ => None,
         }
