@@ -798,6 +798,10 @@ impl Requester {
     /// it, the lost set equals the PSNs in state Lost, the window is respected, and
     /// completed messages' PSNs are behind the cumulative PSN. Tests call it.
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        // First the retransmit queue's structure: every record on exactly one list (a
+        // path's or the free list), every PSN in flight pointing at a record that points
+        // back at it, the counts; the lists hold exactly the PSNs in flight.
+        self.rtx.check_lists().map_err(InvariantError::TxLists)?;
         let mut inflight = vec![0u32; self.paths.len()];
         let mut lost = 0;
         for (psn, s) in self.rtx.iter() {
@@ -821,9 +825,7 @@ impl Requester {
         if self.rtx.outstanding() > self.cfg.window {
             return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
         }
-        // The transmission-order lists hold exactly the PSNs in flight, and the path
-        // table's summary equals the one recomputed from its rows.
-        self.rtx.check_lists().map_err(|e| InvariantError::TxLists(e.to_string()))?;
+        // The path table's summary equals the one recomputed from its rows.
         self.paths.check_summary().map_err(|e| InvariantError::PathSummary(e.to_string()))?;
         Ok(())
     }
@@ -907,6 +909,20 @@ mod tests {
         }
         assert_eq!(next, 10);
         assert_eq!(r.rtx.free_records(), 4);
+    }
+
+    #[test]
+    fn a_leaked_or_misdirected_record_is_an_invariant_error() {
+        let cfg = TransportConfig { paths: 2, tx_pool: 4, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 3 * 4096)).unwrap();
+        assert_eq!(drain(&mut r, T(0)).len(), 3);
+        r.check_invariants().unwrap();
+        for how in [0, 1] {
+            let mut bad = r.clone();
+            bad.rtx.corrupt(how);
+            assert!(matches!(bad.check_invariants(), Err(InvariantError::TxLists(_))), "corruption {how}");
+        }
     }
 
     /// The message and packet offset of a PSN are derived from the message table (no

@@ -537,6 +537,20 @@ impl RetransmitQueue {
         out.extend(self.path_list(p).map(|r| self.psn_of(self.recs[r as usize].psn_off)));
     }
 
+    /// Test hook: breaks the bookkeeping the way a hardware bug would. `0`: a record
+    /// leaks (the free list forgets one); `1`: the oldest PSN in flight points at
+    /// another record.
+    #[cfg(test)]
+    pub(crate) fn corrupt(&mut self, how: u8) {
+        match how {
+            0 => self.free_count -= 1,
+            _ => {
+                let i = (0..self.outstanding()).map(|k| self.idx(seq_add(self.base, k))).find(|&i| self.slots[i].state == SlotState::InFlight).expect("a PSN in flight");
+                self.slots[i].ptr = (self.slots[i].ptr + 1) % self.recs.len() as u8;
+            }
+        }
+    }
+
     /// Iterates the live PSNs with their entries, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = (u32, Slot)> + '_ {
         (0..self.outstanding()).map(move |k| {
