@@ -40,8 +40,11 @@ fn seq() -> impl Strategy<Value = u32> {
 
 fn transport() -> impl Strategy<Value = TransportConfig> {
     let cycle = prop_oneof![Just(10u8), Just(1), Just(4), Just(33)];
-    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16, cycle)
-        .prop_map(|(paths, mtu, window, k, n, cwnd, cycle_ns)| TransportConfig {
+    // Transmission records per connection: a small pool (4: at most 4 packets in
+    // flight, whatever the windows), `core`'s 16, or the default (never binds).
+    let tx_pool = prop_oneof![Just(4u32), Just(16), Just(256)];
+    (1u8..=16, prop_oneof![Just(256u32), Just(1024), Just(4096)], prop_oneof![Just(32u32), Just(64), Just(256)], 1u32..=4, 1u32..=8, 1u32..=16, cycle, tx_pool)
+        .prop_map(|(paths, mtu, window, k, n, cwnd, cycle_ns, tx_pool)| TransportConfig {
             cycle_ns,
             paths,
             mtu,
@@ -50,7 +53,8 @@ fn transport() -> impl Strategy<Value = TransportConfig> {
             ack_every: n,
             cwnd_init: cwnd,
             cwnd_max: window,
-            msg_window: 1 << (k + n) % 6,
+            msg_window: 1 << ((k + n) % 6),
+            tx_pool,
             ..Default::default()
         })
 }

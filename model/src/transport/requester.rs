@@ -10,6 +10,11 @@
 //! Each path's RTO is the backstop for tail losses and dead routes; repeated losses
 //! or timeouts fail the path (new entropy, probe). A work request completes when all
 //! its PSNs are acknowledged, in posting order.
+//!
+//! What is stored where (per PSN, per transmission record, per path, per message) is
+//! in [`super::rtx`]'s header and `docs/protocol.md` §6.1: a PSN's message and packet
+//! offset are derived from the message table ([`msg_of`]), the RNR hold is per message,
+//! and at most `tx_records()` packets are in flight (`TxStats::blocked_tx_pool`).
 
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
@@ -87,6 +92,9 @@ pub struct TxStats {
     /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
     /// more work requests waited in the send queue.
     pub blocked_msg_window: u64,
+    /// `poll_tx` had a retransmission or new data to send but every transmission
+    /// record was in use (`tx_records()` packets in flight).
+    pub blocked_tx_pool: u64,
 }
 
 /// Token bucket (rate hint, §6.9): tokens are bytes in Q.10 fixed point.
@@ -106,6 +114,11 @@ const STEP_TO_TOKEN_SHIFT: u32 = 27 - TOKEN_FRAC;
 /// 2^31 ns of the wrapping time counter.
 pub const TOKEN_DT_MAX: u64 = 1 << 28;
 
+/// A row of the message table (at most `msg_window` per connection). What the
+/// retransmit queue needs of it: `first_psn` (24 bits), `npkts` and `segmented` (32
+/// each: packet offsets are 32 bits on the wire), the RNR hold `not_before` (32 + a
+/// valid bit) and `rnr_naks` (3). The MSN is kept here for the model's convenience; the
+/// hardware table is a ring indexed by MSN (the oldest MSN is one register).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct TxMsg {
     wr: WorkRequest,
@@ -115,7 +128,32 @@ struct TxMsg {
     /// Packets given a PSN so far.
     segmented: u32,
     first_psn: u32,
-    rnr_naks: u32,
+    /// NoRecvBuffer NAKs so far (3 bits, saturating at 7).
+    rnr_naks: u8,
+    /// RNR hold (§3.2): the message's lost PSNs are not retransmitted before this
+    /// time; `None` = the valid bit clear. Cleared by the requester's timer when it
+    /// ends ([`Requester::on_timer`]), so a stale time is never compared across the
+    /// 2^32 wrap.
+    not_before: Option<HwTime>,
+}
+
+/// The message and the packet offset of live PSN `psn`, from the message table: the
+/// message whose segmented packets `[first_psn, first_psn + segmented)` contain it.
+/// The retransmit queue stores neither. The hardware compares `psn` with the
+/// `msg_window` rows at once: with `last_psn = first_psn + segmented - 1` and `d =
+/// last_psn - psn` (24-bit serial), a row hits when `d < min(segmented, W)`, and the
+/// offset is `segmented - 1 - d`. Measured back from the last packet given a PSN, the
+/// offset is exact even for a message of more than 2^24 packets: live PSNs are less
+/// than W apart.
+fn msg_of(msgs: &VecDeque<TxMsg>, window: u32, psn: u32) -> Option<(usize, u32)> {
+    msgs.iter().enumerate().find_map(|(k, m)| {
+        if m.segmented == 0 {
+            return None;
+        }
+        let last = seq_add(m.first_psn, m.segmented - 1);
+        let d = super::seq_dist(last, psn);
+        (d < m.segmented.min(window)).then(|| (k, m.segmented - 1 - d))
+    })
 }
 
 /// The requester half of a connection end.
@@ -167,7 +205,7 @@ impl Requester {
     pub fn new(cfg: &TransportConfig, isn: u32, path_isn: u32, seed: u64) -> Self {
         Self {
             cfg: cfg.clone(),
-            rtx: RetransmitQueue::new(cfg.window, cfg.paths as usize, isn & super::SEQ_MASK),
+            rtx: RetransmitQueue::new(cfg.window, cfg.tx_records(), cfg.paths as usize, isn & super::SEQ_MASK),
             paths: PathTable::new(cfg, seed, path_isn),
             msgs: VecDeque::new(),
             pending: VecDeque::new(),
@@ -214,7 +252,7 @@ impl Requester {
         } else {
             0
         };
-        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0 };
+        let m = TxMsg { wr, msn, ssn, npkts: npkts as u32, segmented: 0, first_psn: 0, rnr_naks: 0, not_before: None };
         if self.msgs.len() < self.msg_window as usize {
             self.msgs.push_back(m);
         } else {
@@ -305,8 +343,12 @@ impl Requester {
                 return None;
             }
         }
-        if let Some(psn) = self.rtx.oldest_lost(now) {
-            let avoid = self.rtx.slot(psn).map(|s| s.path as usize);
+        if let Some(psn) = self.oldest_lost(now) {
+            if !self.rtx.has_free_record() {
+                self.stats.blocked_tx_pool += 1;
+                return None;
+            }
+            let avoid = self.rtx.last_path(psn).map(usize::from);
             let Some(p) = self.paths.select(avoid, plane) else {
                 self.stats.blocked_paths += 1;
                 return None;
@@ -327,13 +369,17 @@ impl Requester {
             self.stats.blocked_window += 1;
             return None;
         }
+        if !self.rtx.has_free_record() {
+            self.stats.blocked_tx_pool += 1;
+            return None;
+        }
         let Some(p) = self.paths.select(None, plane) else {
             self.stats.blocked_paths += 1;
             return None;
         };
         let m = &mut self.msgs[self.seg];
         let off = m.segmented;
-        let psn = self.rtx.push_new(m.msn, off);
+        let psn = self.rtx.push_new();
         if off == 0 {
             m.first_psn = psn;
         }
@@ -347,18 +393,17 @@ impl Requester {
     fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
         let path_psn = self.paths.on_send(p);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
-        let slot = *self.rtx.slot(psn).expect("live");
-        let k = slot.msn.wrapping_sub(self.msgs[0].msn) as usize;
+        let retx = self.rtx.slot(psn).expect("live").retx;
+        let (k, pkt_offset) = msg_of(&self.msgs, self.cfg.window, psn).expect("a live PSN belongs to a message of the table");
         let m = &self.msgs[k];
         let mtu = u64::from(self.cfg.mtu);
-        let start = u64::from(slot.pkt_offset) * mtu;
+        let start = u64::from(pkt_offset) * mtu;
         let end = (start + mtu).min(m.wr.len);
         let payload = match &m.wr.data {
             Some(d) => d[start as usize..end as usize].to_vec(),
             None => vec![0; (end - start) as usize],
         };
-        let last = slot.pkt_offset + 1 == m.npkts;
-        let retx = slot.tx_count > 1;
+        let last = pkt_offset + 1 == m.npkts;
         let mut flags = 0;
         if last {
             flags |= data_flags::LAST;
@@ -370,7 +415,7 @@ impl Requester {
             path_id: p as u8,
             path_psn,
             msn: m.msn,
-            pkt_offset: slot.pkt_offset,
+            pkt_offset,
             flags,
             ssn: m.ssn,
             timestamp: ts32(now),
@@ -430,12 +475,8 @@ impl Requester {
     }
 
     fn declare_lost(&mut self, psn: u32, by_timeout: bool) {
-        let Some(s) = self.rtx.slot(psn).copied() else { return };
-        if s.state != SlotState::InFlight {
-            return;
-        }
-        self.rtx.mark_lost(psn, None);
-        let p = s.path as usize;
+        let Some(p) = self.rtx.record(psn).map(|r| r.path as usize) else { return };
+        self.rtx.mark_lost(psn);
         if by_timeout {
             self.stats.losses_by_timeout += 1;
             self.paths.on_lost_by_timeout(p);
@@ -456,7 +497,7 @@ impl Requester {
         v.clear();
         self.rtx.drain_path(p, &mut v);
         for &psn in &v {
-            self.rtx.mark_lost(psn, None);
+            self.rtx.mark_lost(psn);
             self.stats.losses_by_timeout += 1;
         }
         self.scratch = v;
@@ -533,26 +574,34 @@ impl Requester {
             return;
         }
         self.flush_acked();
-        let Some(s) = self.rtx.slot(psn).copied() else {
+        let Some(s) = self.rtx.slot(psn) else {
             self.complete();
             return;
         };
-        let k = s.msn.wrapping_sub(self.msgs.front().map_or(0, |m| m.msn)) as usize;
+        let Some((k, _)) = msg_of(&self.msgs, self.cfg.window, psn) else {
+            self.complete();
+            return;
+        };
         if n.code == NakCode::NoRecvBuffer {
             self.stats.rnr_naks += 1;
+            // The hold is the message's: its lost PSNs (this one and any other) wait.
             let hold = Some(now.add_ns(u64::from(n.rnr_delay_us) * 1000));
             match s.state {
                 SlotState::InFlight => {
                     // Not a congestion or path event: release the window share only.
-                    self.paths.release(s.path as usize);
-                    self.rtx.mark_lost(psn, hold);
+                    if let Some(p) = self.rtx.record(psn).map(|r| r.path as usize) {
+                        self.paths.release(p);
+                    }
+                    self.rtx.mark_lost(psn);
+                    self.msgs[k].not_before = hold;
                 }
-                SlotState::Lost => self.rtx.mark_lost(psn, hold),
+                SlotState::Lost => self.msgs[k].not_before = hold,
                 _ => {}
             }
             if let Some(m) = self.msgs.get_mut(k) {
-                m.rnr_naks += 1;
-                if self.cfg.rnr_retry < 7 && m.rnr_naks > u32::from(self.cfg.rnr_retry) {
+                // A 3-bit saturating count: it is only compared with rnr_retry < 7.
+                m.rnr_naks = (m.rnr_naks + 1).min(7);
+                if self.cfg.rnr_retry < 7 && m.rnr_naks > self.cfg.rnr_retry {
                     self.fatal(k, WcStatus::RnrRetryExceeded);
                 }
             }
@@ -577,7 +626,11 @@ impl Requester {
             return;
         }
         self.fatal = Some((msn, status));
-        let live: Vec<(u32, u32)> = self.rtx.iter().map(|(psn, s)| (psn, s.msn)).collect();
+        let live: Vec<(u32, u32)> = self
+            .rtx
+            .iter()
+            .filter_map(|(psn, _)| msg_of(&self.msgs, self.cfg.window, psn).map(|(j, _)| (psn, self.msgs[j].msn)))
+            .collect();
         for (psn, m) in live {
             if self.msn_at_or_after(m, msn) {
                 if let Acked::InFlight { path, .. } = self.rtx.ack(psn) {
@@ -641,7 +694,7 @@ impl Requester {
                 at(d);
             }
         }
-        if let Some(r) = self.rtx.next_release(self.last_now) {
+        if let Some(r) = self.next_release() {
             at(r);
         }
         if let Some(d) = self.head_deadline() {
@@ -656,6 +709,34 @@ impl Requester {
         t
     }
 
+    /// The oldest lost PSN whose message is not under an RNR hold at `now`.
+    fn oldest_lost(&self, now: HwTime) -> Option<u32> {
+        let any_hold = self.msgs.iter().any(|m| m.not_before.is_some());
+        let held = |psn: u32| {
+            any_hold
+                && msg_of(&self.msgs, self.cfg.window, psn)
+                    .and_then(|(k, _)| self.msgs[k].not_before)
+                    .is_some_and(|t| !now.after_eq(t))
+        };
+        self.rtx.oldest_lost(held)
+    }
+
+    /// The earliest RNR hold of the message table still valid (the hold timer: at most
+    /// `msg_window` deadlines with valid bits). A hold that has ended but is still valid
+    /// is reported too (the timer then fires at once and clears it).
+    fn next_release(&self) -> Option<HwTime> {
+        self.msgs.iter().fold(None, |t, m| earliest(t, m.not_before))
+    }
+
+    /// Clears the RNR holds that have ended at `now` (their valid bits).
+    fn release_expired(&mut self, now: HwTime) {
+        for m in &mut self.msgs {
+            if m.not_before.is_some_and(|t| now.after_eq(t)) {
+                m.not_before = None;
+            }
+        }
+    }
+
     /// The head timer (§6.5): the oldest outstanding PSN blocks the whole PSN window
     /// (and, at the end of the data, completion), so while it is in flight and half
     /// the window is used or nothing new is left to send, it is sent again after
@@ -664,12 +745,9 @@ impl Requester {
         if self.cfg.head_rto_pct == 0 || (self.rtx.outstanding() < self.cfg.window / 2 && self.has_new_data()) {
             return None;
         }
-        let s = self.rtx.slot(self.rtx.base)?;
-        if s.state != SlotState::InFlight {
-            return None;
-        }
+        let sent_at = self.rtx.record(self.rtx.base)?.sent_at;
         let wait = self.paths.head_wait()?;
-        Some(s.sent_at.add_ns(wait))
+        Some(sent_at.add_ns(wait))
     }
 
     /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
@@ -688,11 +766,11 @@ impl Requester {
         if self.rate_hint != 0 {
             self.refill(now);
         }
-        self.rtx.release_expired(now);
+        self.release_expired(now);
         if self.head_deadline().is_some_and(|d| now.after_eq(d)) {
             let psn = self.rtx.base;
-            let path = self.rtx.slot(psn).map(|s| s.path as usize).expect("head is live");
-            self.rtx.mark_lost(psn, None);
+            let path = self.rtx.record(psn).map(|r| r.path as usize).expect("head is in flight");
+            self.rtx.mark_lost(psn);
             self.paths.release(path);
             self.stats.losses_by_head_timer += 1;
         }
@@ -720,11 +798,18 @@ impl Requester {
     /// it, the lost set equals the PSNs in state Lost, the window is respected, and
     /// completed messages' PSNs are behind the cumulative PSN. Tests call it.
     pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        // First the retransmit queue's structure: every record on exactly one list (a
+        // path's or the free list), every PSN in flight pointing at a record that points
+        // back at it, the counts; the lists hold exactly the PSNs in flight.
+        self.rtx.check_lists().map_err(InvariantError::TxLists)?;
         let mut inflight = vec![0u32; self.paths.len()];
         let mut lost = 0;
-        for (_, s) in self.rtx.iter() {
+        for (psn, s) in self.rtx.iter() {
             match s.state {
-                SlotState::InFlight => inflight[s.path as usize] += 1,
+                SlotState::InFlight => match self.rtx.record(psn) {
+                    Some(r) if (r.path as usize) < inflight.len() => inflight[r.path as usize] += 1,
+                    _ => return Err(InvariantError::TxLists(format!("psn {psn} in flight without a valid record"))),
+                },
                 SlotState::Lost => lost += 1,
                 _ => {}
             }
@@ -740,9 +825,7 @@ impl Requester {
         if self.rtx.outstanding() > self.cfg.window {
             return Err(InvariantError::Window { outstanding: self.rtx.outstanding(), window: self.cfg.window });
         }
-        // The transmission-order lists hold exactly the PSNs in flight, and the path
-        // table's summary equals the one recomputed from its rows.
-        self.rtx.check_lists().map_err(|e| InvariantError::TxLists(e.to_string()))?;
+        // The path table's summary equals the one recomputed from its rows.
         self.paths.check_summary().map_err(|e| InvariantError::PathSummary(e.to_string()))?;
         Ok(())
     }
@@ -767,6 +850,182 @@ mod tests {
             }
         }
         v
+    }
+
+    /// Sends everything `poll_tx_on` gives now; returns the DATA frames.
+    fn drain_out(r: &mut Requester, now: HwTime) -> Vec<Out> {
+        let mut v = vec![];
+        while let Some(o) = r.poll_tx_on(now, None) {
+            if matches!(o.body, Body::Data { .. }) {
+                v.push(o);
+            }
+        }
+        v
+    }
+
+    fn ext_of(o: &Out) -> DataExt {
+        match &o.body {
+            Body::Data { ext, .. } => *ext,
+            _ => panic!("not DATA"),
+        }
+    }
+
+    #[test]
+    fn a_tx_pool_of_4_sends_4_packets_blocks_and_resumes_when_an_ack_frees_records() {
+        let cfg = TransportConfig { paths: 4, cwnd_init: 64, cwnd_max: 64, tx_pool: 4, ..Default::default() };
+        assert_eq!(cfg.tx_records(), 4);
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 10 * 4096)).unwrap();
+        assert_eq!(drain(&mut r, T(1000)), vec![0, 1, 2, 3]);
+        assert!(r.stats.blocked_tx_pool > 0, "blocked by the pool");
+        assert_eq!(r.stats.blocked_window + r.stats.blocked_paths, 0, "not by the window or the paths");
+        assert!(r.rtx.has_room() && r.rtx.free_records() == 0);
+        let blocked = r.stats.blocked_tx_pool;
+        assert!(drain(&mut r, T(1100)).is_empty());
+        assert_eq!(r.stats.blocked_tx_pool, blocked + 1);
+        r.check_invariants().unwrap();
+        // An ACK of PSNs 0 and 1 returns two records: two more packets go.
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 1000, ..Default::default() };
+        r.on_ack(T(2000), 2, &ack);
+        assert_eq!(r.rtx.free_records(), 2);
+        assert_eq!(drain(&mut r, T(2000)), vec![4, 5]);
+        r.check_invariants().unwrap();
+        // A loss returns its record too, and the retransmission takes it before new data.
+        r.declare_lost(3, true);
+        assert_eq!(r.rtx.free_records(), 1);
+        let out = drain_out(&mut r, T(3000));
+        assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![3]);
+        assert!(out[0].ack_req && ext_of(&out[0]).flags & data_flags::RETX != 0, "the retransmitted bit: RETX and AckReq");
+        assert_eq!(r.rtx.free_records(), 0);
+        r.check_invariants().unwrap();
+        // Everything acknowledged: the rest goes, the pool is whole again at the end.
+        let mut next = 6;
+        while r.outstanding() > 0 {
+            r.on_ack(T(4000 + next), r.next_psn(), &ack);
+            let sent = drain(&mut r, T(4000 + next));
+            assert!(sent.len() <= 4);
+            next += sent.len() as u32;
+            r.check_invariants().unwrap();
+        }
+        assert_eq!(next, 10);
+        assert_eq!(r.rtx.free_records(), 4);
+    }
+
+    #[test]
+    fn a_leaked_or_misdirected_record_is_an_invariant_error() {
+        let cfg = TransportConfig { paths: 2, tx_pool: 4, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(wr(0, 3 * 4096)).unwrap();
+        assert_eq!(drain(&mut r, T(0)).len(), 3);
+        r.check_invariants().unwrap();
+        for how in [0, 1] {
+            let mut bad = r.clone();
+            bad.rtx.corrupt(how);
+            assert!(matches!(bad.check_invariants(), Err(InvariantError::TxLists(_))), "corruption {how}");
+        }
+    }
+
+    /// The message and packet offset of a PSN are derived from the message table (no
+    /// per-PSN copy): across message boundaries, the 2^24 PSN wrap and the 2^32 MSN
+    /// wrap, first transmissions and retransmissions carry what was segmented.
+    #[test]
+    fn the_msn_and_offset_derived_per_psn_equal_what_was_sent_across_messages_and_the_psn_wrap() {
+        let cfg = TransportConfig { paths: 4, mtu: 256, window: 32, cwnd_init: 32, cwnd_max: 32, msg_window: 4, ..Default::default() };
+        let isn = super::super::SEQ_MASK - 20;
+        let mut r = Requester::new(&cfg, isn, 0, 1);
+        let msn0 = u32::MAX - 3;
+        r.set_initial_msn_ssn(msn0, 0).unwrap();
+        let lens = [0u64, 256, 257, 1000, 3000, 256 * 12 + 1, 5, 2048, 256 * 40, 7, 513];
+        // What each PSN must carry: (MSN, offset), in PSN order from the ISN.
+        let mut want = vec![];
+        for (i, &len) in lens.iter().enumerate() {
+            r.post(wr(i as u64, len)).unwrap();
+            for off in 0..len.div_ceil(256).max(1) as u32 {
+                want.push((msn0.wrapping_add(i as u32), off));
+            }
+        }
+        let at = |psn: u32| want[super::super::seq_dist(psn, isn) as usize];
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 0, ..Default::default() };
+        let (mut t, mut sent, mut round) = (1000u32, 0usize, 0u32);
+        while r.outstanding() > 0 {
+            for o in drain_out(&mut r, T(t)) {
+                let e = ext_of(&o);
+                assert_eq!((e.msn, e.pkt_offset), at(o.psn), "psn {}", o.psn);
+                assert_eq!(e.flags & data_flags::LAST != 0, want.get(super::super::seq_dist(o.psn, isn) as usize + 1).is_none_or(|n| n.1 == 0));
+                sent += 1;
+            }
+            // Every live PSN maps to what it was sent with.
+            for (psn, _) in r.rtx.iter() {
+                let (k, off) = msg_of(&r.msgs, cfg.window, psn).expect("live PSN in a message");
+                assert_eq!((r.msgs[k].msn, off), at(psn), "psn {psn}");
+            }
+            // Lose one in flight now and then (retransmissions keep MSN and offset),
+            // acknowledge part of the window.
+            round += 1;
+            let victim = r.rtx.iter().filter(|(_, s)| s.state == SlotState::InFlight).nth(round as usize % 3).map(|(psn, _)| psn);
+            if let Some(psn) = victim {
+                r.declare_lost(psn, true);
+            }
+            let c = seq_add(r.cum_psn(), (r.rtx.outstanding() / 2).max(1).min(r.rtx.outstanding()));
+            let base_lost = r.rtx.slot(r.cum_psn()).is_some_and(|s| s.state == SlotState::Lost);
+            if !base_lost {
+                r.on_ack(T(t), c, &ack);
+            }
+            t += 1000;
+            assert!(round < 1000);
+        }
+        assert!(sent > want.len(), "retransmissions were checked too");
+        assert!(super::super::seq_after(r.next_psn(), super::super::SEQ_MASK - 20) && r.next_psn() < 1000, "the PSN wrapped");
+    }
+
+    #[test]
+    fn the_offset_is_exact_for_a_message_of_more_than_2_24_packets() {
+        let m = |msn: u32, first_psn: u32, segmented: u32| TxMsg {
+            wr: wr(0, 0),
+            msn,
+            ssn: 0,
+            npkts: u32::MAX,
+            segmented,
+            first_psn,
+            rnr_naks: 0,
+            not_before: None,
+        };
+        let big = (1 << 24) + 100;
+        let msgs: VecDeque<TxMsg> = [m(8, 4, big), m(9, 104, 3)].into();
+        // Message 8 started at PSN 4; its last packet (offset 2^24 + 99) has PSN
+        // 4 + 2^24 + 99 = 103 (mod 2^24); message 9 follows from 104.
+        assert_eq!(msg_of(&msgs, 256, 103), Some((0, big - 1)));
+        assert_eq!(msg_of(&msgs, 256, seq_add(103, super::super::SEQ_MASK - 254)), Some((0, big - 256)), "W - 1 back from the last");
+        assert_eq!(msg_of(&msgs, 256, 104), Some((1, 0)));
+        assert_eq!(msg_of(&msgs, 256, 106), Some((1, 2)));
+        assert_eq!(msg_of(&msgs, 256, 107), None, "not segmented yet");
+    }
+
+    /// An RNR NAK holds its message's lost PSNs (the NAKed one and any other lost PSN
+    /// of that message) for the NAK's delay; other messages' lost PSNs go at once.
+    #[test]
+    fn an_rnr_hold_delays_only_its_message() {
+        let cfg = TransportConfig { paths: 2, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for id in 0..2 {
+            r.post(WorkRequest { kind: DataKind::Send, ..wr(id, 2 * 4096) }).unwrap();
+        }
+        assert_eq!(drain(&mut r, T(0)), vec![0, 1, 2, 3], "message 0: PSNs 0, 1; message 1: PSNs 2, 3");
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 0, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(T(1000), 0, &nak);
+        assert_eq!(r.msgs[0].not_before, Some(T(11_000)));
+        assert_eq!(r.msgs[1].not_before, None);
+        r.declare_lost(1, true);
+        r.declare_lost(2, true);
+        assert_eq!(r.rtx.lost_count(), 3);
+        assert_eq!(r.next_wakeup(), Some(T(11_000)));
+        assert_eq!(drain(&mut r, T(2000)), vec![2], "message 1 is not held");
+        assert!(drain(&mut r, T(10_990)).is_empty(), "message 0's PSNs 0 and 1 wait");
+        r.on_timer(T(11_000));
+        assert_eq!(r.msgs[0].not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(drain(&mut r, T(11_000)), vec![0, 1]);
+        assert_eq!(r.next_wakeup(), Some(T(0).add_ns(cfg.rto_init_ns)), "only the path RTO is left");
+        r.check_invariants().unwrap();
     }
 
     #[test]
@@ -868,7 +1127,7 @@ mod tests {
         assert_eq!(r.stats.losses_by_timeout, 1, "the RTO fired at its deadline, after the wrap");
         r.check_invariants().unwrap();
         // The path failed (fail_on_timeout): a probe, and its interval across the wrap.
-        let p = r.rtx.slot(0).unwrap().path as usize;
+        let p = r.rtx.last_path(0).unwrap() as usize;
         assert_eq!(r.paths.paths[p].state, PathState::Failed);
         let t0 = T(u32::MAX - 10);
         let o = r.poll_tx_on(t0, None).unwrap();
@@ -906,7 +1165,7 @@ mod tests {
         assert_eq!(r.next_wakeup(), Some(until));
         assert!(drain(&mut r, until.add(u32::MAX)).is_empty(), "held until after the wrap");
         r.on_timer(until);
-        assert_eq!(r.rtx.slot(0).unwrap().not_before, None, "the hold's valid bit is cleared when it ends");
+        assert_eq!(r.msgs[0].not_before, None, "the hold's valid bit is cleared when it ends");
         assert_eq!(drain(&mut r, until), vec![0]);
         // Token bucket: 1 byte/ns, drained just before the wrap.
         let mut r = Requester::new(&cfg, 0, 0, 1);

@@ -1,46 +1,71 @@
 //! Retransmit queue: the requester's record of every PSN in `[cum_psn, next_psn)`
 //! (`docs/protocol.md` §6.1-§6.6). This is the block model of the hardware
-//! retransmit queue:
+//! retransmit queue, and it stores exactly what the hardware stores:
 //!
-//! - a ring of W slots indexed by `psn mod W` (the PSN window guarantees that no two
-//!   live PSNs share a slot): state, path, path PSN, send time, message and offset;
-//! - a W-bit *lost* bitmap over the slots: the next retransmission is the oldest lost
-//!   PSN, found from the base like the SACK engine's run detection;
-//! - per path, the PSNs in flight on it in transmission order: packets on one path
-//!   stay in order, so per-path loss detection and the per-path timeout only ever
-//!   look at a list's head.
+//! **Per PSN** (W entries per connection, indexed `psn mod W`; the PSN window
+//! guarantees that no two live PSNs share an entry), `2 + 1 + max(log2 R, log2 P)` bits:
 //!
-//! The transmission-order lists share one pool of W entries per connection: the slot
-//! ring itself. Each slot has a `prev` and a `next` pointer (log2 W bits each, plus a
-//! nil value) and each path a head and a tail; a slot is on its path's list exactly
-//! while its PSN is in flight, so it is linked at the tail when it is (re)transmitted
-//! and unlinked (from anywhere in the list: that is what `prev` is for) as soon as it
-//! is acknowledged, declared lost or freed.
+//! | field | bits | |
+//! |---|---|---|
+//! | `state` | 2 | Free (allocated, not sent) / InFlight / Lost / Acked |
+//! | `retx` | 1 | transmitted before: a later transmission is a retransmission (MPETH RETX, BTH AckReq) |
+//! | `ptr` | max(log2 R, log2 P) | InFlight: the index of its transmission record; Lost: the path it was lost on (retransmission avoids it, a spurious loss credits it); otherwise unused |
 //!
-//! **The pool cannot overflow, by construction**: a list entry *is* a slot, a slot is
-//! on at most one list, and the PSN window holds at most W live PSNs, so the lists hold
-//! at most W entries together however packets are acknowledged, lost, retransmitted or
-//! moved between paths. No free list is needed (a slot's entry is free exactly when
-//! its PSN is not in flight), and no list ever holds a stale entry. The cost is the
-//! same as a singly linked pool with a free list (two log2 W fields per entry: slot
-//! index and next there, prev and next here); the singly linked pool with lazily
-//! skipped stale entries, like the FIFOs it replaces, is *not* bounded by W: an entry
-//! that became stale behind a packet still in flight stays until that packet leaves
-//! the head (test `the_lists_never_hold_more_than_w_entries_where_lazy_fifos_would`).
+//! **Per transmission record** (R = `tx_records()` = `min(tx_pool, W)` per
+//! connection), `log2 W + log2 P + 24 + 32 + 2·log2 R` bits: one packet on the wire.
+//!
+//! | field | bits | |
+//! |---|---|---|
+//! | `psn_off` | log2 W | its PSN's offset in the window (`psn mod W`; the PSN is recovered from the base) |
+//! | `path` | log2 P | the path it was sent on |
+//! | `path_psn` | 24 | its path PSN (per-path loss detection) |
+//! | `sent_at` | 32 | hardware time of the transmission (RTT, path RTO, head timer) |
+//! | `prev`, `next` | log2 R each | the per-path transmission-order list (doubly linked); `next` also links the free list |
+//!
+//! **Per path** (P per connection): `head`, `tail` (log2 R each) and a valid bit (the
+//! list is not empty): `2·log2 R + 1` bits. The list ends are known from `head` and
+//! `tail`, so the links need no nil value.
+//!
+//! **Per connection**: `base` (= cum PSN, 24), `next` (next PSN, 24), the lost bitmap
+//! (W bits: state == Lost, kept as one register row so the oldest lost PSN is found
+//! from the base like the SACK engine's run detection), `lost_count` (log2 W + 1), the
+//! free list's head (log2 R) and length (log2 R + 1).
+//!
+//! Nothing else is stored per PSN: the message and the packet offset of a PSN are
+//! derived from the requester's message table (at most `msg_window` rows, each with its
+//! first PSN and packet count: [`super::requester`]'s `msg_of`), and the RNR hold is per
+//! message (an RNR NAK is for a SEND message: the message's lost PSNs wait, §3.2).
+//!
+//! **Transmission records.** A record is taken from the connection's free list when a
+//! PSN is (re)transmitted and returned when that transmission is acknowledged, declared
+//! lost (per-path loss, RTO, head timer, RNR NAK), drained (path failure) or abandoned
+//! (fatal NAK, cumulative acknowledgement). So at most R packets are in flight per
+//! connection: the requester sends nothing (new data or retransmission) while no record
+//! is free (`TxStats::blocked_tx_pool`). With R = W (the default `tx_pool = 256`) that
+//! never binds beyond the PSN window: an in-flight PSN is live and not every live PSN
+//! can be in flight when one is about to be (re)sent. For `core` (W = 256, `tx_pool =
+//! 16`) this cuts the per-connection state from W × (65 + 16) bits to W × 7 + 16 × 75.
+//!
+//! **The per-path lists cannot overflow, by construction**: a list entry *is* a
+//! record, a record is on exactly one list (a path's or the free list), and there are R
+//! of them. No list ever holds a stale entry: a record leaves its path's list (from
+//! anywhere in it: that is what `prev` is for) as soon as its transmission is
+//! acknowledged, declared lost or freed. The singly linked pool with lazily skipped
+//! stale entries, like the FIFOs it replaced, is *not* bounded: an entry that became
+//! stale behind a packet still in flight stays until that packet leaves the head (test
+//! `the_lists_never_hold_more_than_the_records_where_lazy_fifos_would`).
+//! [`RetransmitQueue::check_lists`] checks all of it.
 
 use super::{seq_add, seq_after_eq, seq_dist};
 use crate::time::HwTime;
 use serde::{Deserialize, Serialize};
 
-/// The nil pointer of the transmission-order lists.
-pub const NIL: u16 = u16::MAX;
-
 /// State of one PSN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SlotState {
-    /// Not in `[cum_psn, next_psn)`.
+    /// Not in `[cum_psn, next_psn)`, or allocated and not yet sent.
     Free,
-    /// Sent, neither acknowledged nor declared lost.
+    /// Sent, neither acknowledged nor declared lost: it holds a transmission record.
     InFlight,
     /// Declared lost, waiting for retransmission.
     Lost,
@@ -48,36 +73,30 @@ pub enum SlotState {
     Acked,
 }
 
-/// One PSN's record.
+/// One PSN's entry: everything the hardware keeps per PSN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slot {
     pub state: SlotState,
-    /// Path and path PSN of the latest transmission.
-    pub path: u8,
-    pub path_psn: u32,
-    /// Hardware time of the latest transmission.
-    pub sent_at: HwTime,
-    /// Message (MSN) and packet offset in it.
-    pub msn: u32,
-    pub pkt_offset: u32,
-    /// A lost PSN is not retransmitted before this time (RNR delay); `None` (the
-    /// valid bit clear) = no hold. Cleared by [`RetransmitQueue::release_expired`]
-    /// when the hold ends, so a stale time is never compared across the wrap.
-    pub not_before: Option<HwTime>,
-    /// Transmissions so far.
-    pub tx_count: u16,
+    /// Transmitted before: the next transmission is a retransmission.
+    pub retx: bool,
+    /// InFlight: index of its transmission record. Lost: the path it was last sent on.
+    /// Free, Acked: unused (0).
+    ptr: u8,
 }
 
-const FREE: Slot = Slot {
-    state: SlotState::Free,
-    path: 0,
-    path_psn: 0,
-    sent_at: HwTime(0),
-    msn: 0,
-    pkt_offset: 0,
-    not_before: None,
-    tx_count: 0,
-};
+const FREE: Slot = Slot { state: SlotState::Free, retx: false, ptr: 0 };
+
+/// One transmission in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxRecord {
+    /// `psn mod W`.
+    pub psn_off: u8,
+    pub path: u8,
+    pub path_psn: u32,
+    pub sent_at: HwTime,
+    prev: u8,
+    next: u8,
+}
 
 /// What [`RetransmitQueue::ack`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,16 +120,26 @@ pub struct RetransmitQueue {
     slots: Vec<Slot>,
     lost: Vec<u64>,
     lost_count: u32,
-    /// Transmission-order lists: per slot `prev`/`next`, per path `head`/`tail`.
-    prev: Vec<u16>,
-    next_ptr: Vec<u16>,
-    head: Vec<u16>,
-    tail: Vec<u16>,
+    /// The transmission records.
+    recs: Vec<TxRecord>,
+    /// Per path: first and last record of its list (`None`: the valid bit clear).
+    head: Vec<Option<u8>>,
+    tail: Vec<Option<u8>>,
+    /// The free list (singly linked through `next`): its first record and length.
+    free_head: u8,
+    free_count: u32,
 }
 
 impl RetransmitQueue {
-    pub fn new(window: u32, paths: usize, isn: u32) -> Self {
+    /// A queue of `window` PSNs with `records` transmission records (both powers of
+    /// two, `records <= window <= 256`) for `paths` paths.
+    pub fn new(window: u32, records: u32, paths: usize, isn: u32) -> Self {
         assert!(window.is_power_of_two() && window <= 256);
+        assert!(records.is_power_of_two() && records <= window);
+        assert!(paths <= 256);
+        let recs = (0..records)
+            .map(|i| TxRecord { psn_off: 0, path: 0, path_psn: 0, sent_at: HwTime(0), prev: 0, next: ((i + 1) % records) as u8 })
+            .collect();
         Self {
             window,
             base: isn,
@@ -118,95 +147,175 @@ impl RetransmitQueue {
             slots: vec![FREE; window as usize],
             lost: vec![0; (window as usize).div_ceil(64)],
             lost_count: 0,
-            prev: vec![NIL; window as usize],
-            next_ptr: vec![NIL; window as usize],
-            head: vec![NIL; paths],
-            tail: vec![NIL; paths],
+            recs,
+            head: vec![None; paths],
+            tail: vec![None; paths],
+            free_head: 0,
+            free_count: records,
         }
     }
 
-    /// Appends slot `i` at the tail of path `p`'s list.
-    fn link(&mut self, p: usize, i: usize) {
-        let t = self.tail[p];
-        self.prev[i] = t;
-        self.next_ptr[i] = NIL;
-        if t == NIL {
-            self.head[p] = i as u16;
-        } else {
-            self.next_ptr[t as usize] = i as u16;
-        }
-        self.tail[p] = i as u16;
+    /// Transmission records per connection (R).
+    pub fn records(&self) -> u32 {
+        self.recs.len() as u32
+    }
+    /// Records on the free list.
+    pub fn free_records(&self) -> u32 {
+        self.free_count
+    }
+    /// A record is free: a PSN may be (re)transmitted.
+    pub fn has_free_record(&self) -> bool {
+        self.free_count > 0
     }
 
-    /// Removes slot `i` (in flight, so on its path's list) from the list.
-    fn unlink(&mut self, i: usize) {
-        let p = self.slots[i].path as usize;
-        let (pr, nx) = (self.prev[i], self.next_ptr[i]);
-        if pr == NIL {
-            self.head[p] = nx;
-        } else {
-            self.next_ptr[pr as usize] = nx;
-        }
-        if nx == NIL {
-            self.tail[p] = pr;
-        } else {
-            self.prev[nx as usize] = pr;
-        }
-        self.prev[i] = NIL;
-        self.next_ptr[i] = NIL;
+    fn take_record(&mut self) -> u8 {
+        assert!(self.free_count > 0, "no free transmission record");
+        let r = self.free_head;
+        self.free_head = self.recs[r as usize].next;
+        self.free_count -= 1;
+        r
     }
 
-    /// Entries on the lists of all paths (at most W: see the module comment).
+    fn put_record(&mut self, r: u8) {
+        self.recs[r as usize].next = self.free_head;
+        self.free_head = r;
+        self.free_count += 1;
+    }
+
+    /// Appends record `r` at the tail of its path's list.
+    fn link(&mut self, r: u8) {
+        let p = self.recs[r as usize].path as usize;
+        match self.tail[p] {
+            None => self.head[p] = Some(r),
+            Some(t) => {
+                self.recs[t as usize].next = r;
+                self.recs[r as usize].prev = t;
+            }
+        }
+        self.tail[p] = Some(r);
+    }
+
+    /// Removes record `r` from its path's list (anywhere in it). The ends are known
+    /// from `head`/`tail`, so a link at an end is never read and needs no nil value.
+    fn unlink(&mut self, r: u8) {
+        let p = self.recs[r as usize].path as usize;
+        let TxRecord { prev, next, .. } = self.recs[r as usize];
+        match (self.head[p] == Some(r), self.tail[p] == Some(r)) {
+            (true, true) => {
+                self.head[p] = None;
+                self.tail[p] = None;
+            }
+            (true, false) => self.head[p] = Some(next),
+            (false, true) => self.tail[p] = Some(prev),
+            (false, false) => {
+                self.recs[prev as usize].next = next;
+                self.recs[next as usize].prev = prev;
+            }
+        }
+    }
+
+    /// Ends the transmission held by record `r`: off its list, back to the free list.
+    fn release(&mut self, r: u8) {
+        self.unlink(r);
+        self.put_record(r);
+    }
+
+    /// Records on the lists of all paths (= the PSNs in flight; at most R).
     pub fn linked(&self) -> usize {
         (0..self.head.len()).map(|p| self.path_list(p).count()).sum()
     }
 
-    /// The slots of path `p`'s list, head first.
-    fn path_list(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let mut i = self.head[p];
+    /// The records of path `p`'s list, head first.
+    fn path_list(&self, p: usize) -> impl Iterator<Item = u8> + '_ {
+        let (mut cur, tail) = (self.head[p], self.tail[p]);
         std::iter::from_fn(move || {
-            (i != NIL).then(|| {
-                let k = i as usize;
-                i = self.next_ptr[k];
-                k
-            })
+            let r = cur?;
+            cur = if Some(r) == tail { None } else { Some(self.recs[r as usize].next) };
+            Some(r)
         })
     }
 
-    /// The lists are consistent: each is a well-formed doubly linked list of slots in
-    /// flight on its path in increasing path PSN order, and every slot in flight is on
-    /// its path's list exactly once.
+    /// The records and lists are consistent: every record is on exactly one list (a
+    /// path's, or the free list); each path's list is a well-formed doubly linked list
+    /// of records on that path in increasing path PSN order, each pointing at a live
+    /// InFlight PSN whose entry points back at it; every InFlight PSN holds a record;
+    /// the free list has `free_count` records; PSNs outside the window are Free.
     pub fn check_lists(&self) -> Result<(), String> {
-        let mut seen = vec![false; self.slots.len()];
+        let n = self.recs.len();
+        // 0: not seen; 1: on a path list; 2: on the free list.
+        let mut seen = vec![0u8; n];
+        let mut listed = 0usize;
         for p in 0..self.head.len() {
-            let mut prev = NIL;
-            let mut last_pp: Option<u32> = None;
-            for i in self.path_list(p) {
-                if seen[i] {
-                    return Err(format!("slot {i} twice on the lists"));
-                }
-                seen[i] = true;
-                let s = &self.slots[i];
-                if s.state != SlotState::InFlight || s.path as usize != p {
-                    return Err(format!("path {p}: slot {i} is {:?} on path {}", s.state, s.path));
-                }
-                if self.prev[i] != prev {
-                    return Err(format!("path {p}: slot {i} prev {} should be {prev}", self.prev[i]));
-                }
-                if last_pp.is_some_and(|q| !super::seq_after(s.path_psn, q)) {
-                    return Err(format!("path {p}: path PSNs out of order at slot {i}"));
-                }
-                last_pp = Some(s.path_psn);
-                prev = i as u16;
+            if self.head[p].is_some() != self.tail[p].is_some() {
+                return Err(format!("path {p}: head {:?} but tail {:?}", self.head[p], self.tail[p]));
             }
-            if self.tail[p] != prev {
-                return Err(format!("path {p}: tail {} should be {prev}", self.tail[p]));
+            let Some(mut r) = self.head[p] else { continue };
+            let mut prev: Option<u8> = None;
+            let mut last_pp: Option<u32> = None;
+            loop {
+                let i = r as usize;
+                if i >= n {
+                    return Err(format!("path {p}: record index {r} out of range"));
+                }
+                if seen[i] != 0 {
+                    return Err(format!("record {r} twice on the lists"));
+                }
+                seen[i] = 1;
+                listed += 1;
+                let rec = &self.recs[i];
+                if rec.path as usize != p {
+                    return Err(format!("path {p}: record {r} says path {}", rec.path));
+                }
+                if let Some(pr) = prev {
+                    if rec.prev != pr {
+                        return Err(format!("path {p}: record {r} prev {} should be {pr}", rec.prev));
+                    }
+                }
+                let psn = self.psn_of(rec.psn_off);
+                let s = self.slots[rec.psn_off as usize];
+                if !self.is_live(psn) || s.state != SlotState::InFlight || s.ptr != r {
+                    return Err(format!("path {p}: record {r} is for psn {psn}, which is {:?} with record {}", s.state, s.ptr));
+                }
+                if last_pp.is_some_and(|q| !super::seq_after(rec.path_psn, q)) {
+                    return Err(format!("path {p}: path PSNs out of order at record {r}"));
+                }
+                last_pp = Some(rec.path_psn);
+                prev = Some(r);
+                if Some(r) == self.tail[p] {
+                    break;
+                }
+                r = rec.next;
             }
         }
-        for (psn, s) in self.iter() {
-            if s.state == SlotState::InFlight && !seen[self.idx(psn)] {
-                return Err(format!("psn {psn} in flight but on no list"));
+        let mut r = self.free_head;
+        for k in 0..self.free_count {
+            let i = r as usize;
+            if i >= n || seen[i] != 0 {
+                return Err(format!("free list entry {k}: record {r} out of range or already on a list"));
             }
+            seen[i] = 2;
+            r = self.recs[i].next;
+        }
+        if let Some(i) = seen.iter().position(|&x| x == 0) {
+            return Err(format!("record {i} is on no list (leaked)"));
+        }
+        let mut in_flight = 0usize;
+        for k in 0..self.window {
+            let psn = seq_add(self.base, k);
+            let s = self.slots[self.idx(psn)];
+            if k >= self.outstanding() {
+                if s.state != SlotState::Free {
+                    return Err(format!("psn {psn} outside the window is {:?}", s.state));
+                }
+            } else if s.state == SlotState::InFlight {
+                in_flight += 1;
+                if seen.get(s.ptr as usize) != Some(&1) {
+                    return Err(format!("psn {psn} in flight with record {} on no path list", s.ptr));
+                }
+            }
+        }
+        if in_flight != listed || listed + self.free_count as usize != n {
+            return Err(format!("{in_flight} PSNs in flight, {listed} records listed, {} free of {n}", self.free_count));
         }
         Ok(())
     }
@@ -226,8 +335,27 @@ impl RetransmitQueue {
     pub fn has_room(&self) -> bool {
         self.outstanding() < self.window
     }
-    pub fn slot(&self, psn: u32) -> Option<&Slot> {
-        self.is_live(psn).then(|| &self.slots[self.idx(psn)])
+    /// The entry of a live PSN.
+    pub fn slot(&self, psn: u32) -> Option<Slot> {
+        self.is_live(psn).then(|| self.slots[self.idx(psn)])
+    }
+    /// The transmission record of a live PSN in flight.
+    pub fn record(&self, psn: u32) -> Option<&TxRecord> {
+        let s = self.slot(psn)?;
+        if s.state == SlotState::InFlight {
+            self.recs.get(s.ptr as usize)
+        } else {
+            None
+        }
+    }
+    /// The path a live PSN was last sent on, while it is in flight or lost.
+    pub fn last_path(&self, psn: u32) -> Option<u8> {
+        let s = self.slot(psn)?;
+        match s.state {
+            SlotState::InFlight => self.recs.get(s.ptr as usize).map(|r| r.path),
+            SlotState::Lost => Some(s.ptr),
+            _ => None,
+        }
     }
     pub fn lost_count(&self) -> u32 {
         self.lost_count
@@ -245,32 +373,36 @@ impl RetransmitQueue {
         }
     }
 
-    /// Allocates the next PSN for packet `pkt_offset` of message `msn`.
-    pub fn push_new(&mut self, msn: u32, pkt_offset: u32) -> u32 {
+    /// Allocates the next PSN (its message and offset are the requester's: derived
+    /// from the message table, not stored here).
+    pub fn push_new(&mut self) -> u32 {
         assert!(self.has_room(), "retransmit queue full");
         let psn = self.next;
         let i = self.idx(psn);
-        self.slots[i] = Slot { msn, pkt_offset, ..FREE };
+        self.slots[i] = FREE;
         self.next = seq_add(psn, 1);
         psn
     }
 
-    /// Records a transmission (first or retransmission) of `psn`.
+    /// Records a transmission (first or retransmission) of `psn`: takes a record (the
+    /// caller checked [`RetransmitQueue::has_free_record`]) and links it at the tail
+    /// of the path's list.
     pub fn on_transmit(&mut self, psn: u32, path: u8, path_psn: u32, now: HwTime) {
         debug_assert!(self.is_live(psn));
         let i = self.idx(psn);
+        let s = self.slots[i];
         self.set_lost_bit(i, false);
-        if self.slots[i].state == SlotState::InFlight {
-            self.unlink(i);
+        if s.state == SlotState::InFlight {
+            self.release(s.ptr);
         }
-        let s = &mut self.slots[i];
-        s.state = SlotState::InFlight;
-        s.path = path;
-        s.path_psn = path_psn;
-        s.sent_at = now;
-        s.not_before = None;
-        s.tx_count = s.tx_count.saturating_add(1);
-        self.link(path as usize, i);
+        let r = self.take_record();
+        let rec = &mut self.recs[r as usize];
+        rec.psn_off = i as u8;
+        rec.path = path;
+        rec.path_psn = path_psn;
+        rec.sent_at = now;
+        self.link(r);
+        self.slots[i] = Slot { state: SlotState::InFlight, retx: s.retx || s.state != SlotState::Free, ptr: r };
     }
 
     /// Selective or cumulative acknowledgement of one live PSN.
@@ -281,48 +413,62 @@ impl RetransmitQueue {
         let i = self.idx(psn);
         let s = self.slots[i];
         let r = match s.state {
-            SlotState::InFlight => Acked::InFlight { path: s.path, sent_at: s.sent_at },
-            SlotState::Lost => Acked::WasLost { path: s.path },
+            SlotState::InFlight => {
+                let rec = self.recs[s.ptr as usize];
+                self.release(s.ptr);
+                Acked::InFlight { path: rec.path, sent_at: rec.sent_at }
+            }
+            SlotState::Lost => Acked::WasLost { path: s.ptr },
             // Free: allocated, never sent (cannot be acknowledged by an honest peer).
             SlotState::Acked | SlotState::Free => return Acked::Nothing,
         };
-        if s.state == SlotState::InFlight {
-            self.unlink(i);
-        }
         self.set_lost_bit(i, false);
-        self.slots[i].state = SlotState::Acked;
+        self.slots[i] = Slot { state: SlotState::Acked, retx: s.retx, ptr: 0 };
         r
     }
 
     /// Moves the base to `new_base` (a cumulative acknowledgement; the caller
-    /// [`RetransmitQueue::ack`]s the PSNs passed over first) and frees their slots.
+    /// [`RetransmitQueue::ack`]s the PSNs passed over first) and frees their entries
+    /// (and the record of any still in flight).
     pub fn advance_base(&mut self, new_base: u32) {
         debug_assert!(seq_dist(new_base, self.base) <= self.outstanding());
         while self.base != new_base {
             let i = self.idx(self.base);
             self.set_lost_bit(i, false);
-            if self.slots[i].state == SlotState::InFlight {
-                self.unlink(i);
+            let s = self.slots[i];
+            if s.state == SlotState::InFlight {
+                self.release(s.ptr);
             }
             self.slots[i] = FREE;
             self.base = seq_add(self.base, 1);
         }
     }
 
-    /// Declares an in-flight PSN lost; `not_before` delays its retransmission.
-    pub fn mark_lost(&mut self, psn: u32, not_before: Option<HwTime>) {
-        let i = self.idx(psn);
+    /// Declares a PSN in flight (or already lost) lost: its record is returned and
+    /// the entry keeps the path it was lost on.
+    pub fn mark_lost(&mut self, psn: u32) {
         debug_assert!(self.is_live(psn));
-        if self.slots[i].state == SlotState::InFlight {
-            self.unlink(i);
-        }
-        self.slots[i].state = SlotState::Lost;
-        self.slots[i].not_before = not_before;
+        let i = self.idx(psn);
+        let s = self.slots[i];
+        let path = match s.state {
+            SlotState::InFlight => {
+                let p = self.recs[s.ptr as usize].path;
+                self.release(s.ptr);
+                p
+            }
+            SlotState::Lost => s.ptr,
+            st => {
+                debug_assert!(false, "mark_lost of a {st:?} PSN");
+                return;
+            }
+        };
+        self.slots[i] = Slot { state: SlotState::Lost, retx: s.retx, ptr: path };
         self.set_lost_bit(i, true);
     }
 
-    /// The oldest lost PSN that may be retransmitted at `now`.
-    pub fn oldest_lost(&self, now: HwTime) -> Option<u32> {
+    /// The oldest lost PSN for which `held` is false (`held`: its message is under an
+    /// RNR hold at this time).
+    pub fn oldest_lost(&self, mut held: impl FnMut(u32) -> bool) -> Option<u32> {
         if self.lost_count == 0 {
             return None;
         }
@@ -345,7 +491,7 @@ impl RetransmitQueue {
                 break;
             }
             psn = seq_add(psn, tz);
-            if self.slots[self.idx(psn)].not_before.is_none_or(|t| now.after_eq(t)) {
+            if !held(psn) {
                 return Some(psn);
             }
             k += 1;
@@ -354,46 +500,12 @@ impl RetransmitQueue {
         None
     }
 
-    /// Earliest `not_before` of a lost PSN still held back, if any (only the lost
-    /// set's bits are visited: the requester asks after every event).
-    pub fn next_release(&self, now: HwTime) -> Option<HwTime> {
-        let mut t: Option<HwTime> = None;
-        for (w, &word) in self.lost.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let s = &self.slots[w * 64 + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                if let Some(nb) = s.not_before.filter(|&nb| nb.after(now)) {
-                    t = crate::time::earliest(t, Some(nb));
-                }
-            }
-        }
-        t
-    }
-
-    /// Clears the holds that have ended at `now` (the RNR hold timer's expiry: the
-    /// requester calls it from its timer, which [`RetransmitQueue::next_release`]
-    /// schedules).
-    pub fn release_expired(&mut self, now: HwTime) {
-        for w in 0..self.lost.len() {
-            let mut bits = self.lost[w];
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.slots[i].not_before.is_some_and(|t| now.after_eq(t)) {
-                    self.slots[i].not_before = None;
-                }
-            }
-        }
-    }
-
     /// The oldest packet in flight on path `p` (its list's head): `(path PSN, PSN,
     /// sent_at)`.
     pub fn oldest_on_path(&self, p: usize) -> Option<(u32, u32, HwTime)> {
-        let h = self.head[p];
-        (h != NIL).then(|| {
-            let s = &self.slots[h as usize];
-            (s.path_psn, self.psn_of(h as usize), s.sent_at)
+        self.head[p].map(|h| {
+            let r = &self.recs[h as usize];
+            (r.path_psn, self.psn_of(r.psn_off), r.sent_at)
         })
     }
 
@@ -402,33 +514,48 @@ impl RetransmitQueue {
         self.oldest_on_path(p).map(|(_, _, t)| t)
     }
 
-    /// The live PSN whose slot is `i`.
-    fn psn_of(&self, i: usize) -> u32 {
-        seq_add(self.base, (i as u32).wrapping_sub(self.base) & (self.window - 1))
+    /// The live PSN whose window offset is `off`.
+    fn psn_of(&self, off: u8) -> u32 {
+        seq_add(self.base, u32::from(off).wrapping_sub(self.base) & (self.window - 1))
     }
 
     /// Per-path loss detection: every packet in flight on `p` with `path_psn + k <=
     /// highest` (serial), from the head of its list, in path order. The caller
     /// declares them lost ([`RetransmitQueue::mark_lost`] unlinks them).
     pub fn path_losses(&self, p: usize, highest: u32, k: u32, out: &mut Vec<u32>) {
-        for i in self.path_list(p) {
-            if !seq_after_eq(highest, seq_add(self.slots[i].path_psn, k)) {
+        for r in self.path_list(p) {
+            let rec = &self.recs[r as usize];
+            if !seq_after_eq(highest, seq_add(rec.path_psn, k)) {
                 break;
             }
-            out.push(self.psn_of(i));
+            out.push(self.psn_of(rec.psn_off));
         }
     }
 
     /// Every packet in flight on `p` (path failure), in path order.
     pub fn drain_path(&self, p: usize, out: &mut Vec<u32>) {
-        out.extend(self.path_list(p).map(|i| self.psn_of(i)));
+        out.extend(self.path_list(p).map(|r| self.psn_of(self.recs[r as usize].psn_off)));
     }
 
-    /// Iterates the live PSNs with their slots, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, &Slot)> + '_ {
+    /// Test hook: breaks the bookkeeping the way a hardware bug would. `0`: a record
+    /// leaks (the free list forgets one); `1`: the oldest PSN in flight points at
+    /// another record.
+    #[cfg(test)]
+    pub(crate) fn corrupt(&mut self, how: u8) {
+        match how {
+            0 => self.free_count -= 1,
+            _ => {
+                let i = (0..self.outstanding()).map(|k| self.idx(seq_add(self.base, k))).find(|&i| self.slots[i].state == SlotState::InFlight).expect("a PSN in flight");
+                self.slots[i].ptr = (self.slots[i].ptr + 1) % self.recs.len() as u8;
+            }
+        }
+    }
+
+    /// Iterates the live PSNs with their entries, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, Slot)> + '_ {
         (0..self.outstanding()).map(move |k| {
             let psn = seq_add(self.base, k);
-            (psn, &self.slots[self.idx(psn)])
+            (psn, self.slots[self.idx(psn)])
         })
     }
 }
@@ -442,44 +569,49 @@ mod tests {
     #[test]
     fn slots_follow_the_window_across_the_psn_wrap() {
         let isn = SEQ_MASK - 2;
-        let mut q = RetransmitQueue::new(4, 1, isn);
-        let psns: Vec<u32> = (0..4).map(|k| q.push_new(0, k)).collect();
+        let mut q = RetransmitQueue::new(4, 4, 1, isn);
+        let psns: Vec<u32> = (0..4).map(|_| q.push_new()).collect();
         assert_eq!(psns, vec![SEQ_MASK - 2, SEQ_MASK - 1, SEQ_MASK, 0]);
         assert!(!q.has_room());
         for (k, &psn) in psns.iter().enumerate() {
             q.on_transmit(psn, 0, k as u32, T(10));
         }
+        q.check_lists().unwrap();
         assert_eq!(q.ack(psns[0]), Acked::InFlight { path: 0, sent_at: T(10) });
         assert_eq!(q.ack(psns[0]), Acked::Nothing, "a PSN is acknowledged once");
         q.advance_base(psns[1]);
         assert!(q.has_room() && !q.is_live(psns[0]));
-        assert_eq!(q.push_new(1, 0), 1);
+        assert_eq!(q.push_new(), 1);
+        q.check_lists().unwrap();
     }
 
     #[test]
-    fn the_oldest_lost_psn_is_retransmitted_first_and_rnr_holds_are_honoured() {
-        let mut q = RetransmitQueue::new(256, 1, 100);
+    fn the_oldest_lost_psn_is_retransmitted_first_skipping_held_ones() {
+        let mut q = RetransmitQueue::new(256, 256, 1, 100);
         for k in 0..200 {
-            let psn = q.push_new(0, k);
+            let psn = q.push_new();
             q.on_transmit(psn, 0, k, T(0));
         }
-        q.mark_lost(290, None);
-        q.mark_lost(170, Some(T(500)));
-        q.mark_lost(230, None);
-        assert_eq!(q.oldest_lost(T(0)), Some(230), "170 is held back until t=500");
-        assert_eq!(q.next_release(T(0)), Some(T(500)));
-        assert_eq!(q.oldest_lost(T(500)), Some(170));
+        q.mark_lost(290);
+        q.mark_lost(170);
+        q.mark_lost(230);
+        assert_eq!(q.oldest_lost(|psn| psn == 170), Some(230), "170 is held back (its message's RNR hold)");
+        assert_eq!(q.oldest_lost(|_| false), Some(170));
+        assert_eq!(q.oldest_lost(|_| true), None);
         q.on_transmit(170, 0, 999, T(600));
+        assert!(q.slot(170).unwrap().retx, "a transmission after the first is a retransmission");
+        assert!(!q.slot(171).unwrap().retx);
         assert_eq!(q.ack(230), Acked::WasLost { path: 0 });
-        assert_eq!(q.oldest_lost(T(600)), Some(290));
+        assert_eq!(q.oldest_lost(|_| false), Some(290));
         assert_eq!(q.lost_count(), 1);
+        q.check_lists().unwrap();
     }
 
     #[test]
     fn per_path_loss_detection_looks_only_at_the_head_and_skips_stale_entries() {
-        let mut q = RetransmitQueue::new(64, 2, 0);
+        let mut q = RetransmitQueue::new(64, 64, 2, 0);
         for k in 0..6 {
-            let psn = q.push_new(0, k);
+            let psn = q.push_new();
             q.on_transmit(psn, (k % 2) as u8, k / 2, T(0));
         }
         // path 0 carries psn 0, 2, 4 at path PSN 0, 1, 2.
@@ -487,7 +619,8 @@ mod tests {
         let mut out = vec![];
         q.path_losses(0, 4, 3, &mut out);
         assert_eq!(out, vec![0], "path PSN 0 + 3 <= 4; path PSN 1 (psn 2) was acknowledged and unlinked");
-        q.mark_lost(0, None);
+        q.mark_lost(0);
+        assert_eq!(q.last_path(0), Some(0), "a lost PSN remembers the path it was lost on");
         out.clear();
         q.path_losses(0, 4, 3, &mut out);
         assert!(out.is_empty());
@@ -499,16 +632,58 @@ mod tests {
         assert_eq!(out, vec![1, 3, 5, 0]);
     }
 
-    /// The worst case for the shared pool: the whole window in flight on one path,
+    /// A transmission holds a record from its (re)transmission until it is
+    /// acknowledged, declared lost or freed with the base; with no free record the
+    /// caller may not transmit. `check_lists` catches a leaked or doubly used record.
+    #[test]
+    fn a_record_is_held_per_transmission_and_returned_on_ack_loss_and_base() {
+        let mut q = RetransmitQueue::new(16, 4, 2, 0);
+        assert_eq!((q.records(), q.free_records()), (4, 4));
+        for k in 0..4 {
+            let psn = q.push_new();
+            q.on_transmit(psn, (k % 2) as u8, k / 2, T(k));
+        }
+        assert!(!q.has_free_record() && q.has_room(), "four packets in flight: the pool, not the window, is full");
+        q.check_lists().unwrap();
+        assert_eq!(q.record(3).map(|r| (r.path, r.path_psn, r.sent_at, r.psn_off)), Some((1, 1, T(3), 3)));
+        // An acknowledgement above the base returns a record.
+        assert_eq!(q.ack(2), Acked::InFlight { path: 0, sent_at: T(2) });
+        assert_eq!(q.free_records(), 1);
+        // A loss returns one; the retransmission takes one.
+        q.mark_lost(1);
+        assert_eq!((q.free_records(), q.record(1), q.last_path(1)), (2, None, Some(1)));
+        let psn = q.push_new();
+        q.on_transmit(psn, 0, 2, T(9));
+        q.on_transmit(1, 0, 3, T(10));
+        assert!(!q.has_free_record());
+        q.check_lists().unwrap();
+        // The base passing PSNs still in flight frees their records.
+        q.advance_base(4);
+        assert_eq!(q.free_records(), 3);
+        assert_eq!(q.linked(), 1);
+        q.check_lists().unwrap();
+        // Corruptions are caught.
+        let mut bad = q.clone();
+        bad.free_count -= 1;
+        assert!(bad.check_lists().unwrap_err().contains("leaked"));
+        let mut bad = q.clone();
+        bad.slots[4].ptr ^= 1;
+        assert!(bad.check_lists().is_err());
+        let mut bad = q.clone();
+        bad.free_head = q.slots[4].ptr;
+        assert!(bad.check_lists().is_err());
+    }
+
+    /// The worst case for the per-path lists: the whole pool in flight on one path,
     /// the packets behind its head acknowledged or declared lost and retransmitted on
     /// other paths, over and over, while the head stays in flight (its ACKs lost), and
-    /// the window refilled as the base moves. The lists never hold more than W entries
-    /// (they hold exactly the PSNs in flight); lazily cleaned FIFOs, which keep an
-    /// entry per transmission until it reaches its FIFO's head, would exceed W.
+    /// the window refilled as the base moves. The lists never hold more than the R
+    /// records (they hold exactly the PSNs in flight); lazily cleaned FIFOs, which keep
+    /// an entry per transmission until it reaches its FIFO's head, would exceed W.
     #[test]
-    fn the_lists_never_hold_more_than_w_entries_where_lazy_fifos_would() {
+    fn the_lists_never_hold_more_than_the_records_where_lazy_fifos_would() {
         const W: u32 = 64;
-        let mut q = RetransmitQueue::new(W, 4, 0);
+        let mut q = RetransmitQueue::new(W, W, 4, 0);
         let mut pp = [0u32; 4];
         // Lazy FIFOs: per path, (path PSN, PSN) per transmission, popped only at the head.
         let mut fifo: Vec<std::collections::VecDeque<(u32, u32)>> = vec![Default::default(); 4];
@@ -522,7 +697,7 @@ mod tests {
         for round in 0..200u32 {
             // Fill the window; new PSNs go to path 0 first, then spread.
             while q.has_room() {
-                let psn = q.push_new(0, 0);
+                let psn = q.push_new();
                 send(&mut q, &mut fifo, psn, if round == 0 { 0 } else { (psn % 4) as usize });
             }
             // Behind the base (kept in flight on path 0): acknowledge some, lose and
@@ -535,7 +710,7 @@ mod tests {
                         q.ack(psn);
                     }
                     2 if q.slot(psn).unwrap().state == SlotState::InFlight => {
-                        q.mark_lost(psn, None);
+                        q.mark_lost(psn);
                         send(&mut q, &mut fifo, psn, 1 + (rng >> 40) as usize % 3);
                     }
                     _ => {}
@@ -556,8 +731,7 @@ mod tests {
             // Lazy FIFOs drop stale entries only at their heads.
             for (p, f) in fifo.iter_mut().enumerate() {
                 while let Some(&(x, psn)) = f.front() {
-                    let s = q.slot(psn);
-                    if s.is_some_and(|s| s.state == SlotState::InFlight && s.path as usize == p && s.path_psn == x) {
+                    if q.record(psn).is_some_and(|r| r.path as usize == p && r.path_psn == x) {
                         break;
                     }
                     f.pop_front();
@@ -567,7 +741,7 @@ mod tests {
             q.check_lists().unwrap();
             let in_flight = q.iter().filter(|(_, s)| s.state == SlotState::InFlight).count();
             assert_eq!(q.linked(), in_flight, "round {round}: the lists hold exactly the PSNs in flight");
-            assert!(q.linked() <= W as usize);
+            assert_eq!(q.linked() + q.free_records() as usize, W as usize, "round {round}: every record on a list");
         }
         assert!(lazy_max > W as usize, "lazy FIFOs would have held {lazy_max} entries (W = {W})");
     }
