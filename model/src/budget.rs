@@ -53,6 +53,9 @@ pub enum Bits {
     Log2TxRecords,
     /// log2 min(tx_pool, W) + 1 (a count of records).
     Log2TxRecordsPlus1,
+    /// max(log2 min(tx_pool, W), ceil(log2 P)): a field that holds a record index or a
+    /// path id (the retransmit queue's per-PSN pointer).
+    Log2TxRecordsOrPaths,
     /// ceil(log2 P), at least 1 (a path id).
     Log2Paths,
     /// ceil(log2 P) + 1 (a count 0..=P).
@@ -204,10 +207,9 @@ pub const TABLES: &[Table] = &[
         name: "slot",
         depth: Depth::ConnWindow,
         fields: &[
-            f("state", N(2), "IN_FLIGHT / LOST / ACKED (FREE: outside [cum, next))"),
-            f("msg", Log2MsgWindow, "the message's row in the message table (offset = PSN - its first PSN)"),
-            f("retx", N(1), "sent more than once"),
-            f("record", Log2TxRecords, "its transmission record while in flight"),
+            f("state", N(2), "IN_FLIGHT / LOST / ACKED (FREE: outside [cum, next)); MSN and offset are derived from the message table"),
+            f("retx", N(1), "sent more than once (a retransmission asks for an ACK)"),
+            f("ptr", Log2TxRecordsOrPaths, "IN_FLIGHT: its transmission record; LOST: the path it was lost on (avoided, credited by a late ACK)"),
         ],
         source: Source::Estimate,
         spram: true,
@@ -236,7 +238,7 @@ pub const TABLES: &[Table] = &[
         fields: &[
             f("head", Log2TxRecords, "oldest record of the path's list"),
             f("tail", Log2TxRecords, "newest record"),
-            f("len", Log2TxRecordsPlus1, "records on the list (0 = empty)"),
+            f("valid", N(1), "the list is not empty"),
         ],
         source: Source::Estimate,
         spram: true,
@@ -273,10 +275,11 @@ pub const TABLES: &[Table] = &[
             f("remote_va", N(64), "WRITE target address"),
             f("rkey", N(32), "WRITE target key"),
             f("first_psn", N(24), "PSN of the message's first packet"),
-            f("npkts", N(24), "packets in the message"),
-            f("segmented", N(24), "packets given a PSN so far"),
-            f("rnr_naks", N(3), "NoRecvBuffer NAKs so far (rnr_retry <= 7)"),
-            f("rnr_not_before", N(32), "HwTime before which an RNR-held message is not resent"),
+            f("npkts", N(32), "packets in the message (the wire's packet offset is 32 bits)"),
+            f("segmented", N(32), "packets given a PSN so far"),
+            f("rnr_naks", N(3), "NoRecvBuffer NAKs so far (rnr_retry <= 7), saturating"),
+            f("rnr_not_before", N(32), "HwTime before which the message's lost packets are not resent (RNR hold)"),
+            f("rnr_hold_valid", N(1), "the RNR hold is armed"),
             f("solicited", N(1), "solicited event"),
         ],
         source: Source::Estimate,
@@ -466,6 +469,7 @@ impl Sizes {
             Paths => self.paths as u32,
             Log2TxRecords => clog2(self.tx_records).max(1),
             Log2TxRecordsPlus1 => clog2(self.tx_records) + 1,
+            Log2TxRecordsOrPaths => self.bits(Log2TxRecords).max(self.bits(Log2Paths)),
             Log2Paths => clog2(self.paths).max(1),
             Log2PathsPlus1 => clog2(self.paths) + 1,
             Log2MsgWindow => clog2(self.msg_window).max(1),
