@@ -71,17 +71,6 @@ impl HwTime {
             other
         }
     }
-    /// Temporary bridge for code not yet converted to hardware time: the counter value
-    /// as a u64 of ns (no wrap handling). Removed once every block model takes `HwTime`.
-    #[inline]
-    pub fn legacy_ns(self) -> u64 {
-        u64::from(self.0)
-    }
-    /// Temporary bridge back from [`HwTime::legacy_ns`] (truncates to 32 bits).
-    #[inline]
-    pub fn from_legacy_ns(ns: u64) -> HwTime {
-        HwTime(ns as u32)
-    }
 }
 
 /// The earlier of two optional deadlines (serial arithmetic; `None` = no deadline).
