@@ -7,23 +7,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const TINY: &str = r#"
-name = "tiny"
-seed = 1
-duration_us = 40
-transports = ["roce", "irn"]
-[topology]
-hosts_per_leaf = 2
-leaves = 2
-spines = 2
-[fabric]
-loss_scope = "host_egress"
-[traffic]
-kind = "flows"
-message_bytes = 65536
-[sweep]
-loss = [0.0, 0.05]
-"#;
+/// A four-host leaf-spine scenario that runs in well under a second (shared with the
+/// other crate's seeds test).
+const TINY: &str = include_str!("../../sim/tests/fixtures/seeds_tiny.toml");
 
 fn mrnic(args: &[&std::ffi::OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mrnic")).args(args).output().unwrap()

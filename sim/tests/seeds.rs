@@ -169,23 +169,9 @@ fn compare_dirs_reads_per_seed_directories_and_seed_summaries() {
     std::fs::remove_dir_all(&root).ok();
 }
 
-const TINY: &str = r#"
-name = "tiny"
-seed = 1
-duration_us = 40
-transports = ["roce", "irn"]
-[topology]
-hosts_per_leaf = 2
-leaves = 2
-spines = 2
-[fabric]
-loss_scope = "host_egress"
-[traffic]
-kind = "flows"
-message_bytes = 65536
-[sweep]
-loss = [0.0, 0.05]
-"#;
+/// A four-host leaf-spine scenario that runs in well under a second (shared with the
+/// other crate's seeds test).
+const TINY: &str = include_str!("fixtures/seeds_tiny.toml");
 
 #[test]
 fn run_file_seeds_writes_each_seed_and_the_summary() {
