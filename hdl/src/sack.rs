@@ -71,6 +71,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     pub s_conn: Signal<In, Bits<CONN_BITS>>,
     pub s_psn: Signal<In, Bits<24>>,
     pub s_clear: Signal<In, bool>,
+    pub s_commit: Signal<In, bool>,
     pub m_ready: Signal<In, bool>,
     // ---- outputs
     pub s_ready: Signal<Out, bool>,
@@ -93,11 +94,13 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     r_conn: DFF<Bits<CONN_BITS>>,
     r_psn: DFF<Bits<24>>,
     r_clear: DFF<bool>,
+    r_commit: DFF<bool>,
     // ---- stage B registers
     b_valid: DFF<bool>,
     b_conn: DFF<Bits<CONN_BITS>>,
     b_psn: DFF<Bits<24>>,
     b_clear: DFF<bool>,
+    b_commit: DFF<bool>,
     b_onehot: DFF<Bits<W>>,
     b_ge: DFF<Bits<W>>,
     b_gt: DFF<Bits<W>>,
@@ -201,6 +204,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             s_conn: Default::default(),
             s_psn: Default::default(),
             s_clear: Default::default(),
+            s_commit: Default::default(),
             m_ready: Default::default(),
             s_ready: Default::default(),
             m_valid: Default::default(),
@@ -219,10 +223,12 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             r_conn: Default::default(),
             r_psn: Default::default(),
             r_clear: Default::default(),
+            r_commit: Default::default(),
             b_valid: Default::default(),
             b_conn: Default::default(),
             b_psn: Default::default(),
             b_clear: Default::default(),
+            b_commit: Default::default(),
             b_onehot: Default::default(),
             b_ge: Default::default(),
             b_gt: Default::default(),
@@ -322,7 +328,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_bitmap.read_clock.next = self.clock.val();
         self.ram_bitmap.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, r_valid, r_conn, r_psn, r_clear, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_psn_hi_prev, b_fwd, fw_valid, fw_conn,
+            self, clock, r_valid, r_conn, r_psn, r_clear, r_commit, b_commit, b_base_rd, b_bitmap_rd, b_valid, b_conn, b_psn, b_clear, b_onehot, b_ge, b_gt, b_psn_hi_prev, b_fwd, fw_valid, fw_conn,
             fw_base, fw_bitmap, fw2_valid, fw2_conn, fw2_base, fw2_bitmap, fw_we, c_valid, c_conn, c_psn, c_class, c_base, c_bitmap, o_valid, o_conn,
             o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
@@ -414,6 +420,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         if self.b_clear.q.val() {
             self.new_base.next = self.b_psn.q.val();
             self.new_bitmap.next = self.k_zero.val();
+        } else if !self.b_commit.q.val() {
+            self.new_bitmap.next = self.cur_bitmap.val();
         } else if self.is_base.val() {
             self.new_base.next = self.adv_base.val();
             self.new_bitmap.next = self.set_bm.val() & !self.run_mask.val();
@@ -451,11 +459,13 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.r_conn.d.next = self.s_conn.val();
             self.r_psn.d.next = self.s_psn.val();
             self.r_clear.d.next = self.s_clear.val();
+            self.r_commit.d.next = self.s_commit.val();
             // R -> B
             self.b_valid.d.next = self.r_valid.q.val();
             self.b_conn.d.next = self.r_conn.q.val();
             self.b_psn.d.next = self.r_psn.q.val();
             self.b_clear.d.next = self.r_clear.q.val();
+            self.b_commit.d.next = self.r_commit.q.val();
             self.b_onehot.d.next = self.k_one.val() << self.r_slot.val();
             self.b_ge.d.next = self.k_ones.val() << self.r_slot.val();
             self.b_gt.d.next = (self.k_ones.val() << self.r_slot.val()) << 1;
