@@ -6,7 +6,7 @@
 //! Run: source ~/.cache/mrnic-tools/env.sh && cargo test -p mrnic-verif --test prim_diff
 
 use mrnic_hdl::ports::top_ports;
-use mrnic_hdl::prim::{BlockRam, FirstZero, PrefixAnd, RotateRight, SkidBuffer};
+use mrnic_hdl::prim::{BlockRam, FirstZero, PrefixAnd, RotateRight, SegSearch, SkidBuffer};
 use mrnic_verif::vl::{BuildOpts, Model, Port, Sim};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -184,6 +184,77 @@ fn a_tree_width_that_is_not_a_power_of_two_is_refused_with_the_reason() {
     assert!(RotateRight::<512>::try_new().is_err());
     let e = FirstZero::<256, 7>::try_new().err().unwrap().to_string();
     assert!(e.contains("parameter N = 7") && e.contains("8..=64"), "{e}");
+}
+
+// ---- SegSearch: circular first-one search, one register stage
+
+/// (found, wrapped, index) of the first set bit of `a` in circular order from `start`.
+fn seg_search_model(a: &[u32], w: usize, start: usize) -> (bool, bool, u64) {
+    if let Some(i) = (start..w).find(|&i| bit(a, i)) {
+        return (true, false, i as u64);
+    }
+    match (0..start).find(|&i| bit(a, i)) {
+        Some(i) => (true, true, i as u64),
+        None => (false, true, 0),
+    }
+}
+
+/// Random vectors (sparse, dense, empty, single bits, one zero) and every start position,
+/// with `en` low on some cycles (the register must hold); the result of the inputs
+/// sampled at an edge with `en` is checked in the following cycle.
+fn check_seg_search<const W: usize>(label: &str, vectors: usize, seed: u64) -> u64 {
+    let m = build(SegSearch::<W>::new(), label);
+    let mut sim = m.sim().unwrap();
+    let p = |n: &str| sim.port(n).unwrap();
+    let (clock, en, a, from, found, wrapped, index) = (p("clock"), p("en"), p("a"), p("from"), p("found"), p("wrapped"), p("index"));
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut held: Option<(bool, bool, u64)> = None;
+    let (mut checked, mut wraps, mut misses) = (0u64, 0u64, 0u64);
+    for _ in 0..vectors {
+        let kind = rng.gen_range(0..6);
+        let density = [0.01, 0.1, 0.5, 0.9, 0.99, 0.0][kind];
+        let mut v = from_fn(W, |_| rng.gen_bool(density));
+        if kind == 5 && rng.gen_bool(0.5) {
+            let one = rng.gen_range(0..W);
+            v = from_fn(W, |i| i == one);
+        }
+        for start in 0..W {
+            let e = rng.gen_bool(0.9);
+            sim.set_wide(&a, &v);
+            sim.set_wide(&from, &from_fn(W, |i| i >= start));
+            sim.set(&en, e as u64);
+            sim.eval();
+            if let Some(want) = held {
+                let got = (sim.get(&found) == 1, sim.get(&wrapped) == 1, sim.get(&index));
+                assert_eq!((got.0, got.0 && got.1, if got.0 { got.2 } else { 0 }), want, "SegSearch<{W}>");
+                checked += 1;
+                wraps += (want.0 && want.1) as u64;
+                misses += !want.0 as u64;
+            }
+            sim.tick(&clock);
+            if e {
+                let (f, w, i) = seg_search_model(&v, W, start);
+                held = Some((f, f && w, i));
+            }
+        }
+    }
+    assert!(wraps > 100 && misses > 10, "both wrap-around and not-found results occur: {wraps} {misses}");
+    checked
+}
+
+#[test]
+fn seg_search_finds_the_first_one_from_every_start_position_at_32_64_and_256_bits() {
+    assert!(check_seg_search::<32>("prim_segsearch32", 400, 11) > 10_000);
+    assert!(check_seg_search::<64>("prim_segsearch64", 200, 12) > 10_000);
+    assert!(check_seg_search::<256>("prim_segsearch256", 100, 13) > 20_000);
+}
+
+#[test]
+fn seg_search_refuses_a_width_it_cannot_segment() {
+    for e in [SegSearch::<16>::try_new().err(), SegSearch::<48>::try_new().err(), SegSearch::<512>::try_new().err()] {
+        let e = e.expect("refused").to_string();
+        assert!(e.contains("SegSearch") && e.contains("power of two in 32..=256"), "{e}");
+    }
 }
 
 // ---- SkidBuffer: a FIFO of at most two entries, ready registered

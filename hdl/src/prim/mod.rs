@@ -9,6 +9,8 @@
 //! - [`FirstZero`]: first-zero index of a thermometer (thermometer-to-binary, OR trees).
 //! - [`RotateRight`]: rotate right by a signal amount (log2 W barrel stages).
 //! - [`SkidBuffer`]: valid/ready skid buffer, 2 entries, full throughput, registered ready.
+//! - [`SegSearch`]: pipelined circular first-one search in 16-bit segments (registered
+//!   per-segment summaries; the wide vector is never searched in one cycle).
 //! - [`BlockRam`]: block RAM with a registered read and forwarding of the write in flight.
 //!
 //! Tree widths are const generics; the constructors (`try_new`) refuse an illegal width
@@ -18,12 +20,14 @@ mod bram;
 mod first_zero;
 mod prefix_and;
 mod rotate;
+mod seg_search;
 mod skid;
 
 pub use bram::BlockRam;
 pub use first_zero::FirstZero;
 pub use prefix_and::PrefixAnd;
 pub use rotate::RotateRight;
+pub use seg_search::{SegPrefixOr, SegSearch};
 pub use skid::SkidBuffer;
 
 use rust_hdl::prelude::*;
