@@ -329,7 +329,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     fc: Signal<Local, Bits<W>>,
     fa: Signal<Local, Bits<W>>,
     fb: Signal<Local, Bits<W>>,
-    force: Signal<Local, Bits<W>>,
+    forced: Signal<Local, Bits<W>>,
     // stage P2
     s2_s: Signal<Local, Bits<24>>,
     s2_hi: Signal<Local, Bits<24>>,
@@ -611,7 +611,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             fc: Default::default(),
             fa: Default::default(),
             fb: Default::default(),
-            force: Default::default(),
+            forced: Default::default(),
             s2_s: Default::default(),
             s2_hi: Default::default(),
             s2_hi_inc: Default::default(),
@@ -805,7 +805,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         if self.eb.val() & self.wb.val() {
             self.fb.next = self.p1_oh.q.val();
         }
-        self.force.next = self.r_oh.val() | self.fc.val() | self.fa.val() | self.fb.val();
+        self.forced.next = self.r_oh.val() | self.fc.val() | self.fa.val() | self.fb.val();
 
         // ================= stage P1: search stage 1 (in SegSearch); received bits of the
         // candidate slots and of the packet's own slot
@@ -961,7 +961,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.p1_oh.d.next = self.r_oh.val();
             self.p1_ge.d.next = self.r_ge.val();
             self.p1_lap.d.next = self.r_lap.val();
-            self.p1_z.d.next = !(self.rel.val() | self.force.val());
+            self.p1_z.d.next = !(self.rel.val() | self.forced.val());
             self.p1_rel.d.next = self.rel.val();
             self.p1_vpar.d.next = self.v_par.val();
             self.p1_base.d.next = self.mg_base.val();

@@ -305,7 +305,7 @@ pub struct SackOutputs {
 /// Registers from an input transfer to the output register, i.e. the latency in cycles:
 /// an operation taken at the edge ending cycle t is on the output (`m_valid`) in cycle
 /// t + `SACK_LATENCY`.
-pub const SACK_LATENCY: usize = 4;
+pub const SACK_LATENCY: usize = 8;
 
 /// The register an operation is applied to the connection state from: the operation
 /// changes the state as it moves out of pipeline register `SACK_APPLY_STAGE` (the first
@@ -313,7 +313,7 @@ pub const SACK_LATENCY: usize = 4;
 /// registers `SACK_APPLY_STAGE + 1..=SACK_LATENCY` hold results (the last one is the
 /// output register). Today's RTL: R (RAM read) and B (classify) before the apply, C and
 /// the output register after it.
-pub const SACK_APPLY_STAGE: usize = 2;
+pub const SACK_APPLY_STAGE: usize = 5;
 
 /// The cycle shell: the functional model with the RTL's latency and handshakes.
 ///
