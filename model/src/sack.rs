@@ -12,15 +12,26 @@
 //!   always 0 afterwards: that invariant is what lets the RTL start the run at the
 //!   packet's own slot).
 //!
-//! A clear operation sets `base = psn` and empties the bitmap ([`Class::Cleared`]); it
-//! is how a connection is set up. The output of every operation is the classification,
-//! the new base and the bitmap relative to the new base (bit `i` = PSN `base + i`
-//! received), which is what an ACK carries.
+//! A data operation carries a commit flag (`s_commit`, [`SackOp::commit`]): committed, it
+//! is classified and recorded as above; uncommitted, it is classified exactly the same way
+//! but not recorded: the connection's base and bitmap do not change, and the output shows
+//! that unchanged state. This is the receiver's classify-then-commit interface: a new packet
+//! the message or placement checks refuse leaves the SACK state unchanged (protocol §6.10,
+//! §6.11), so the receiver passes its verdict, computed from the header, as `s_commit`.
 //!
-//! [`SackShell`] wraps these functions in the RTL's cycle behaviour: four-stage
-//! pipeline, latency 4, initiation interval 1, one global stall.
+//! A clear operation sets `base = psn` and empties the bitmap ([`Class::Cleared`]); it
+//! is how a connection is set up. A clear always applies (its commit flag is ignored). The
+//! output of every operation is the classification, the base after the operation and the
+//! bitmap relative to that base (bit `i` = PSN `base + i` received), which is what an ACK
+//! carries.
+//!
+//! [`SackShell`] wraps these functions in the RTL's cycle behaviour: a pipeline of
+//! [`SACK_LATENCY`] registers with the operation applied in register [`SACK_APPLY_STAGE`],
+//! initiation interval 1, one global stall.
 
+use crate::config::ConfigError;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// PSNs are 24 bits, as in the InfiniBand base transport header.
 pub const PSN_BITS: u32 = 24;
@@ -201,6 +212,14 @@ pub struct SackOp {
     pub psn: u32,
     /// Clear the connection (setup) instead of receiving a packet.
     pub clear: bool,
+    /// Record a data packet (`true`) or only classify it (`false`: base and bitmap do not
+    /// change). Ignored for a clear. Absent in serialized form: `true`.
+    #[serde(default = "committed")]
+    pub commit: bool,
+}
+
+fn committed() -> bool {
+    true
 }
 
 /// The engine's state for every connection: the functional model.
@@ -224,21 +243,37 @@ impl SackEngine {
         let st = &mut self.conns[op.conn as usize % n];
         if op.clear {
             st.clear(op.psn)
-        } else {
+        } else if op.commit {
             st.receive(op.psn, self.window)
+        } else {
+            SackResult { class: st.classify(op.psn, self.window), base: st.base, bitmap: st.bitmap }
         }
     }
 }
 
 /// Inputs of the engine in one clock cycle (sampled at the rising edge).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// `Default` is an idle cycle with every input low except `s_commit`, which is high: a
+/// data packet offered as `SackInputs { s_valid: true, ..Default::default() }` is
+/// recorded, as every packet was before `s_commit` existed. (Serialized inputs without
+/// `s_commit` read it as 1 for the same reason.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SackInputs {
     pub rst: bool,
     pub s_valid: bool,
     pub s_conn: u32,
     pub s_psn: u32,
     pub s_clear: bool,
+    /// 1 = record the data packet, 0 = only classify it (ignored for a clear).
+    #[serde(default = "committed")]
+    pub s_commit: bool,
     pub m_ready: bool,
+}
+
+impl Default for SackInputs {
+    fn default() -> Self {
+        Self { rst: false, s_valid: false, s_conn: 0, s_psn: 0, s_clear: false, s_commit: true, m_ready: false }
+    }
 }
 
 /// One output beat.
@@ -267,53 +302,107 @@ pub struct SackOutputs {
     pub stats: SackStats,
 }
 
+/// Registers from an input transfer to the output register, i.e. the latency in cycles:
+/// an operation taken at the edge ending cycle t is on the output (`m_valid`) in cycle
+/// t + `SACK_LATENCY`.
+pub const SACK_LATENCY: usize = 4;
+
+/// The register an operation is applied to the connection state from: the operation
+/// changes the state as it moves out of pipeline register `SACK_APPLY_STAGE` (the first
+/// input register is 1). Registers `1..=SACK_APPLY_STAGE` hold operations not yet applied,
+/// registers `SACK_APPLY_STAGE + 1..=SACK_LATENCY` hold results (the last one is the
+/// output register). Today's RTL: R (RAM read) and B (classify) before the apply, C and
+/// the output register after it.
+pub const SACK_APPLY_STAGE: usize = 2;
+
 /// The cycle shell: the functional model with the RTL's latency and handshakes.
 ///
-/// Pipeline: input transfer in cycle t -> stage R (RAM read) -> stage B (classify, update)
-/// -> stage C (result) -> output register (`m_valid`) in cycle t+4. All stages advance
-/// together unless the output holds a beat that is not taken (`m_valid && !m_ready`):
-/// then everything holds and `s_ready` is low. `rst` clears the pipeline and the
-/// counters but not the connection state (RAM holds data, not control).
+/// Pipeline of `latency` registers: an input transfer in cycle t enters register 1; the
+/// operation is applied to the state ([`SackEngine::apply`]) as it moves out of register
+/// `apply_stage`; its result reaches the output register (register `latency`, `m_valid`)
+/// in cycle t + `latency`. [`SackShell::new`] builds the RTL's pipeline ([`SACK_LATENCY`],
+/// [`SACK_APPLY_STAGE`]). All registers advance together unless the output holds a beat
+/// that is not taken (`m_valid && !m_ready`): then everything holds and `s_ready` is low.
+/// `rst` empties every register (an operation not yet applied is dropped and never
+/// applied; a result already applied is dropped but its effect on the state stays) and
+/// clears the counters, but not the connection state (RAM holds data, not control).
 #[derive(Clone, Debug)]
 pub struct SackShell {
     pub engine: SackEngine,
-    r: Option<SackOp>,
-    b: Option<SackOp>,
-    c: Option<SackOutput>,
-    m: Option<SackOutput>,
+    latency: usize,
+    apply_stage: usize,
+    /// Registers 1..=apply_stage, register 1 at the front: operations not yet applied.
+    pre: VecDeque<Option<SackOp>>,
+    /// Registers apply_stage+1..=latency, the output register at the back: results.
+    post: VecDeque<Option<SackOutput>>,
     stats: SackStats,
 }
 
-/// Latency from an input transfer to the result on the output, in cycles.
-pub const SACK_LATENCY: usize = 4;
-
 impl SackShell {
+    /// The RTL's pipeline: [`SACK_LATENCY`] registers, applied from [`SACK_APPLY_STAGE`].
     pub fn new(connections: usize, window: usize) -> Self {
-        Self { engine: SackEngine::new(connections, window), r: None, b: None, c: None, m: None, stats: SackStats::default() }
+        Self::with_pipeline(connections, window, SACK_LATENCY, SACK_APPLY_STAGE).expect("SACK_LATENCY and SACK_APPLY_STAGE describe a valid pipeline")
+    }
+
+    /// A shell with `latency` registers whose operations are applied as they leave register
+    /// `apply_stage`. Refuses `apply_stage` = 0 (the operation must be registered before it
+    /// is applied) and `apply_stage` >= `latency` (the result needs a register after the
+    /// apply: the output register).
+    pub fn with_pipeline(connections: usize, window: usize, latency: usize, apply_stage: usize) -> Result<Self, ConfigError> {
+        if apply_stage == 0 || apply_stage >= latency {
+            return Err(ConfigError::OutOfRange {
+                field: "SackShell.apply_stage".into(),
+                value: apply_stage.to_string(),
+                reason: format!("must be 1..={} for a latency of {latency} (registered before the apply, the output register after it)", latency.saturating_sub(1)),
+            });
+        }
+        Ok(Self {
+            engine: SackEngine::new(connections, window),
+            latency,
+            apply_stage,
+            pre: std::iter::repeat(None).take(apply_stage).collect(),
+            post: std::iter::repeat(None).take(latency - apply_stage).collect(),
+            stats: SackStats::default(),
+        })
+    }
+
+    /// Cycles from an input transfer to its result on the output.
+    pub fn latency(&self) -> usize {
+        self.latency
+    }
+
+    /// The register the operations are applied from (the first input register is 1).
+    pub fn apply_stage(&self) -> usize {
+        self.apply_stage
+    }
+
+    fn out(&self) -> Option<SackOutput> {
+        *self.post.back().expect("the output register")
     }
 
     fn stall(&self, i: &SackInputs) -> bool {
-        self.m.is_some() && !i.m_ready
+        self.out().is_some() && !i.m_ready
     }
 
     /// The outputs during a cycle with inputs `i` (before the clock edge).
     pub fn outputs(&self, i: &SackInputs) -> SackOutputs {
-        SackOutputs { s_ready: !i.rst && !self.stall(i), m: self.m, stats: self.stats }
+        SackOutputs { s_ready: !i.rst && !self.stall(i), m: self.out(), stats: self.stats }
     }
 
     /// Advances one clock edge with inputs `i`. Returns the outputs of the cycle that ended.
     pub fn step(&mut self, i: &SackInputs) -> SackOutputs {
         let out = self.outputs(i);
         if i.rst {
-            self.r = None;
-            self.b = None;
-            self.c = None;
-            self.m = None;
+            self.pre.iter_mut().for_each(|r| *r = None);
+            self.post.iter_mut().for_each(|r| *r = None);
             self.stats = SackStats::default();
         } else if !self.stall(i) {
-            if let Some(c) = self.c {
+            let applied = self.pre.pop_back().expect("apply_stage >= 1").map(|op| SackOutput { conn: op.conn, psn: op.psn, result: self.engine.apply(op) });
+            self.post.pop_back();
+            self.post.push_front(applied);
+            if let Some(m) = self.out() {
                 let s = &mut self.stats;
-                let ctr = match c.result.class {
+                let ctr = match m.result.class {
                     Class::New => &mut s.new,
                     Class::Duplicate => &mut s.duplicate,
                     Class::OutOfWindow => &mut s.out_of_window,
@@ -321,10 +410,7 @@ impl SackShell {
                 };
                 *ctr = ctr.wrapping_add(1);
             }
-            self.m = self.c;
-            self.c = self.b.map(|op| SackOutput { conn: op.conn, psn: op.psn, result: self.engine.apply(op) });
-            self.b = self.r;
-            self.r = i.s_valid.then_some(SackOp { conn: i.s_conn, psn: i.s_psn & PSN_MASK, clear: i.s_clear });
+            self.pre.push_front(i.s_valid.then_some(SackOp { conn: i.s_conn, psn: i.s_psn & PSN_MASK, clear: i.s_clear, commit: i.s_commit }));
         }
         out
     }
@@ -452,20 +538,167 @@ mod tests {
         assert_eq!(st.classify(12, 64), Class::Duplicate);
     }
 
+    fn op(conn: u32, psn: u32, clear: bool, commit: bool) -> SackOp {
+        SackOp { conn, psn, clear, commit }
+    }
+
     #[test]
-    fn shell_has_latency_four_and_holds_everything_on_backpressure() {
+    fn an_uncommitted_new_packet_is_classified_new_and_changes_nothing() {
+        let mut e = SackEngine::new(4, 256);
+        e.apply(op(1, 3, false, true));
+        let before = e.conns[1];
+        let r = e.apply(op(1, 5, false, false));
+        assert_eq!(r, SackResult { class: Class::New, base: 0, bitmap: before.bitmap });
+        assert_eq!(e.conns[1], before, "bit 5 not recorded");
+        assert_eq!(e.apply(op(1, 5, false, false)).class, Class::New, "still new: it was never recorded");
+        assert_eq!(e.apply(op(1, 5, false, true)).class, Class::New);
+        assert_eq!(e.apply(op(1, 5, false, true)).class, Class::Duplicate, "recorded once committed");
+    }
+
+    #[test]
+    fn an_uncommitted_packet_at_the_base_does_not_advance_it_and_the_committed_one_does() {
+        let mut e = SackEngine::new(2, 64);
+        for p in 1..4 {
+            e.apply(op(0, p, false, true));
+        }
+        let r = e.apply(op(0, 0, false, false));
+        assert_eq!((r.class, r.base, r.bitmap.0[0]), (Class::New, 0, 0b1110), "the output shows the unchanged state");
+        assert_eq!(e.conns[0], SackState { base: 0, bitmap: Bitmap([0b1110, 0, 0, 0]) });
+        let r = e.apply(op(0, 0, false, true));
+        assert_eq!((r.class, r.base, r.bitmap), (Class::New, 4, Bitmap::default()), "the run 0..=3 is passed");
+    }
+
+    #[test]
+    fn uncommitted_duplicates_and_out_of_window_packets_get_the_committed_class() {
+        let mut st = SackState { base: 100, bitmap: Bitmap::default() };
+        st.receive(102, 64);
+        for psn in [0, 99, 100, 101, 102, 163, 164, 100 + PSN_HALF - 1, 100 + PSN_HALF] {
+            let mut e = SackEngine { window: 64, conns: vec![st] };
+            let r = e.apply(op(0, psn, false, false));
+            assert_eq!(r, SackResult { class: st.classify(psn, 64), base: st.base, bitmap: st.bitmap }, "psn {psn}");
+            assert_eq!(e.conns[0], st, "psn {psn} changed the state");
+        }
+    }
+
+    #[test]
+    fn an_uncommitted_clear_still_clears() {
+        let mut e = SackEngine::new(2, 256);
+        e.apply(op(1, 7, false, true));
+        let r = e.apply(op(1, 0x123456, true, false));
+        assert_eq!(r, SackResult { class: Class::Cleared, base: 0x123456, bitmap: Bitmap::default() });
+        assert_eq!(e.conns[1], SackState { base: 0x123456, bitmap: Bitmap::default() });
+    }
+
+    #[test]
+    fn an_op_serialized_without_commit_is_committed() {
+        let o: SackOp = serde_json::from_str(r#"{"conn":1,"psn":2,"clear":false}"#).unwrap();
+        assert_eq!(o, op(1, 2, false, true));
+        let o: SackOp = serde_json::from_str(r#"{"conn":1,"psn":2,"clear":false,"commit":false}"#).unwrap();
+        assert!(!o.commit);
+        let i: SackInputs = serde_json::from_str(r#"{"rst":false,"s_valid":true,"s_conn":0,"s_psn":0,"s_clear":false,"m_ready":true}"#).unwrap();
+        assert!(i.s_commit);
+        assert!(SackInputs::default().s_commit && !SackInputs::default().s_valid);
+    }
+
+    #[test]
+    fn shell_outputs_after_its_latency_and_holds_everything_on_backpressure() {
         let mut sh = SackShell::new(4, 256);
+        assert_eq!((sh.latency(), sh.apply_stage()), (SACK_LATENCY, SACK_APPLY_STAGE));
         let go = SackInputs { s_valid: true, s_conn: 1, s_psn: 0, m_ready: true, ..Default::default() };
         for _ in 0..SACK_LATENCY {
             assert!(sh.step(&go).m.is_none());
         }
         let idle_ready = SackInputs { m_ready: true, ..Default::default() };
         let o = sh.outputs(&idle_ready);
-        assert_eq!(o.m.unwrap().result.base, 1, "first packet out after four edges");
+        assert_eq!(o.m.unwrap().result.base, 1, "first packet out after SACK_LATENCY edges");
         // Backpressure: the output beat holds and s_ready drops.
         let blocked = SackInputs { m_ready: false, ..go };
         let o1 = sh.step(&blocked);
         assert!(!o1.s_ready);
         assert_eq!(sh.outputs(&blocked).m, o1.m);
+    }
+
+    #[test]
+    fn an_uncommitted_input_comes_out_classified_and_leaves_the_state() {
+        let mut sh = SackShell::new(2, 64);
+        let pkt = |psn, commit| SackInputs { s_valid: true, s_psn: psn, s_commit: commit, m_ready: true, ..Default::default() };
+        let idle = SackInputs { m_ready: true, ..Default::default() };
+        let mut outs = vec![];
+        for i in [pkt(0, false), pkt(0, false), pkt(0, true), pkt(0, false)].iter().chain(std::iter::repeat(&idle).take(SACK_LATENCY)) {
+            outs.extend(sh.step(i).m.map(|m| (m.result.class, m.result.base)));
+        }
+        assert_eq!(outs, [(Class::New, 0), (Class::New, 0), (Class::New, 1), (Class::Duplicate, 1)]);
+        assert_eq!(sh.outputs(&idle).stats, SackStats { new: 3, duplicate: 1, ..Default::default() });
+    }
+
+    /// A shell of `latency` registers applying from `apply_stage`: results come out after
+    /// `latency` edges; a reset drops an operation still in register `apply_stage` (never
+    /// applied) but keeps the state change of one in register `apply_stage + 1` (applied;
+    /// only its result is dropped); backpressure holds every register.
+    fn check_pipeline(latency: usize, apply_stage: usize) {
+        let ctx = format!("pipeline ({latency}, {apply_stage})");
+        let shell = || SackShell::with_pipeline(4, 64, latency, apply_stage).unwrap();
+        let pkt = |conn| SackInputs { s_valid: true, s_conn: conn, s_psn: 0, m_ready: true, ..Default::default() };
+        let idle = SackInputs { m_ready: true, ..Default::default() };
+
+        // Latency: the result is on the output after exactly `latency` edges.
+        let mut sh = shell();
+        assert_eq!(sh.latency(), latency);
+        sh.step(&pkt(1));
+        let edges = (1..=latency + 2).find(|_| sh.step(&idle).m.is_some()).unwrap();
+        assert_eq!(edges, latency, "{ctx}: edges to the output");
+
+        // Reset: A (conn 2) is in register apply_stage + 1, B (conn 1) in register apply_stage.
+        let mut sh = shell();
+        sh.step(&pkt(2));
+        sh.step(&pkt(1));
+        for _ in 1..apply_stage {
+            sh.step(&idle);
+        }
+        let rst = SackInputs { rst: true, m_ready: true, ..Default::default() };
+        sh.step(&rst);
+        for _ in 0..latency + 2 {
+            let o = sh.step(&idle);
+            assert!(o.m.is_none() && o.stats == SackStats::default(), "{ctx}: reset dropped every result and the counters");
+        }
+        assert_eq!(sh.engine.conns[2].base, 1, "{ctx}: the op past the apply stage changed the state");
+        assert_eq!(sh.engine.conns[1].base, 0, "{ctx}: the op in the apply stage was never applied");
+
+        // Backpressure: with the output held, nothing moves and nothing is applied.
+        let mut sh = shell();
+        for c in 0..latency as u32 {
+            sh.step(&pkt(c % 4));
+        }
+        let blocked = SackInputs { m_ready: false, ..pkt(3) };
+        let held = sh.outputs(&blocked);
+        assert!(held.m.is_some() && !held.s_ready, "{ctx}");
+        let state = sh.engine.conns.clone();
+        for _ in 0..10 {
+            assert_eq!(sh.step(&blocked), held, "{ctx}: held");
+        }
+        assert_eq!(sh.engine.conns, state, "{ctx}: nothing applied while stalled");
+        let mut seen = 0;
+        for _ in 0..latency + 2 {
+            seen += sh.step(&idle).m.is_some() as usize;
+        }
+        assert_eq!(seen, latency, "{ctx}: every held op came out once");
+    }
+
+    #[test]
+    fn the_rtl_pipeline_and_a_deeper_one_have_their_latency_and_reset_at_the_apply_stage() {
+        check_pipeline(SACK_LATENCY, SACK_APPLY_STAGE);
+        check_pipeline(4, 2);
+        check_pipeline(7, 4);
+        check_pipeline(2, 1);
+        check_pipeline(5, 4);
+    }
+
+    #[test]
+    fn a_pipeline_without_a_register_before_or_after_the_apply_is_refused() {
+        for (l, a) in [(4, 0), (4, 4), (4, 5), (1, 1), (0, 0)] {
+            let e = SackShell::with_pipeline(4, 64, l, a).unwrap_err();
+            assert_eq!(e.field(), "SackShell.apply_stage", "({l}, {a})");
+        }
+        assert!(SackShell::with_pipeline(4, 64, 7, 4).is_ok());
     }
 }
