@@ -126,13 +126,14 @@ enum Val {
 }
 
 /// The SACK model's columns of one cycle, by port name, in port order.
-fn sack_inputs(i: &SackInputs) -> [(&'static str, Val); 6] {
+fn sack_inputs(i: &SackInputs) -> [(&'static str, Val); 7] {
     [
         ("rst", Val::Num(i.rst as u64)),
         ("s_valid", Val::Num(i.s_valid as u64)),
         ("s_conn", Val::Num(i.s_conn as u64)),
         ("s_psn", Val::Num(i.s_psn as u64)),
         ("s_clear", Val::Num(i.s_clear as u64)),
+        ("s_commit", Val::Num(i.s_commit as u64)),
         ("m_ready", Val::Num(i.m_ready as u64)),
     ]
 }
@@ -273,7 +274,7 @@ mod tests {
         assert_eq!(
             got,
             [
-                ("s", "input", "s_valid", "s_ready", "s_conn,s_psn,s_clear".to_string()),
+                ("s", "input", "s_valid", "s_ready", "s_conn,s_psn,s_clear,s_commit".to_string()),
                 ("m", "output", "m_valid", "m_ready", "m_conn,m_psn,m_class,m_base,m_bitmap".to_string()),
             ]
         );

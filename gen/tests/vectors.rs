@@ -72,7 +72,7 @@ fn vectors_are_a_header_then_one_line_per_cycle_with_every_port_equal_to_the_mod
     let always: Vec<&str> = want.iter().filter(|p| p.2 == "output" && !p.0.starts_with("m_") || p.0 == "m_valid").map(|p| p.0.as_str()).collect();
     let payload = ["m_conn", "m_psn", "m_class", "m_base", "m_bitmap"];
     let mut model = SackShell::new(16, 256);
-    let mut beats = 0;
+    let (mut beats, mut uncommitted) = (0, 0);
     for (k, line) in v[1..].iter().enumerate() {
         let (i, o) = (&line["in"], &line["out"]);
         assert_eq!(i.as_object().unwrap().len(), inputs.len(), "cycle {k}: {i}");
@@ -88,8 +88,10 @@ fn vectors_are_a_header_then_one_line_per_cycle_with_every_port_equal_to_the_mod
             s_conn: num(i, "s_conn") as u32,
             s_psn: num(i, "s_psn") as u32,
             s_clear: num(i, "s_clear") == 1,
+            s_commit: num(i, "s_commit") == 1,
             m_ready: num(i, "m_ready") == 1,
         };
+        uncommitted += (si.s_valid && !si.s_clear && !si.s_commit) as u64;
         let mo = model.step(&si);
         assert_eq!(num(o, "s_ready") == 1, mo.s_ready, "cycle {k}");
         assert_eq!(
@@ -112,6 +114,7 @@ fn vectors_are_a_header_then_one_line_per_cycle_with_every_port_equal_to_the_mod
         }
     }
     assert!(beats > 1000, "only {beats} output beats in 3000 cycles");
+    assert!(uncommitted > 50, "only {uncommitted} uncommitted packets offered in 3000 cycles");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

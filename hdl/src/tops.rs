@@ -135,7 +135,7 @@ fn sack(cfg: &Config) -> Result<Generated, GenError> {
         params,
         latency: mrnic_model::sack::SACK_LATENCY as u32,
         streams: vec![
-            stream("s", PortDir::In, &["conn", "psn", "clear"]),
+            stream("s", PortDir::In, &["conn", "psn", "clear", "commit"]),
             stream("m", PortDir::Out, &["conn", "psn", "class", "base", "bitmap"]),
         ],
     })

@@ -18,7 +18,7 @@ fn ops(n: u64) -> Vec<SackOp> {
     while (v.len() as u64) < n {
         let i = stim.next_inputs(true);
         if i.s_valid && !i.rst {
-            v.push(SackOp { conn: i.s_conn, psn: i.s_psn, clear: i.s_clear });
+            v.push(SackOp { conn: i.s_conn, psn: i.s_psn, clear: i.s_clear, commit: i.s_commit });
         }
     }
     v

@@ -155,7 +155,7 @@ fn interfaces_come_from_a_manifest_entry_and_bad_ones_are_refused_with_the_reaso
         .map(|p| serde_json::json!({"name": p.name, "width": p.width, "direction": if p.dir == mrnic_verif::vl::PortDir::In { "input" } else { "output" }}))
         .collect();
     let manifest = serde_json::json!({"blocks": [{"block": "sack", "module": "mrnic_sack", "latency": 4, "ports": ports,
-        "streams": [{"name": "s", "dir": "input", "valid": "s_valid", "ready": "s_ready", "payload": ["s_conn", "s_psn", "s_clear"]},
+        "streams": [{"name": "s", "dir": "input", "valid": "s_valid", "ready": "s_ready", "payload": ["s_conn", "s_psn", "s_clear", "s_commit"]},
                     {"name": "m", "dir": "output", "valid": "m_valid", "ready": "m_ready", "payload": ["m_conn", "m_psn", "m_class", "m_base", "m_bitmap"]}]}]});
     let f = Interface::from_manifest(&manifest, "sack").unwrap();
     assert_eq!(f.streams, iface.streams, "inferred streams equal the manifest's");

@@ -85,7 +85,7 @@ fn shards_merged_equal_the_unsharded_run() {
     }
     let merged = tmp("merged");
     let r = verify::merge(&dirs, &merged).unwrap();
-    assert!(r.passed() && r.jobs_total == 7, "{r:?}");
+    assert!(r.passed() && r.jobs_total == 8, "{r:?}");
     assert_eq!(std::fs::read_to_string(merged.join("report.json")).unwrap(), whole);
     // A missing or repeated shard is refused.
     let e = verify::merge(&dirs[..2], &tmp("merged_bad")).unwrap_err();

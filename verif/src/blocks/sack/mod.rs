@@ -12,7 +12,7 @@ use stimulus::SackStimulus;
 
 /// Names of the engine's ports (as the manifest lists them).
 pub mod port {
-    pub const INPUTS: [&str; 6] = ["rst", "s_valid", "s_conn", "s_psn", "s_clear", "m_ready"];
+    pub const INPUTS: [&str; 7] = ["rst", "s_valid", "s_conn", "s_psn", "s_clear", "s_commit", "m_ready"];
     pub const OUTPUTS: [&str; 11] =
         ["s_ready", "m_valid", "m_conn", "m_psn", "m_class", "m_base", "m_bitmap", "stat_new", "stat_duplicate", "stat_out_of_window", "stat_cleared"];
 }
@@ -20,13 +20,13 @@ pub mod port {
 /// Input and output indices of the engine's ports in an [`Io`].
 #[derive(Clone, Copy, Debug)]
 pub struct SackPorts {
-    pub i: [usize; 6],
+    pub i: [usize; 7],
     pub o: [usize; 11],
 }
 
 impl SackPorts {
     pub fn resolve(io: &Io) -> Result<SackPorts, KitError> {
-        let mut p = SackPorts { i: [0; 6], o: [0; 11] };
+        let mut p = SackPorts { i: [0; 7], o: [0; 11] };
         for (k, n) in port::INPUTS.iter().enumerate() {
             p.i[k] = io.input(n)?;
         }
@@ -37,7 +37,15 @@ impl SackPorts {
     }
     pub fn read_inputs(&self, v: &Values) -> SackInputs {
         let i = &self.i;
-        SackInputs { rst: v.bit(i[0]), s_valid: v.bit(i[1]), s_conn: v.get(i[2]) as u32, s_psn: v.get(i[3]) as u32, s_clear: v.bit(i[4]), m_ready: v.bit(i[5]) }
+        SackInputs {
+            rst: v.bit(i[0]),
+            s_valid: v.bit(i[1]),
+            s_conn: v.get(i[2]) as u32,
+            s_psn: v.get(i[3]) as u32,
+            s_clear: v.bit(i[4]),
+            s_commit: v.bit(i[5]),
+            m_ready: v.bit(i[6]),
+        }
     }
     pub fn write_inputs(&self, s: &SackInputs, v: &mut Values) {
         let i = &self.i;
@@ -46,7 +54,8 @@ impl SackPorts {
         v.set(i[2], s.s_conn as u64);
         v.set(i[3], s.s_psn as u64);
         v.set(i[4], s.s_clear as u64);
-        v.set(i[5], s.m_ready as u64);
+        v.set(i[5], s.s_commit as u64);
+        v.set(i[6], s.m_ready as u64);
     }
 }
 
@@ -131,6 +140,7 @@ impl Stimulus for SackStim {
             ("sweeps", m.sweeps),
             ("clears", m.clears),
             ("setup_clears", m.setup_clears),
+            ("uncommitted", m.uncommitted),
             ("resets", m.resets),
         ]
         .into_iter()
@@ -182,6 +192,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("window_class_off_by_one", "cls_in_win = diff < k_window;", "cls_in_win = diff <= k_window;"),
         ("loop_window_check_off_by_one", "low_le = (cur_base & k_slot_mask) <= b_slot;", "low_le = (cur_base & k_slot_mask) < b_slot;"),
         ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
+        ("uncommitted_packet_is_recorded", "else if (~b_commit$q) begin", "else if (1'b0) begin"),
     ]
     .into_iter()
     .map(|(n, f, t)| Mutant::new(n, f, t))

@@ -36,6 +36,7 @@ impl<const C: usize, const W: usize> Device for RustHdlSack<C, W> {
         u.s_conn.next = (i.s_conn as u64).into();
         u.s_psn.next = (i.s_psn as u64).into();
         u.s_clear.next = i.s_clear;
+        u.s_commit.next = i.s_commit;
         u.m_ready.next = i.m_ready;
         settle(u);
         let p = &self.p.o;

@@ -6,15 +6,21 @@
 //! (retransmission = reordering), duplicates, PSNs behind the base, out-of-window PSNs,
 //! fully random PSNs, window-filling sweeps (the base jumps a whole window), connection
 //! clears near the 2^24 wrap, resets, and valid/ready backpressure on both sides in phases
-//! (full rate, random, long stalls).
+//! (full rate, random, long stalls). One data packet in eight is offered uncommitted
+//! (`s_commit` = 0: classified, not recorded); an uncommitted packet the flow expected to
+//! be new (in order, after a gap, a retransmission, a sweep packet) is sent again soon (at
+//! once or after a few packets of its connection), as a sender would after the receiver
+//! refused it, so sweeps still end in a whole-window jump.
 //!
 //! Options ([`StimOpts`]): `power_up` starts with three reset cycles and then clears every
 //! connection (the engine's state RAM powers up with anything in it, as FPGA RAM does; the
 //! block assumes each connection is cleared before use), `no_resets` drops the random resets
 //! (transaction mode), and `profile` picks a directed mix: `hot` (one connection at full
 //! rate: every same-connection pipeline hazard, constantly), `backpressure` (the output
-//! stalled or the input starved most of the time) or `wrap` (frequent clears just below the
-//! PSN wrap, so the base and window cross 2^24 - 1 often).
+//! stalled or the input starved most of the time), `wrap` (frequent clears just below the
+//! PSN wrap, so the base and window cross 2^24 - 1 often) or `commit` (half the data
+//! packets uncommitted: packets at the base, base-filling sweep packets and retransmissions
+//! that must not advance the base, then their committed retries that do).
 
 use crate::kit::StimOpts;
 use mrnic_model::sack::{psn_distance, SackInputs, PSN_MASK};
@@ -29,6 +35,8 @@ struct Flow {
     recent: VecDeque<u32>,
     /// Pending sweep PSNs (sent back-to-back on this connection).
     sweep: VecDeque<u32>,
+    /// Fresh PSNs offered uncommitted (not recorded): sent again soon.
+    retry: VecDeque<u32>,
 }
 
 /// What the generator produced so far, by kind (to show the test covers what it claims).
@@ -48,6 +56,8 @@ pub struct StimulusMix {
     pub sweeps: u64,
     pub clears: u64,
     pub resets: u64,
+    /// Data packets offered with `s_commit` = 0.
+    pub uncommitted: u64,
 }
 
 /// The generator. `next_inputs()` gives the inputs of the next cycle; it must be told
@@ -73,7 +83,12 @@ pub struct SackStimulus {
 }
 
 /// Directed profiles the stimulus knows (besides the default mix, "").
-pub const PROFILES: &[&str] = &["hot", "backpressure", "wrap"];
+pub const PROFILES: &[&str] = &["hot", "backpressure", "wrap", "commit"];
+
+/// Probability that a data packet is offered uncommitted: the default mix, the `commit`
+/// profile.
+pub const P_UNCOMMITTED: f64 = 1.0 / 8.0;
+pub const P_UNCOMMITTED_COMMIT_PROFILE: f64 = 0.5;
 
 /// Cycles of reset at the start of a power-up run.
 pub const POWER_UP_RESET_CYCLES: u32 = 3;
@@ -133,26 +148,57 @@ impl SackStimulus {
         self.hot = r.gen_range(0..self.connections);
     }
 
-    fn pick_op(&mut self) -> (u32, u32, bool) {
+    /// The next operation `(conn, psn, clear, commit)`.
+    fn pick_op(&mut self) -> (u32, u32, bool, bool) {
+        let (conn, psn, clear, fresh) = self.pick_psn();
+        if clear {
+            return (conn, psn, true, true);
+        }
+        let p = if self.opts.profile == "commit" { P_UNCOMMITTED_COMMIT_PROFILE } else { P_UNCOMMITTED };
+        if !self.rng.gen_bool(p) {
+            return (conn, psn, false, true);
+        }
+        self.mix.uncommitted += 1;
+        if fresh {
+            // Not recorded: sent again soon, as a sender would after the receiver refused it.
+            self.flows[conn as usize].retry.push_back(psn);
+        }
+        (conn, psn, false, false)
+    }
+
+    /// The next operation `(conn, psn, clear, fresh)`; `fresh`: a data packet the flow
+    /// expects the engine to record (in order, after a gap, a retransmission, a sweep).
+    fn pick_psn(&mut self) -> (u32, u32, bool, bool) {
         let conn = if self.rng.gen_bool(self.p_hot) { self.hot } else { self.rng.gen_range(0..self.connections) };
         let w = self.window;
         let r = &mut self.rng;
         let f = &mut self.flows[conn as usize];
         let m = &mut self.mix;
+        if let Some(&p) = f.retry.front() {
+            // The retry of an uncommitted packet: mostly at once, always when it holds the
+            // window back (the last packet of a sweep: in-order packets would be beyond the
+            // window), else after other packets of this connection.
+            if psn_distance(f.next, p) >= w - w / 4 || r.gen_bool(0.75) {
+                f.retry.pop_front();
+                m.retransmits += 1;
+                return (conn, p, false, true);
+            }
+        }
         if let Some(p) = f.sweep.pop_front() {
-            return (conn, p, false);
+            return (conn, p, false, true);
         }
         let wrap = self.opts.profile == "wrap";
         let clear_until = if wrap { 30 } else { 4 };
+        let mut fresh = true;
         let psn = match r.gen_range(0..1000) {
             x if x <= clear_until => {
                 // Clear (connection setup), often just below the PSN wrap.
                 let base = if wrap || r.gen_bool(0.5) { (PSN_MASK - r.gen_range(0..3 * w)) & PSN_MASK } else { r.gen::<u32>() & PSN_MASK };
                 *f = Flow { next: base, ..Flow::default() };
                 m.clears += 1;
-                return (conn, base, true);
+                return (conn, base, true, false);
             }
-            x if x <= clear_until + 2 => {
+            x if x <= clear_until + 2 && f.retry.is_empty() => {
                 // Sweep: send base+1 .. base+w-1, then base: the base jumps a whole window.
                 let b = f.next;
                 f.sweep = (1..w).map(|d| (b + d) & PSN_MASK).collect();
@@ -186,19 +232,23 @@ impl SackStimulus {
             }
             340..=399 if !f.recent.is_empty() => {
                 m.duplicates += 1;
+                fresh = false;
                 f.recent[r.gen_range(0..f.recent.len())]
             }
             400..=424 => {
                 m.behind += 1;
+                fresh = false;
                 f.next.wrapping_sub(r.gen_range(w..4 * w)) & PSN_MASK
             }
             425..=449 => {
                 m.out_of_window += 1;
+                fresh = false;
                 let ahead = if r.gen_bool(0.5) { r.gen_range(w..2 * w) } else { r.gen_range(w..(1 << 23)) };
                 (f.next + ahead) & PSN_MASK
             }
             450..=459 => {
                 m.random += 1;
+                fresh = false;
                 r.gen::<u32>() & PSN_MASK
             }
             _ => {
@@ -212,7 +262,7 @@ impl SackStimulus {
             f.recent.pop_front();
         }
         f.recent.push_back(psn);
-        (conn, psn, false)
+        (conn, psn, false, fresh)
     }
 
     /// Inputs for the next cycle. `taken` says whether the previous cycle's offer (if any)
@@ -238,7 +288,7 @@ impl SackStimulus {
             }
             if c < self.connections {
                 self.prologue_conn = Some(c);
-                let i = SackInputs { s_valid: true, s_conn: c, s_psn: self.rng.gen::<u32>() & PSN_MASK, s_clear: true, m_ready: true, rst: false };
+                let i = SackInputs { s_valid: true, s_conn: c, s_psn: self.rng.gen::<u32>() & PSN_MASK, s_clear: true, s_commit: true, m_ready: true, rst: false };
                 let i = self.held.unwrap_or(i);
                 if self.held.is_none() {
                     self.mix.setup_clears += 1;
@@ -261,14 +311,15 @@ impl SackStimulus {
         let mut i = match self.held {
             Some(h) => h,
             None if self.rng.gen_bool(self.p_valid) => {
-                let (conn, psn, clear) = self.pick_op();
+                let (conn, psn, clear, commit) = self.pick_op();
                 self.mix.offered += 1;
-                SackInputs { s_valid: true, s_conn: conn, s_psn: psn, s_clear: clear, ..Default::default() }
+                SackInputs { s_valid: true, s_conn: conn, s_psn: psn, s_clear: clear, s_commit: commit, ..Default::default() }
             }
             None => SackInputs {
                 s_conn: self.rng.gen_range(0..self.connections),
                 s_psn: self.rng.gen::<u32>() & PSN_MASK,
                 s_clear: self.rng.gen(),
+                s_commit: self.rng.gen(),
                 ..Default::default()
             },
         };
@@ -309,6 +360,8 @@ mod tests {
         let m = &stim.mix;
         assert!(m.gaps > 0 && m.retransmits > 0 && m.duplicates > 0 && m.behind > 0 && m.out_of_window > 0);
         assert!(m.sweeps > 0 && m.clears > 0 && m.resets > 0, "{m:?}");
+        let data = m.offered - m.clears;
+        assert!(m.uncommitted * 10 > data && m.uncommitted * 7 < data, "about one data packet in eight uncommitted: {m:?}");
     }
 
     #[test]
@@ -320,10 +373,71 @@ mod tests {
             let i = stim.next_inputs(taken);
             if let Some(p) = prev {
                 if p.s_valid && !taken {
-                    assert!(i.s_valid && (i.s_conn, i.s_psn, i.s_clear) == (p.s_conn, p.s_psn, p.s_clear));
+                    assert!(i.s_valid && (i.s_conn, i.s_psn, i.s_clear, i.s_commit) == (p.s_conn, p.s_psn, p.s_clear, p.s_commit));
                 }
             }
             prev = Some(i);
         }
+    }
+
+    #[test]
+    fn junk_inputs_while_invalid_randomize_commit_and_power_up_clears_commit() {
+        let mut stim = SackStimulus::with_opts(3, 8, 64, &StimOpts { power_up: true, ..Default::default() });
+        let (mut junk, mut junk_uncommitted, mut clears) = (0, 0, 0);
+        for k in 0..20_000 {
+            let i = stim.next_inputs(k % 2 == 0);
+            if stim.prologue_conn.is_some() && i.s_valid {
+                clears += 1;
+                assert!(i.s_clear && i.s_commit, "a power-up clear is committed: {i:?}");
+            }
+            if !i.s_valid && !i.rst {
+                junk += 1;
+                junk_uncommitted += !i.s_commit as u64;
+            }
+        }
+        assert!(clears >= 8);
+        assert!(junk_uncommitted > junk / 4 && junk_uncommitted < 3 * junk / 4, "{junk_uncommitted} of {junk}");
+    }
+
+    /// The `commit` profile, applied op by op to the functional model: half the data packets
+    /// are uncommitted, among them packets at the base (new, base unchanged) and base-filling
+    /// packets after a run (a committed one would advance the base over the run), and their
+    /// committed retries then do advance the base; the flows keep moving.
+    #[test]
+    fn the_commit_profile_offers_uncommitted_packets_at_the_base_and_their_committed_retries_advance_it() {
+        let (conns, w) = (16usize, 256usize);
+        let mut stim = SackStimulus::with_opts(5, conns, w, &StimOpts { no_resets: true, profile: "commit".into(), ..Default::default() });
+        let mut e = mrnic_model::sack::SackEngine::new(conns, w);
+        let (mut data, mut at_base, mut held_runs, mut jumps, mut full_jumps) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        for _ in 0..300_000 {
+            let i = stim.next_inputs(true);
+            if !i.s_valid || i.rst {
+                continue;
+            }
+            let before = e.conns[i.s_conn as usize];
+            let r = e.apply(mrnic_model::sack::SackOp { conn: i.s_conn, psn: i.s_psn, clear: i.s_clear, commit: i.s_commit });
+            if i.s_clear {
+                continue;
+            }
+            data += 1;
+            let base_packet = r.class == Class::New && i.s_psn == before.base;
+            match (base_packet, i.s_commit) {
+                (true, false) => {
+                    at_base += 1;
+                    held_runs += before.bitmap.get(1) as u64;
+                    assert_eq!(e.conns[i.s_conn as usize], before, "an uncommitted packet changed the state: {i:?}");
+                }
+                (true, true) => {
+                    jumps += (psn_distance(r.base, before.base) > 1) as u64;
+                    full_jumps += (psn_distance(r.base, before.base) == w as u32) as u64;
+                }
+                _ => {}
+            }
+        }
+        let m = &stim.mix;
+        println!("data {data} at_base {at_base} held_runs {held_runs} jumps {jumps} full_jumps {full_jumps} {m:?}");
+        assert!(m.uncommitted * 5 > data * 2 && m.uncommitted * 5 < data * 3, "half the data packets uncommitted: {m:?}");
+        assert!(at_base > 10_000 && held_runs > 1_000, "uncommitted packets at the base, some before a run: {at_base} {held_runs}");
+        assert!(jumps > 1_000 && full_jumps > 0, "committed retries advance the base over runs: {jumps} {full_jumps}");
     }
 }
