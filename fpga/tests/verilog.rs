@@ -69,7 +69,8 @@ fn an_unsupported_configuration_is_refused_with_the_field() {
 }
 
 /// Icarus runs the generated ULX3S top (stimulus + engine) for 20k cycles: the stimulus must
-/// produce every classification (new, duplicate, out of window, cleared).
+/// produce every classification (new, duplicate, out of window, cleared) and offer
+/// uncommitted data packets (`s_commit` low, about 1 in 8).
 #[test]
 fn the_stimulus_exercises_every_class() {
     let Ok(iverilog) = which("iverilog") else {
@@ -89,10 +90,16 @@ module tb;
   wire [7:0] led;
   top u(.clk(clk), .led(led));
   always #5 clk = ~clk;
+  integer taken = 0, uncommitted = 0;
+  always @(posedge clk) if (u.harness.dut$s_valid && u.harness.dut$s_ready && !u.harness.dut$s_clear) begin
+    taken = taken + 1;
+    if (!u.harness.dut$s_commit) uncommitted = uncommitted + 1;
+  end
   initial begin
     #200000;
     $display("STATS %0d %0d %0d %0d", u.harness.dut$stat_new, u.harness.dut$stat_duplicate,
              u.harness.dut$stat_out_of_window, u.harness.dut$stat_cleared);
+    $display("COMMIT %0d %0d", taken, uncommitted);
     $finish;
   end
 endmodule
@@ -118,6 +125,10 @@ endmodule
         assert!(*c > 50, "the stimulus produced only {c} '{name}' in 20k cycles: {line}");
     }
     assert!(n.iter().sum::<u64>() > 10_000, "too few operations: {line}");
+    let line = text.lines().find(|l| l.starts_with("COMMIT")).unwrap_or_else(|| panic!("no COMMIT in {text}"));
+    let c: Vec<u64> = line.split_whitespace().skip(1).map(|x| x.parse().expect(line)).collect();
+    println!("data packets taken {}, uncommitted {}", c[0], c[1]);
+    assert!(c[1] * 12 > c[0] && c[1] * 6 < c[0], "about 1 in 8 data packets uncommitted: {line}");
 }
 
 fn which(name: &str) -> Result<std::path::PathBuf, ()> {

@@ -311,8 +311,8 @@ pub const SACK_LATENCY: usize = 8;
 /// changes the state as it moves out of pipeline register `SACK_APPLY_STAGE` (the first
 /// input register is 1). Registers `1..=SACK_APPLY_STAGE` hold operations not yet applied,
 /// registers `SACK_APPLY_STAGE + 1..=SACK_LATENCY` hold results (the last one is the
-/// output register). Today's RTL: R (RAM read) and B (classify) before the apply, C and
-/// the output register after it.
+/// output register). Today's RTL (`mrnic_hdl::sack`): R0, R, P1, P2 and L (the loop)
+/// before the apply; W, C and the output register after it.
 pub const SACK_APPLY_STAGE: usize = 5;
 
 /// The cycle shell: the functional model with the RTL's latency and handshakes.
@@ -360,8 +360,8 @@ impl SackShell {
             engine: SackEngine::new(connections, window),
             latency,
             apply_stage,
-            pre: std::iter::repeat(None).take(apply_stage).collect(),
-            post: std::iter::repeat(None).take(latency - apply_stage).collect(),
+            pre: std::iter::repeat_n(None, apply_stage).collect(),
+            post: std::iter::repeat_n(None, latency - apply_stage).collect(),
             stats: SackStats::default(),
         })
     }
@@ -624,7 +624,7 @@ mod tests {
         let pkt = |psn, commit| SackInputs { s_valid: true, s_psn: psn, s_commit: commit, m_ready: true, ..Default::default() };
         let idle = SackInputs { m_ready: true, ..Default::default() };
         let mut outs = vec![];
-        for i in [pkt(0, false), pkt(0, false), pkt(0, true), pkt(0, false)].iter().chain(std::iter::repeat(&idle).take(SACK_LATENCY)) {
+        for i in [pkt(0, false), pkt(0, false), pkt(0, true), pkt(0, false)].iter().chain(std::iter::repeat_n(&idle, SACK_LATENCY)) {
             outs.extend(sh.step(i).m.map(|m| (m.result.class, m.result.base)));
         }
         assert_eq!(outs, [(Class::New, 0), (Class::New, 0), (Class::New, 1), (Class::Duplicate, 1)]);

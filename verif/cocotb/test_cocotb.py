@@ -103,3 +103,23 @@ def test_random_test_catches_a_bug_seen_only_under_backpressure():
     assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived the randomized test:\n" + report(sim, facts)
     assert "differs from the reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
     print(f"[cocotb] stall mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
+    """The directed test's uncommitted case can fail: in a mutant that records every data
+    packet whatever s_commit says, the uncommitted packet at the base advances the base."""
+    block, sim, preset = "sack", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    # The same mutant as verif/tests/sack_diff.rs "uncommitted_packet_is_recorded".
+    frm, to = "else if (~b_commit$q) begin", "else if (1'b0) begin"
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / "mutant-uncommitted-recorded.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 1, 600)
+    facts = run_cocotb(sim, block, preset, "mutant-uncommitted-recorded", _env(block, preset, vec, 7, 200),
+                       testcase="directed_semantics", source=bad)
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived the directed test:\n" + report(sim, facts)
+    assert "uncommitted at the base op 1" in msg and "commit=0" in msg and "m_base" in msg, msg
+    print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")

@@ -29,6 +29,6 @@ fn rust_hdl_simulation_of_the_engine_matches_the_model_cycle_by_cycle() {
 
 #[test]
 fn rust_hdl_simulation_of_the_256_bit_engine_matches_the_model() {
-    let rep = run(256, &RustHdlFactory::<4, 256>, 12, 5_000);
+    let rep = run(256, &RustHdlFactory::<4, 256>, 12, 10_000);
     assert!(rep.get("s.transfers") > 1_000 && rep.get("model.New") > 100, "{rep:?}");
 }

@@ -48,7 +48,8 @@ pub fn parameters(config: &Config) -> BTreeMap<String, u64> {
 /// - LFSR A picks a PSN offset: 10/16 in order, 2/16 duplicates (1..4 back), 2/16 gaps
 ///   (1..16 ahead), 1/16 out of window (256..511 ahead), 1/16 far behind (2^23 + r: behind
 ///   in serial arithmetic). 1/16 of the ops use a random connection instead, 1/16 are clears
-///   (`base := psn`).
+///   (`base := psn`). LFSR A also drives `s_commit`: 7/8 of the ops are committed, 1/8 only
+///   classified (a clear ignores it).
 /// - LFSR B drives `s_valid` (7/8) and `m_ready` (3/4).
 ///
 /// Outputs: every output of the block is registered and XOR-folded into 32 bits a cycle;
@@ -76,6 +77,7 @@ pub struct SackHarness<const CONN_BITS: usize, const W: usize> {
     s_conn: DFF<Bits<CONN_BITS>>,
     s_psn: DFF<Bits<24>>,
     s_clear: DFF<bool>,
+    s_commit: DFF<bool>,
     m_ready: DFF<bool>,
     // registered outputs of the block
     r_s_ready: DFF<bool>,
@@ -122,6 +124,7 @@ impl<const CONN_BITS: usize, const W: usize> SackHarness<CONN_BITS, W> {
             s_conn: Default::default(),
             s_psn: Default::default(),
             s_clear: Default::default(),
+            s_commit: Default::default(),
             m_ready: Default::default(),
             r_s_ready: Default::default(),
             r_m_valid: Default::default(),
@@ -161,7 +164,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackHarness<CONN_BITS, W>
         self.dut.clock.next = self.clock.val();
         self.dut.rst.next = self.por.rst.val();
         dff_setup!(
-            self, clock, cnt, cnt1, s_valid, s_conn, s_psn, s_clear, m_ready, r_s_ready,
+            self, clock, cnt, cnt1, s_valid, s_conn, s_psn, s_clear, s_commit, m_ready, r_s_ready,
             r_m_valid, r_m_conn, r_m_psn, r_m_class, r_m_base, r_m_bitmap, r_stat_new,
             r_stat_duplicate, r_stat_out_of_window, r_stat_cleared, fold
         );
@@ -201,6 +204,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackHarness<CONN_BITS, W>
         if self.load.val() {
             self.s_valid.d.next = self.lfsr_b.out.val().get_bits::<3>(0) != 0;
             self.s_clear.d.next = self.lfsr_a.out.val().get_bits::<4>(24) == 0;
+            self.s_commit.d.next = self.lfsr_a.out.val().get_bits::<3>(28) != 0;
             if self.lfsr_a.out.val().get_bits::<4>(20) == 0 {
                 self.s_conn.d.next = bit_cast::<CONN_BITS, 32>(self.lfsr_b.out.val() >> 8);
             } else {
@@ -224,6 +228,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackHarness<CONN_BITS, W>
         self.dut.s_conn.next = self.s_conn.q.val();
         self.dut.s_psn.next = self.s_psn.q.val();
         self.dut.s_clear.next = self.s_clear.q.val();
+        self.dut.s_commit.next = self.s_commit.q.val();
         self.dut.m_ready.next = self.m_ready.q.val();
         self.r_s_ready.d.next = self.dut.s_ready.val();
         self.r_m_valid.d.next = self.dut.m_valid.val();

@@ -16,9 +16,12 @@ packet (conn, psn), with d = (psn - base) mod 2^24:
   * otherwise                    -> class 0 new: bit d is set, then the base advances over the
                                     run of received PSNs starting at the base (bit 0 is always
                                     0 afterwards).
-A clear (s_clear=1) sets base = psn and empties the bitmap -> class 3 cleared.
-Every operation produces one output beat LATENCY cycles after its input transfer (4 since the
-RAM-read stage), carrying m_conn, m_psn (the input's), m_class, m_base (base after the
+A data packet with s_commit=0 is classified exactly as above but not recorded: base and bitmap
+do not change, and the beat shows that unchanged state (the receiver's classify-then-commit
+interface). A clear (s_clear=1) sets base = psn and empties the bitmap -> class 3 cleared,
+whatever s_commit.
+Every operation produces one output beat LATENCY cycles after its input transfer (the
+manifest's latency, MRNIC_LATENCY: never assumed here), carrying m_conn, m_psn (the input's), m_class, m_base (base after the
 operation) and m_bitmap (bit i = PSN m_base + i received). stat_new/duplicate/out_of_window/
 cleared count the beats as they reach the output register. s_ready = !rst && !(m_valid &&
 !m_ready) (combinational); a beat held by m_ready=0 stalls the whole pipeline. rst clears the
@@ -54,11 +57,11 @@ PSN_MASK = (1 << 24) - 1
 PSN_HALF = 1 << 23
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 CLASS_NAMES = {0: "new", 1: "duplicate", 2: "out_of_window", 3: "cleared"}
-INPUTS = ("rst", "s_valid", "s_conn", "s_psn", "s_clear", "m_ready")
+INPUTS = ("rst", "s_valid", "s_conn", "s_psn", "s_clear", "s_commit", "m_ready")
 PAYLOAD = ("m_conn", "m_psn", "m_class", "m_base", "m_bitmap")
 STATS = ("stat_new", "stat_duplicate", "stat_out_of_window", "stat_cleared")
 RAMS = ["ram_base.mem", "ram_bitmap.mem"]
-IDLE = {"rst": 0, "s_valid": 0, "s_conn": 0, "s_psn": 0, "s_clear": 0, "m_ready": 1}
+IDLE = {"rst": 0, "s_valid": 0, "s_conn": 0, "s_psn": 0, "s_clear": 0, "s_commit": 1, "m_ready": 1}
 
 
 class Ref:
@@ -69,10 +72,15 @@ class Ref:
         self.window = window
         self.state: dict[int, tuple[int, set[int]]] = {}  # conn -> (base, received offsets)
 
-    def apply(self, conn: int, psn: int, clear: bool = False) -> tuple[int, int, set[int]]:
-        """Returns (class, new base, set of received offsets relative to the new base)."""
+    def apply(self, conn: int, psn: int, clear: bool = False, commit: bool = True) -> tuple[int, int, set[int]]:
+        """Returns (class, new base, set of received offsets relative to the new base). An
+        uncommitted data packet (commit False) is classified but changes nothing."""
         base, got = self.state.get(conn, (0, set()))
         psn &= PSN_MASK
+        if not clear and not commit:
+            d = (psn - base) & PSN_MASK
+            cls = 1 if d >= PSN_HALF else 2 if d >= self.window else 1 if d in got else 0
+            return cls, base, set(got)
         if clear:
             base, got, cls = psn, set(), 3
         else:
@@ -94,8 +102,8 @@ class Ref:
         self.state[conn] = (base, got)
         return cls, base, set(got)
 
-    def beat(self, conn: int, psn: int, clear: bool) -> dict:
-        cls, base, offs = self.apply(conn, psn, clear)
+    def beat(self, conn: int, psn: int, clear: bool, commit: bool = True) -> dict:
+        cls, base, offs = self.apply(conn, psn, clear, commit)
         return {"m_conn": conn, "m_psn": psn & PSN_MASK, "m_class": cls, "m_base": base,
                 "m_bitmap": bitmap_of(offs)}
 
@@ -136,14 +144,20 @@ async def vector_replay(dut):
 # ---------------------------------------------------------------------- directed test
 
 
+def full_op(op) -> tuple[int, int, bool, bool]:
+    """(conn, psn, clear) or (conn, psn, clear, commit) -> (conn, psn, clear, commit)."""
+    return tuple(op) if len(op) == 4 else (*op, True)
+
+
 async def run_ops(dut, ops, m_ready_pattern=None):
-    """Offer `ops` (conn, psn, clear) one per transfer; return the output beats (dicts) in order.
+    """Offer `ops` (conn, psn, clear[, commit]) one per transfer; return the output beats (dicts)
+    in order.
 
     Also checks the cycle-level contract: s_ready == !(m_valid && !m_ready); with m_ready
     always high, every beat comes out exactly LATENCY cycles after its transfer; no extra beat
     follows the last one.
     """
-    pending = list(ops)
+    pending = [full_op(op) for op in ops]
     beats, transfer_cycle = [], []
     cyc = 0
     extra = 0
@@ -152,7 +166,8 @@ async def run_ops(dut, ops, m_ready_pattern=None):
         m_ready = 1 if m_ready_pattern is None else m_ready_pattern(cyc)
         op = pending[0] if pending else None
         drive(dut, {"rst": 0, "s_valid": int(op is not None), "s_conn": op[0] if op else 0,
-                    "s_psn": op[1] if op else 0, "s_clear": int(op[2]) if op else 0, "m_ready": m_ready})
+                    "s_psn": op[1] if op else 0, "s_clear": int(op[2]) if op else 0,
+                    "s_commit": int(op[3]) if op else 1, "m_ready": m_ready})
         await settle()
         m_valid = read(dut.m_valid)
         s_ready = read(dut.s_ready)
@@ -170,13 +185,14 @@ async def run_ops(dut, ops, m_ready_pattern=None):
         if len(beats) == len(ops):
             extra += 1
         cyc += 1
-        assert cyc < 4 * len(ops) + 20, f"only {len(beats)} of {len(ops)} beats after {cyc} cycles"
+        assert cyc < 4 * len(ops) + 4 * LATENCY + 20, f"only {len(beats)} of {len(ops)} beats after {cyc} cycles"
     return beats
 
 
 @cocotb.test()
 async def directed_semantics(dut):
-    """Readable scenarios: in order, gap then fill, duplicate, out of window, clear, backpressure."""
+    """Readable scenarios: in order, gap then fill, duplicate, out of window, clear, backpressure,
+    full window, uncommitted packets."""
     window = len(dut.m_bitmap)
     assert LATENCY > 0, "set MRNIC_LATENCY to the manifest's latency"
     start_clock(dut)
@@ -188,19 +204,21 @@ async def directed_semantics(dut):
     checked = 0
 
     async def scenario(title, ops, expect, m_ready_pattern=None):
-        """ops: (conn, psn, clear); expect: per op (class, base, offsets) or None to use Ref only."""
+        """ops: (conn, psn, clear[, commit]); expect: per op (class, base, offsets) or None to use
+        Ref only."""
         nonlocal checked
         beats = await run_ops(dut, ops, m_ready_pattern)
         assert len(beats) == len(ops), f"{title}: {len(ops)} ops but {len(beats)} beats"
-        for k, ((conn, psn, clear), got, want) in enumerate(zip(ops, beats, expect)):
-            exp = ref.beat(conn, psn, clear)
+        for k, (op, got, want) in enumerate(zip(ops, beats, expect)):
+            conn, psn, clear, commit = full_op(op)
+            exp = ref.beat(conn, psn, clear, commit)
             if want is not None:  # the hand-written expectation must agree with the reference
                 hand = (want[0], want[1] & PSN_MASK, bitmap_of(set(want[2])))
                 assert hand == (exp["m_class"], exp["m_base"], exp["m_bitmap"]), \
                     f"{title} op {k}: test bug, hand expectation {want} != reference {exp}"
             if got != exp:
                 diff = {f: (fmt(exp[f]), fmt(got[f])) for f in PAYLOAD if exp[f] != got[f]}
-                raise AssertionError(f"{title} op {k} (conn={conn} psn={fmt(psn)} clear={int(clear)}): "
+                raise AssertionError(f"{title} op {k} (conn={conn} psn={fmt(psn)} clear={int(clear)} commit={int(commit)}): "
                                      f"{CLASS_NAMES.get(exp['m_class'])} expected; differing fields (expected, actual): {diff}")
             expected_stats[exp["m_class"]] += 1
             checked += 1
@@ -256,6 +274,17 @@ async def directed_semantics(dut):
     ops = [(D, 0x100C + k, False) for k in range(1, window)] + [(D, 0x100C, False)]
     await scenario("full window", ops, [None] * (window - 1) + [(0, 0x100C + window, [])])
 
+    # 10. Uncommitted packets (s_commit = 0): classified, never recorded. C's base is 3 here.
+    #     4 arrives (bit 1); 3, the base, arrives uncommitted twice: new each time, and base
+    #     and bitmap are unchanged (a committed 3 would run the base to 5); the same packet
+    #     committed, back to back, advances it. Then an uncommitted duplicate, an uncommitted
+    #     new 6 (not recorded: 6 committed is new again), and an uncommitted clear (applies).
+    await scenario("uncommitted at the base",
+                   [(C, 4, False, True), (C, 3, False, False), (C, 3, False, False), (C, 3, False, True),
+                    (C, 3, False, False), (C, 6, False, False), (C, 6, False, True), (C, 0x500, True, False)],
+                   [(0, 3, [1]), (0, 3, [1]), (0, 3, [1]), (0, 5, []),
+                    (1, 5, []), (0, 5, []), (0, 5, [1]), (3, 0x500, [])])
+
     dut._log.info("directed: %d beats checked, stats %s", checked, expected_stats)
 
 
@@ -266,7 +295,8 @@ class OpMix:
     """A seeded operation mix, the essentials of the golden model's stimulus
     (verif/model stimulus.rs): in-order runs, loss gaps retransmitted later in any order,
     duplicates, PSNs behind the base, out of window (just past it and far), random PSNs,
-    full-window sweeps, clears near the 2^24 wrap. Counts each kind in `kinds`."""
+    full-window sweeps, clears near the 2^24 wrap; one data packet in eight uncommitted
+    (s_commit = 0), a fresh one sent again soon. Counts each kind in `kinds`."""
 
     def __init__(self, rng: random.Random, conns: list[int], window: int):
         self.rng, self.conns, self.w = rng, conns, window
@@ -274,6 +304,7 @@ class OpMix:
         self.holes = {c: [] for c in conns}
         self.recent = {c: [] for c in conns}
         self.sweep = {c: [] for c in conns}
+        self.retry = {c: [] for c in conns}
         self.kinds: dict[str, int] = {}
 
     def _count(self, k: str) -> None:
@@ -282,25 +313,40 @@ class OpMix:
     def clear(self, c: int) -> tuple[int, int, bool]:
         r, w = self.rng, self.w
         base = (PSN_MASK - r.randrange(3 * w)) & PSN_MASK if r.random() < 0.5 else r.randrange(PSN_MASK + 1)
-        self.next[c], self.holes[c], self.recent[c], self.sweep[c] = base, [], [], []
+        self.next[c], self.holes[c], self.recent[c], self.sweep[c], self.retry[c] = base, [], [], [], []
         self._count("clear")
-        return (c, base, True)
+        return (c, base, True, True)
 
-    def op(self) -> tuple[int, int, bool]:
+    def op(self) -> tuple[int, int, bool, bool]:
+        """(conn, psn, clear, commit)."""
+        c, psn, clear, fresh = self._pick()
+        if clear or self.rng.random() >= 1 / 8:
+            return (c, psn, clear, True)
+        self._count("uncommitted")
+        if fresh:  # not recorded: sent again soon, as a sender would after a refusal
+            self.retry[c].append(psn)
+        return (c, psn, False, False)
+
+    def _pick(self) -> tuple[int, int, bool, bool]:
+        """(conn, psn, clear, fresh): fresh = a packet the flow expects to be recorded."""
         r, w = self.rng, self.w
         c = self.conns[0] if r.random() < 0.5 else r.choice(self.conns)
+        if self.retry[c] and ((self.next[c] - self.retry[c][0]) & PSN_MASK >= w - w // 4 or r.random() < 0.75):
+            self._count("retry")
+            return (c, self.retry[c].pop(0), False, True)
         if self.sweep[c]:
-            return (c, self.sweep[c].pop(0), False)
+            return (c, self.sweep[c].pop(0), False, True)
         nxt = self.next[c]
         x = r.random()
+        fresh = True
         if x < 0.005:
             return self.clear(c)
-        if x < 0.007:  # sweep base+1 .. base+w-1, then base: the base jumps a whole window
+        if x < 0.007 and not self.retry[c]:  # sweep base+1 .. base+w-1, then base: the base jumps a whole window
             self.sweep[c] = [(nxt + d) & PSN_MASK for d in range(1, w)] + [nxt]
             self.next[c] = (nxt + w) & PSN_MASK
             self.holes[c] = []
             self._count("sweep")
-            return (c, self.sweep[c].pop(0), False)
+            return (c, self.sweep[c].pop(0), False, True)
         if x < 0.06:  # a loss gap, retransmitted later
             k = r.randint(1, max(1, w // 2)) if r.random() < 0.05 else r.randint(1, 3)
             self.holes[c] += [(nxt + d) & PSN_MASK for d in range(k)][: max(0, 512 - len(self.holes[c]))]
@@ -312,24 +358,24 @@ class OpMix:
             psn = self.holes[c].pop(0 if far else r.randrange(len(self.holes[c])))
             self._count("retransmit")
         elif x < 0.40 and self.recent[c]:
-            psn = r.choice(self.recent[c])
+            psn, fresh = r.choice(self.recent[c]), False
             self._count("duplicate")
         elif x < 0.425:
-            psn = (nxt - r.randrange(w, 4 * w)) & PSN_MASK
+            psn, fresh = (nxt - r.randrange(w, 4 * w)) & PSN_MASK, False
             self._count("behind")
         elif x < 0.45:
             ahead = r.randrange(w, 2 * w) if r.random() < 0.5 else r.randrange(w, PSN_HALF)
-            psn = (nxt + ahead) & PSN_MASK
+            psn, fresh = (nxt + ahead) & PSN_MASK, False
             self._count("out_of_window")
         elif x < 0.46:
-            psn = r.randrange(PSN_MASK + 1)
+            psn, fresh = r.randrange(PSN_MASK + 1), False
             self._count("random")
         else:
             psn = nxt
             self.next[c] = (nxt + 1) & PSN_MASK
             self._count("in_order")
         self.recent[c] = (self.recent[c] + [psn])[-8:]
-        return (c, psn, False)
+        return (c, psn, False, fresh)
 
 
 @cocotb.test()
@@ -360,7 +406,7 @@ async def random_backpressure(dut):
     classes = [0, 0, 0, 0]
 
     def on_input(txn, cycle):
-        exp = ref.beat(txn["s_conn"], txn["s_psn"], bool(txn["s_clear"]))
+        exp = ref.beat(txn["s_conn"], txn["s_psn"], bool(txn["s_clear"]), bool(txn["s_commit"]))
         sb.expect("m", exp, note=f"input transfer in cycle {cycle}: {txn}")
 
     def on_output(txn, cycle):
@@ -375,8 +421,8 @@ async def random_backpressure(dut):
     source = StreamSource(dut, streams["s"], idle=idle, on_transfer=on_input)
     sink = StreamSink(dut, streams["m"], backpressure=backpressure)
     mon = StreamMonitor(dut, streams["m"], on_transfer=on_output)
-    for conn, psn, clear in ops:
-        source.send({"s_conn": conn, "s_psn": psn, "s_clear": int(clear)})
+    for conn, psn, clear, commit in ops:
+        source.send({"s_conn": conn, "s_psn": psn, "s_clear": int(clear), "s_commit": int(commit)})
 
     async def ready_equation():
         """s_ready == !(m_valid && !m_ready), every cycle."""
@@ -411,6 +457,7 @@ async def random_backpressure(dut):
     assert stats == classes, f"counters {dict(zip(STATS, stats))}, beats by class {classes}"
     # The run exercised what it claims to.
     assert all(n > 0 for n in classes), f"beats by class {classes}: a class never came out"
+    assert mix.kinds.get("uncommitted", 0) > 0, f"no uncommitted packet offered: {mix.kinds}"
     assert source.idle_cycles > 50 and source.stalled_cycles > 50, (source.idle_cycles, source.stalled_cycles)
     assert sink.held_cycles > 100 and mon.waiting_cycles > 50, (sink.held_cycles, mon.waiting_cycles)
     dut._log.info("random_backpressure: %d beats in order and equal to the reference in %d cycles; classes %s; "
