@@ -142,6 +142,33 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     r_smc: DFF<bool>,
     r_sma: DFF<bool>,
     r_smb: DFF<bool>,
+    /// The packet's slot one-hot, "slot and above" thermometer and lap bit (decoded at R0).
+    r_oh: DFF<Bits<W>>,
+    r_ge: DFF<Bits<W>>,
+    r_lap: DFF<bool>,
+    /// The in-flight ops c, a, b against this packet (computed at R0; see stage R).
+    r_kill: DFF<bool>,
+    r_ec: DFF<bool>,
+    r_ea: DFF<bool>,
+    r_eb: DFF<bool>,
+    r_wc: DFF<bool>,
+    r_wa: DFF<bool>,
+    r_wb: DFF<bool>,
+    r_eqc: DFF<bool>,
+    r_eqa: DFF<bool>,
+    r_eqb: DFF<bool>,
+    r_ssc: DFF<bool>,
+    r_ssa: DFF<bool>,
+    r_ssb: DFF<bool>,
+    r_ss_ca: DFF<bool>,
+    r_ss_cb: DFF<bool>,
+    r_ss_ab: DFF<bool>,
+    r_xc: DFF<Bits<24>>,
+    r_xa: DFF<Bits<24>>,
+    r_xb: DFF<Bits<24>>,
+    r_kc: DFF<Bits<9>>,
+    r_ka: DFF<Bits<9>>,
+    r_kb: DFF<Bits<9>>,
     // ---- stage P1: search stage 1
     p1_valid: DFF<bool>,
     p1_conn: DFF<Bits<CONN_BITS>>,
@@ -294,14 +321,15 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     o_stat_clr: DFF<Bits<32>>,
     // ---- combinational intermediates
     stall: Signal<Local, bool>,
+    // stage R0
+    q_s: Signal<Local, Bits<24>>,
+    q_hi: Signal<Local, Bits<24>>,
+    q_hi_inc: Signal<Local, Bits<24>>,
+    n_smc: Signal<Local, bool>,
+    n_sma: Signal<Local, bool>,
+    n_smb: Signal<Local, bool>,
     // stage R
-    r_s: Signal<Local, Bits<24>>,
-    r_oh: Signal<Local, Bits<W>>,
-    r_ge: Signal<Local, Bits<W>>,
-    r_lap: Signal<Local, bool>,
     r_lq: Signal<Local, Bits<W>>,
-    r_hi: Signal<Local, Bits<24>>,
-    r_hi_inc: Signal<Local, Bits<24>>,
     mg_par: Signal<Local, Bits<W>>,
     mg_base: Signal<Local, Bits<24>>,
     w_lq: Signal<Local, Bits<W>>,
@@ -433,6 +461,31 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             r_smc: Default::default(),
             r_sma: Default::default(),
             r_smb: Default::default(),
+            r_oh: Default::default(),
+            r_ge: Default::default(),
+            r_lap: Default::default(),
+            r_kill: Default::default(),
+            r_ec: Default::default(),
+            r_ea: Default::default(),
+            r_eb: Default::default(),
+            r_wc: Default::default(),
+            r_wa: Default::default(),
+            r_wb: Default::default(),
+            r_eqc: Default::default(),
+            r_eqa: Default::default(),
+            r_eqb: Default::default(),
+            r_ssc: Default::default(),
+            r_ssa: Default::default(),
+            r_ssb: Default::default(),
+            r_ss_ca: Default::default(),
+            r_ss_cb: Default::default(),
+            r_ss_ab: Default::default(),
+            r_xc: Default::default(),
+            r_xa: Default::default(),
+            r_xb: Default::default(),
+            r_kc: Default::default(),
+            r_ka: Default::default(),
+            r_kb: Default::default(),
             p1_valid: Default::default(),
             p1_conn: Default::default(),
             p1_psn: Default::default(),
@@ -577,13 +630,13 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             o_stat_oow: Default::default(),
             o_stat_clr: Default::default(),
             stall: Default::default(),
-            r_s: Default::default(),
-            r_oh: Default::default(),
-            r_ge: Default::default(),
-            r_lap: Default::default(),
+            q_s: Default::default(),
             r_lq: Default::default(),
-            r_hi: Default::default(),
-            r_hi_inc: Default::default(),
+            q_hi: Default::default(),
+            q_hi_inc: Default::default(),
+            n_smc: Default::default(),
+            n_sma: Default::default(),
+            n_smb: Default::default(),
             mg_par: Default::default(),
             mg_base: Default::default(),
             w_lq: Default::default(),
@@ -683,7 +736,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.search.clock.next = self.clock.val();
         dff_setup!(
             self, clock, r0_valid, r0_conn, r0_psn, r0_clear, r0_commit, r_valid, r_conn, r_psn, r_clear, r_commit, r_par_rd, r_base_rd, r_hf1, r_hf2, r_hf3, r_sm4,
-            r_smc, r_sma, r_smb, p1_valid, p1_conn, p1_psn, p1_clear, p1_commit, p1_oh, p1_ge, p1_lap, p1_z, p1_rel, p1_vpar, p1_base, p1_smc, p1_sma, p1_smb, p1_ec,
+            r_smc, r_sma, r_smb, r_oh, r_ge, r_lap, r_kill, r_ec, r_ea, r_eb, r_wc, r_wa, r_wb, r_eqc, r_eqa, r_eqb, r_ssc, r_ssa, r_ssb, r_ss_ca, r_ss_cb, r_ss_ab, r_xc, r_xa, r_xb, r_kc, r_ka, r_kb, p1_valid, p1_conn, p1_psn, p1_clear, p1_commit, p1_oh, p1_ge, p1_lap, p1_z, p1_rel, p1_vpar, p1_base, p1_smc, p1_sma, p1_smb, p1_ec,
             p1_ea, p1_eb, p1_wc, p1_wa, p1_wb, p1_eqc, p1_eqa, p1_eqb, p1_ssc, p1_ssa, p1_ssb, p1_ss_ca, p1_ss_cb, p1_ss_ab, p1_xc, p1_xa, p1_xb, p1_kc, p1_ka, p1_kb,
             p2_valid, p2_conn, p2_psn, p2_clear, p2_commit, p2_oh, p2_ge, p2_lap, p2_vpar, p2_base, p2_sma, p2_smb, p2_smc, p2_ec, p2_ea, p2_eb, p2_wc, p2_wa, p2_wb,
             p2_eqc, p2_eqa, p2_eqb, p2_ssc, p2_ssa, p2_ssb, p2_ss_ca, p2_ss_cb, p2_ss_ab, p2_xc, p2_xa, p2_xb, p2_kc, p2_ka, p2_kb, p2_rc, p2_ra, p2_rb, p2_rq,
@@ -705,19 +758,53 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         }
         self.search.en.next = !self.stall.val();
 
-        // ================= stage R: merge the RAM word, build the search vector
-        // Packet geometry: slot, its one-hot, the "slot and above" thermometer, the lap bit
-        // (PSN bit log2 W) and the lap pattern of the window [psn, psn + W) in slot order.
-        self.r_s.next = self.r_psn.q.val() & self.k_slot_mask.val();
-        self.r_oh.next = self.k_one.val() << self.r_s.val();
-        self.r_ge.next = self.k_ones.val() << self.r_s.val();
-        self.r_lap.next = (self.r_psn.q.val() & self.k_window.val()).any();
-        self.r_lq.next = !self.r_ge.val();
-        if self.r_lap.val() {
-            self.r_lq.next = self.r_ge.val();
+        // ================= stage R0: decode the packet's slot; relate it to the ops ahead
+        // (c = 3 ahead, in P2 now; a = 2 ahead, in P1; b = 1 ahead, in R), registered for R.
+        // Each in-flight op's slot seen from this packet's window: x* is the PSN in
+        // [psn, psn + W) with that slot, k* its order key {wrapped, slot}, w* "the op's PSN is
+        // x*" (its write would mark x* received; otherwise it marks x* not received). A clear
+        // among them empties the state (kill); an op before such a clear does not count (e*).
+        self.q_s.next = self.r0_psn.q.val() & self.k_slot_mask.val();
+        self.q_hi.next = self.r0_psn.q.val() & self.k_hi_mask.val();
+        self.q_hi_inc.next = self.q_hi.val() + self.k_window.val();
+        self.n_smc.next = self.p2_valid.q.val() & (self.p2_conn.q.val() == self.r0_conn.q.val());
+        self.n_sma.next = self.p1_valid.q.val() & (self.p1_conn.q.val() == self.r0_conn.q.val());
+        self.n_smb.next = self.r_valid.q.val() & (self.r_conn.q.val() == self.r0_conn.q.val());
+        self.kill.next = (self.n_smc.val() & self.p2_clear.q.val()) | (self.n_sma.val() & self.p1_clear.q.val()) | (self.n_smb.val() & self.r_clear.q.val());
+        self.eb.next = self.n_smb.val() & !self.r_clear.q.val();
+        self.ea.next = self.n_sma.val() & !self.p1_clear.q.val() & !(self.n_smb.val() & self.r_clear.q.val());
+        self.ec.next = self.n_smc.val() & !self.p2_clear.q.val() & !(self.n_sma.val() & self.p1_clear.q.val()) & !(self.n_smb.val() & self.r_clear.q.val());
+        self.sc.next = self.p2_psn.q.val() & self.k_slot_mask.val();
+        self.sa.next = self.p1_psn.q.val() & self.k_slot_mask.val();
+        self.sb.next = self.r_psn.q.val() & self.k_slot_mask.val();
+        self.ltc.next = self.sc.val() < self.q_s.val();
+        self.lta.next = self.sa.val() < self.q_s.val();
+        self.ltb.next = self.sb.val() < self.q_s.val();
+        self.xc.next = self.q_hi.val() | self.sc.val();
+        if self.ltc.val() {
+            self.xc.next = self.q_hi_inc.val() | self.sc.val();
         }
-        self.r_hi.next = self.r_psn.q.val() & self.k_hi_mask.val();
-        self.r_hi_inc.next = self.r_hi.val() + self.k_window.val();
+        self.xa.next = self.q_hi.val() | self.sa.val();
+        if self.lta.val() {
+            self.xa.next = self.q_hi_inc.val() | self.sa.val();
+        }
+        self.xb.next = self.q_hi.val() | self.sb.val();
+        if self.ltb.val() {
+            self.xb.next = self.q_hi_inc.val() | self.sb.val();
+        }
+        self.wc.next = self.p2_psn.q.val() == self.xc.val();
+        self.wa.next = self.p1_psn.q.val() == self.xa.val();
+        self.wb.next = self.r_psn.q.val() == self.xb.val();
+        self.kc.next = bit_cast::<9, 8>(self.sc.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.ltc.val().into()) << 8);
+        self.ka.next = bit_cast::<9, 8>(self.sa.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.lta.val().into()) << 8);
+        self.kb.next = bit_cast::<9, 8>(self.sb.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.ltb.val().into()) << 8);
+
+        // ================= stage R: merge the RAM word, build the search vector
+        // The lap pattern of the window [psn, psn + W) in slot order.
+        self.r_lq.next = !self.r_ge.q.val();
+        if self.r_lap.q.val() {
+            self.r_lq.next = self.r_ge.q.val();
+        }
         // The RAM word misses the writes of stages C, D, E (newest first); the base also
         // misses the op in stage W, whose base is final.
         self.mg_par.next = self.r_par_rd.q.val();
@@ -753,59 +840,27 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
                 self.v_par.next = self.mg_par.val() | self.w_oh.q.val();
             }
         }
-        // The ops 3, 2 and 1 ahead (c in L, a in P2, b in P1) are in flight: a clear among them
-        // empties the state (kill); an op before a clear does not count (e*).
-        self.kill.next = (self.r_smc.q.val() & self.l_clear.q.val()) | (self.r_sma.q.val() & self.p2_clear.q.val()) | (self.r_smb.q.val() & self.p1_clear.q.val());
-        self.eb.next = self.r_smb.q.val() & !self.p1_clear.q.val();
-        self.ea.next = self.r_sma.q.val() & !self.p2_clear.q.val() & !(self.r_smb.q.val() & self.p1_clear.q.val());
-        self.ec.next = self.r_smc.q.val() & !self.l_clear.q.val() & !(self.r_sma.q.val() & self.p2_clear.q.val()) & !(self.r_smb.q.val() & self.p1_clear.q.val());
-        // Each in-flight op's slot seen from this packet's window: x* is the PSN in
-        // [psn, psn + W) with that slot, k* its order key {wrapped, slot}, w* "the op's PSN is
-        // x*" (its write would mark x* received; otherwise it marks x* not received).
-        self.sc.next = self.l_psn.q.val() & self.k_slot_mask.val();
-        self.sa.next = self.p2_psn.q.val() & self.k_slot_mask.val();
-        self.sb.next = self.p1_psn.q.val() & self.k_slot_mask.val();
-        self.ltc.next = self.sc.val() < self.r_s.val();
-        self.lta.next = self.sa.val() < self.r_s.val();
-        self.ltb.next = self.sb.val() < self.r_s.val();
-        self.xc.next = self.r_hi.val() | self.sc.val();
-        if self.ltc.val() {
-            self.xc.next = self.r_hi_inc.val() | self.sc.val();
-        }
-        self.xa.next = self.r_hi.val() | self.sa.val();
-        if self.lta.val() {
-            self.xa.next = self.r_hi_inc.val() | self.sa.val();
-        }
-        self.xb.next = self.r_hi.val() | self.sb.val();
-        if self.ltb.val() {
-            self.xb.next = self.r_hi_inc.val() | self.sb.val();
-        }
-        self.wc.next = self.l_psn.q.val() == self.xc.val();
-        self.wa.next = self.p2_psn.q.val() == self.xa.val();
-        self.wb.next = self.p1_psn.q.val() == self.xb.val();
-        self.kc.next = bit_cast::<9, 8>(self.sc.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.ltc.val().into()) << 8);
-        self.ka.next = bit_cast::<9, 8>(self.sa.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.lta.val().into()) << 8);
-        self.kb.next = bit_cast::<9, 8>(self.sb.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.ltb.val().into()) << 8);
         // Received, relative to this packet's window (bit i: the PSN of slot i in
         // [psn, psn + W)); then the search vector: not received and not forced. Forced to
-        // "received": the packet's own slot and every in-flight op that may mark its x*.
+        // "received": the packet's own slot and every in-flight op (c in L, a in P2, b in P1
+        // now) that may mark its x* received.
         self.rel.next = self.v_par.val() ^ self.r_lq.val();
-        if self.kill.val() {
+        if self.r_kill.q.val() {
             self.rel.next = self.k_zero.val();
         }
         self.fc.next = self.k_zero.val();
-        if self.ec.val() & self.wc.val() {
+        if self.r_ec.q.val() & self.r_wc.q.val() {
             self.fc.next = self.l_oh.q.val();
         }
         self.fa.next = self.k_zero.val();
-        if self.ea.val() & self.wa.val() {
+        if self.r_ea.q.val() & self.r_wa.q.val() {
             self.fa.next = self.p2_oh.q.val();
         }
         self.fb.next = self.k_zero.val();
-        if self.eb.val() & self.wb.val() {
+        if self.r_eb.q.val() & self.r_wb.q.val() {
             self.fb.next = self.p1_oh.q.val();
         }
-        self.forced.next = self.r_oh.val() | self.fc.val() | self.fa.val() | self.fb.val();
+        self.forced.next = self.r_oh.q.val() | self.fc.val() | self.fa.val() | self.fb.val();
 
         // ================= stage P1: search stage 1 (in SegSearch); received bits of the
         // candidate slots and of the packet's own slot
@@ -949,18 +1004,43 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.r_hf2.d.next = self.c_wvalid.q.val() & (self.c_conn.q.val() == self.r0_conn.q.val());
             self.r_hf3.d.next = self.d_wvalid.q.val() & (self.d_conn.q.val() == self.r0_conn.q.val());
             self.r_sm4.d.next = self.l_valid.q.val() & (self.l_conn.q.val() == self.r0_conn.q.val());
-            self.r_smc.d.next = self.p2_valid.q.val() & (self.p2_conn.q.val() == self.r0_conn.q.val());
-            self.r_sma.d.next = self.p1_valid.q.val() & (self.p1_conn.q.val() == self.r0_conn.q.val());
-            self.r_smb.d.next = self.r_valid.q.val() & (self.r_conn.q.val() == self.r0_conn.q.val());
+            self.r_smc.d.next = self.n_smc.val();
+            self.r_sma.d.next = self.n_sma.val();
+            self.r_smb.d.next = self.n_smb.val();
+            self.r_oh.d.next = self.k_one.val() << self.q_s.val();
+            self.r_ge.d.next = self.k_ones.val() << self.q_s.val();
+            self.r_lap.d.next = (self.r0_psn.q.val() & self.k_window.val()).any();
+            self.r_kill.d.next = self.kill.val();
+            self.r_ec.d.next = self.ec.val();
+            self.r_ea.d.next = self.ea.val();
+            self.r_eb.d.next = self.eb.val();
+            self.r_wc.d.next = self.wc.val();
+            self.r_wa.d.next = self.wa.val();
+            self.r_wb.d.next = self.wb.val();
+            self.r_eqc.d.next = self.p2_psn.q.val() == self.r0_psn.q.val();
+            self.r_eqa.d.next = self.p1_psn.q.val() == self.r0_psn.q.val();
+            self.r_eqb.d.next = self.r_psn.q.val() == self.r0_psn.q.val();
+            self.r_ssc.d.next = self.sc.val() == self.q_s.val();
+            self.r_ssa.d.next = self.sa.val() == self.q_s.val();
+            self.r_ssb.d.next = self.sb.val() == self.q_s.val();
+            self.r_ss_ca.d.next = self.sc.val() == self.sa.val();
+            self.r_ss_cb.d.next = self.sc.val() == self.sb.val();
+            self.r_ss_ab.d.next = self.sa.val() == self.sb.val();
+            self.r_xc.d.next = self.xc.val();
+            self.r_xa.d.next = self.xa.val();
+            self.r_xb.d.next = self.xb.val();
+            self.r_kc.d.next = self.kc.val();
+            self.r_ka.d.next = self.ka.val();
+            self.r_kb.d.next = self.kb.val();
             // R -> P1
             self.p1_valid.d.next = self.r_valid.q.val();
             self.p1_conn.d.next = self.r_conn.q.val();
             self.p1_psn.d.next = self.r_psn.q.val();
             self.p1_clear.d.next = self.r_clear.q.val();
             self.p1_commit.d.next = self.r_commit.q.val();
-            self.p1_oh.d.next = self.r_oh.val();
-            self.p1_ge.d.next = self.r_ge.val();
-            self.p1_lap.d.next = self.r_lap.val();
+            self.p1_oh.d.next = self.r_oh.q.val();
+            self.p1_ge.d.next = self.r_ge.q.val();
+            self.p1_lap.d.next = self.r_lap.q.val();
             self.p1_z.d.next = !(self.rel.val() | self.forced.val());
             self.p1_rel.d.next = self.rel.val();
             self.p1_vpar.d.next = self.v_par.val();
@@ -968,27 +1048,27 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.p1_smc.d.next = self.r_smc.q.val();
             self.p1_sma.d.next = self.r_sma.q.val();
             self.p1_smb.d.next = self.r_smb.q.val();
-            self.p1_ec.d.next = self.ec.val();
-            self.p1_ea.d.next = self.ea.val();
-            self.p1_eb.d.next = self.eb.val();
-            self.p1_wc.d.next = self.wc.val();
-            self.p1_wa.d.next = self.wa.val();
-            self.p1_wb.d.next = self.wb.val();
-            self.p1_eqc.d.next = self.l_psn.q.val() == self.r_psn.q.val();
-            self.p1_eqa.d.next = self.p2_psn.q.val() == self.r_psn.q.val();
-            self.p1_eqb.d.next = self.p1_psn.q.val() == self.r_psn.q.val();
-            self.p1_ssc.d.next = self.sc.val() == self.r_s.val();
-            self.p1_ssa.d.next = self.sa.val() == self.r_s.val();
-            self.p1_ssb.d.next = self.sb.val() == self.r_s.val();
-            self.p1_ss_ca.d.next = self.sc.val() == self.sa.val();
-            self.p1_ss_cb.d.next = self.sc.val() == self.sb.val();
-            self.p1_ss_ab.d.next = self.sa.val() == self.sb.val();
-            self.p1_xc.d.next = self.xc.val();
-            self.p1_xa.d.next = self.xa.val();
-            self.p1_xb.d.next = self.xb.val();
-            self.p1_kc.d.next = self.kc.val();
-            self.p1_ka.d.next = self.ka.val();
-            self.p1_kb.d.next = self.kb.val();
+            self.p1_ec.d.next = self.r_ec.q.val();
+            self.p1_ea.d.next = self.r_ea.q.val();
+            self.p1_eb.d.next = self.r_eb.q.val();
+            self.p1_wc.d.next = self.r_wc.q.val();
+            self.p1_wa.d.next = self.r_wa.q.val();
+            self.p1_wb.d.next = self.r_wb.q.val();
+            self.p1_eqc.d.next = self.r_eqc.q.val();
+            self.p1_eqa.d.next = self.r_eqa.q.val();
+            self.p1_eqb.d.next = self.r_eqb.q.val();
+            self.p1_ssc.d.next = self.r_ssc.q.val();
+            self.p1_ssa.d.next = self.r_ssa.q.val();
+            self.p1_ssb.d.next = self.r_ssb.q.val();
+            self.p1_ss_ca.d.next = self.r_ss_ca.q.val();
+            self.p1_ss_cb.d.next = self.r_ss_cb.q.val();
+            self.p1_ss_ab.d.next = self.r_ss_ab.q.val();
+            self.p1_xc.d.next = self.r_xc.q.val();
+            self.p1_xa.d.next = self.r_xa.q.val();
+            self.p1_xb.d.next = self.r_xb.q.val();
+            self.p1_kc.d.next = self.r_kc.q.val();
+            self.p1_ka.d.next = self.r_ka.q.val();
+            self.p1_kb.d.next = self.r_kb.q.val();
             // P1 -> P2 (the search summaries load inside SegSearch)
             self.p2_valid.d.next = self.p1_valid.q.val();
             self.p2_conn.d.next = self.p1_conn.q.val();

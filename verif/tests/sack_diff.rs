@@ -198,7 +198,7 @@ fn uncommitted_packets_are_classified_but_never_recorded() {
 fn deliberately_broken_rtl_variants_are_caught() {
     let s = setup("small");
     let mutants = sack::mutants();
-    assert_eq!(mutants.len(), 8);
+    assert_eq!(mutants.len(), 24);
     let caught = check_mutants(&s.verilog, &mutants, |m, bad| {
         let dev = build(&s, &format!("sack_mutant_{}", m.name), bad);
         run_differential(s.tb.as_ref(), &s.io, &dev, RunOpts::new(5, 300_000).label(format!("sack_mutant_{}", m.name)))

@@ -185,14 +185,38 @@ impl Testbench for SackBench {
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
     [
-        ("base_advance_off_by_one_on_wrap", "adv_base = base_hi_next | p_index;", "adv_base = (base_hi_next | p_index) + 24'h1;"),
-        ("no_forwarding_of_the_write_in_flight", "b_fwd$d = b_valid$q & (b_conn$q == r_conn$q);", "b_fwd$d = 1'b0;"),
-        ("no_merge_of_the_last_write_into_the_read", "r_fw_hit = fw_valid$q & (fw_conn$q == r_conn$q);", "r_fw_hit = 1'b0;"),
-        ("no_merge_of_the_write_before_the_last", "r_fw2_hit = fw2_valid$q & (fw2_conn$q == r_conn$q);", "r_fw2_hit = 1'b0;"),
-        ("window_class_off_by_one", "cls_in_win = diff < k_window;", "cls_in_win = diff <= k_window;"),
-        ("loop_window_check_off_by_one", "low_le = (cur_base & k_slot_mask) <= b_slot;", "low_le = (cur_base & k_slot_mask) < b_slot;"),
-        ("stalled_stage_does_not_reread", "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"),
-        ("uncommitted_packet_is_recorded", "else if (~b_commit$q) begin", "else if (1'b0) begin"),
+        // the three RAM writes a read misses, merged at R (newest first)
+        ("no_merge_of_the_write_in_stage_c", "r_hf1$d = w_valid$q & (w_conn$q == r0_conn$q);", "r_hf1$d = 1'b0;"),
+        ("no_merge_of_the_write_in_stage_d", "r_hf2$d = c_wvalid$q & (c_conn$q == r0_conn$q);", "r_hf2$d = 1'b0;"),
+        ("no_merge_of_the_write_in_stage_e", "r_hf3$d = d_wvalid$q & (d_conn$q == r0_conn$q);", "r_hf3$d = 1'b0;"),
+        // the op 4 ahead: base merged and bit patched at R
+        ("no_merge_or_patch_of_the_op_4_ahead", "r_sm4$d = l_valid$q & (l_conn$q == r0_conn$q);", "r_sm4$d = 1'b0;"),
+        ("patch_of_the_op_4_ahead_drops_its_bit", "v_par = mg_par | w_oh$q;", "v_par = mg_par;"),
+        // the op 3 ahead: base merged at P1, bitmap at P2; the op 2 ahead: base at P2, bitmap at L
+        ("no_base_merge_of_the_op_3_ahead", "p2_base$d = w_base$q;", "p2_base$d = p1_base$q;"),
+        ("no_bitmap_merge_of_the_op_3_ahead", "l_vpar$d = c_par$q;", "l_vpar$d = p2_vpar$q;"),
+        ("no_base_merge_of_the_op_2_ahead", "base_pre = w_base$q;", "base_pre = p2_base$q;"),
+        ("no_bitmap_merge_of_the_op_2_ahead", "w_parpre$d = c_par$q;", "w_parpre$d = l_vpar$q;"),
+        // the op 1 ahead: the loop's base forwarding and the bitmap write's forwarding
+        ("no_base_forwarding_in_the_loop", "base_in = w_base$q;", "base_in = l_base_pre$q;"),
+        ("no_bitmap_forwarding_in_the_write", "pb = c_par$q;", "pb = w_parpre$q;"),
+        // speculation over the in-flight ops (3, 2, 1 ahead) and its resolution
+        ("an_in_flight_clear_does_not_empty_the_state", "kill = (r_smc$q & l_clear$q) | (r_sma$q & p2_clear$q) | (r_smb$q & p1_clear$q);", "kill = 1'b0;"),
+        ("slot_of_the_op_3_ahead_not_forced", "fc = l_oh$q;", "fc = k_zero;"),
+        ("slot_of_the_op_1_ahead_not_forced", "fb = p1_oh$q;", "fb = k_zero;"),
+        ("candidate_c_never_taken", "cand_c = ~val_c & p2_ec$q & ~p2_ssc$q & ~(p2_ss_ca$q & p2_ea$q) & ~(p2_ss_cb$q & p2_eb$q);", "cand_c = 1'b0;"),
+        ("candidate_b_never_taken", "cand_b = ~val_b & l_eb$q & ~l_ssb$q;", "cand_b = 1'b0;"),
+        ("nearer_candidate_not_chosen", "take_c = cand_c & (~cand_a | (p2_kc$q < p2_ka$q));", "take_c = cand_c;"),
+        ("duplicate_test_ignores_the_write_of_the_op_1_ahead", "hit = l_eqb$q;", "hit = l_hit_pre$q;"),
+        // arithmetic
+        ("search_wrap_does_not_step_the_block", "l_e1$d = s2_hi_inc | s2_pos;", "l_e1$d = s2_hi | s2_pos;"),
+        ("received_test_ignores_the_lap", "rel = v_par ^ r_lq;", "rel = v_par;"),
+        ("window_test_off_by_one_in_the_loop", "iw = ~|(d_fwd & k_hi_mask);", "iw = ~|((d_fwd - 24'h1) & k_hi_mask);"),
+        // commit gating
+        ("uncommitted_packet_sets_its_bit", "we = iw & l_commit$q & ~l_clear$q;", "we = iw & ~l_clear$q;"),
+        ("uncommitted_packet_advances_the_base", "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;", "adv = iw & isb & ~hit & ~l_clear$q;"),
+        // stalls
+        ("stalled_stage_does_not_reread", "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;"),
     ]
     .into_iter()
     .map(|(n, f, t)| Mutant::new(n, f, t))
