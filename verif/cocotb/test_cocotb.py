@@ -92,7 +92,7 @@ def test_random_test_catches_a_bug_seen_only_under_backpressure():
     src, _ = runner.block(block, preset)
     good = src.read_text()
     # The same mutant as verif/tests/sack_diff.rs "stalled_stage_does_not_reread".
-    frm, to = "ram_base$read_address = r_conn$q;", "ram_base$read_address = s_conn;"
+    frm, to = "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;"
     assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
     bad = OUT / preset / "mutant-stall-reread.v"
     bad.write_text(good.replace(frm, to))
@@ -111,8 +111,8 @@ def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
     block, sim, preset = "sack", "icarus", "small"
     src, _ = runner.block(block, preset)
     good = src.read_text()
-    # The same mutant as verif/tests/sack_diff.rs "uncommitted_packet_is_recorded".
-    frm, to = "else if (~b_commit$q) begin", "else if (1'b0) begin"
+    # The same mutant as verif/tests/sack_diff.rs "uncommitted_packet_advances_the_base".
+    frm, to = "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;", "adv = iw & isb & ~hit & ~l_clear$q;"
     assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
     bad = OUT / preset / "mutant-uncommitted-recorded.v"
     bad.write_text(good.replace(frm, to))
