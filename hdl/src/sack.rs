@@ -20,7 +20,7 @@
 //! - status: `stat_new`, `stat_duplicate`, `stat_out_of_window`, `stat_cleared` (32-bit,
 //!   wrapping; counted as results enter the output register).
 //!
-//! **Latency** 8 cycles from an input transfer to `m_valid` ([`LATENCY`]); an operation's
+//! **Latency** 9 cycles from an input transfer to `m_valid` ([`LATENCY`]); an operation's
 //! effect on the state is final when it leaves stage L, the 5th register ([`APPLY_STAGE`]).
 //! **Initiation interval** 1, including back-to-back packets of the same connection (no
 //! stall: forwarding and speculation, below).
@@ -54,8 +54,9 @@
 //!   the base and is committed, else unchanged. The subtraction and three selects are the loop.
 //! - W: write the packet's bit (or a clear's pattern) into the bitmap before the op (the op 1
 //!   ahead forwarded from C, else the merged word); the received bitmap relative to the new base.
-//! - C: the RAM is written from registers; rotate the circular bitmap to the base
-//!   ([`crate::prim::RotateRight`]). O: the output register.
+//! - C, C2: the RAM is written from registers (C); the circular bitmap is rotated to the
+//!   base in two registered halves (low 4 bits of the amount in C, high 4 in C2;
+//!   [`crate::prim::RotateRight`]). O: the output register.
 //!
 //! **Combinational paths.** `m_ready -> s_ready` (global stall), `m_ready -> RAM read
 //! address` (a stalled R0 re-reads its connection) and `m_ready -> RAM write enable`. No path
@@ -86,7 +87,7 @@ pub const CLASS_OUT_OF_WINDOW: u64 = 2;
 pub const CLASS_CLEARED: u64 = 3;
 
 /// Registers from an input transfer to the output register.
-pub const LATENCY: usize = 8;
+pub const LATENCY: usize = 9;
 /// The register an operation leaves when its effect on the connection state is final
 /// (counting the first input register as 1): ops before it are dropped by a reset.
 pub const APPLY_STAGE: usize = 5;
@@ -299,6 +300,13 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     c_par: DFF<Bits<W>>,
     c_recv: DFF<Bits<W>>,
     c_we: DFF<bool>,
+    // ---- stage C2: the bitmap rotated by the base's low 4 bits
+    c2_valid: DFF<bool>,
+    c2_conn: DFF<Bits<CONN_BITS>>,
+    c2_psn: DFF<Bits<24>>,
+    c2_class: DFF<Bits<2>>,
+    c2_base: DFF<Bits<24>>,
+    c2_recv: DFF<Bits<W>>,
     // ---- stages D, E: the two writes before (merged at R)
     d_wvalid: DFF<bool>,
     d_conn: DFF<Bits<CONN_BITS>>,
@@ -396,7 +404,8 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     b_l: Signal<Local, Bits<W>>,
     // ---- primitives: the segmented search (P1 -> P2) and the output rotator
     search: SegSearch<W>,
-    out_rot: RotateRight<W>,
+    out_rot_lo: RotateRight<W>,
+    out_rot_hi: RotateRight<W>,
     // ---- constants (localparams)
     k_class_new: Constant<Bits<2>>,
     k_class_duplicate: Constant<Bits<2>>,
@@ -611,6 +620,12 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             c_par: Default::default(),
             c_recv: Default::default(),
             c_we: Default::default(),
+            c2_valid: Default::default(),
+            c2_conn: Default::default(),
+            c2_psn: Default::default(),
+            c2_class: Default::default(),
+            c2_base: Default::default(),
+            c2_recv: Default::default(),
             d_wvalid: Default::default(),
             d_conn: Default::default(),
             d_par: Default::default(),
@@ -699,7 +714,8 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             b_lap: Default::default(),
             b_l: Default::default(),
             search: SegSearch::new(),
-            out_rot: RotateRight::new(),
+            out_rot_lo: RotateRight::new(),
+            out_rot_hi: RotateRight::new(),
             k_class_new: Constant::new(CLASS_NEW.into()),
             k_class_duplicate: Constant::new(CLASS_DUPLICATE.into()),
             k_class_out_of_window: Constant::new(CLASS_OUT_OF_WINDOW.into()),
@@ -742,7 +758,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             p2_eqc, p2_eqa, p2_eqb, p2_ssc, p2_ssa, p2_ssb, p2_ss_ca, p2_ss_cb, p2_ss_ab, p2_xc, p2_xa, p2_xb, p2_kc, p2_ka, p2_kb, p2_rc, p2_ra, p2_rb, p2_rq,
             l_valid, l_conn, l_psn, l_clear, l_commit, l_oh, l_ge, l_lap, l_vpar, l_base_pre, l_sma, l_smb, l_eb, l_wb, l_eqb, l_ssb, l_xb, l_kb, l_vb_pre,
             l_hit_pre, l_cand_ca, l_x_ca, l_k_ca, l_ca_lt_b, l_e1, l_k1, l_iw_pre, l_isb_pre, l_neg_pre, w_valid, w_ovalid, w_conn, w_psn, w_clear, w_class, w_base,
-            w_we, w_fwd, w_oh, w_ge, w_lap, w_parpre, c_valid, c_wvalid, c_conn, c_psn, c_class, c_base, c_par, c_recv, c_we, d_wvalid, d_conn, d_par, d_base,
+            w_we, w_fwd, w_oh, w_ge, w_lap, w_parpre, c_valid, c_wvalid, c_conn, c_psn, c_class, c_base, c_par, c_recv, c_we, c2_valid, c2_conn, c2_psn, c2_class, c2_base, c2_recv, d_wvalid, d_conn, d_par, d_base,
             e_wvalid, e_conn, e_par, e_base, o_valid, o_conn, o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
 
@@ -980,8 +996,12 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         self.ram_par.write_data.next = self.c_par.q.val();
         self.ram_base.write_enable.next = self.c_wvalid.q.val() & !self.stall.val();
         self.ram_par.write_enable.next = self.c_wvalid.q.val() & !self.stall.val();
-        self.out_rot.a.next = self.c_recv.q.val();
-        self.out_rot.amount.next = self.c_base.q.val().get_bits::<8>(0);
+        // Rotate to the base in two registered halves: the base's low 4 bits in C, the
+        // high 4 bits in C2 (one 256-bit barrel rotator is too deep for one cycle).
+        self.out_rot_lo.a.next = self.c_recv.q.val();
+        self.out_rot_lo.amount.next = bit_cast::<8, 4>(self.c_base.q.val().get_bits::<4>(0));
+        self.out_rot_hi.a.next = self.c2_recv.q.val();
+        self.out_rot_hi.amount.next = bit_cast::<8, 4>(self.c2_base.q.val().get_bits::<4>(4)) << 4;
 
         // ================= the pipeline advances together unless stalled
         if !self.stall.val() {
@@ -1204,24 +1224,30 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.e_conn.d.next = self.d_conn.q.val();
             self.e_par.d.next = self.d_par.q.val();
             self.e_base.d.next = self.d_base.q.val();
-            // C -> output: rotate to the base, count
-            self.o_valid.d.next = self.c_valid.q.val();
-            self.o_conn.d.next = self.c_conn.q.val();
-            self.o_psn.d.next = self.c_psn.q.val();
-            self.o_class.d.next = self.c_class.q.val();
-            self.o_base.d.next = self.c_base.q.val();
-            self.o_bitmap.d.next = self.out_rot.y.val();
-            if self.c_valid.q.val() {
-                if self.c_class.q.val() == self.k_class_new.val() {
+            // C -> C2 -> output: rotate to the base, count
+            self.c2_valid.d.next = self.c_valid.q.val();
+            self.c2_conn.d.next = self.c_conn.q.val();
+            self.c2_psn.d.next = self.c_psn.q.val();
+            self.c2_class.d.next = self.c_class.q.val();
+            self.c2_base.d.next = self.c_base.q.val();
+            self.c2_recv.d.next = self.out_rot_lo.y.val();
+            self.o_valid.d.next = self.c2_valid.q.val();
+            self.o_conn.d.next = self.c2_conn.q.val();
+            self.o_psn.d.next = self.c2_psn.q.val();
+            self.o_class.d.next = self.c2_class.q.val();
+            self.o_base.d.next = self.c2_base.q.val();
+            self.o_bitmap.d.next = self.out_rot_hi.y.val();
+            if self.c2_valid.q.val() {
+                if self.c2_class.q.val() == self.k_class_new.val() {
                     self.o_stat_new.d.next = self.o_stat_new.q.val() + 1;
                 }
-                if self.c_class.q.val() == self.k_class_duplicate.val() {
+                if self.c2_class.q.val() == self.k_class_duplicate.val() {
                     self.o_stat_dup.d.next = self.o_stat_dup.q.val() + 1;
                 }
-                if self.c_class.q.val() == self.k_class_out_of_window.val() {
+                if self.c2_class.q.val() == self.k_class_out_of_window.val() {
                     self.o_stat_oow.d.next = self.o_stat_oow.q.val() + 1;
                 }
-                if self.c_class.q.val() == self.k_class_cleared.val() {
+                if self.c2_class.q.val() == self.k_class_cleared.val() {
                     self.o_stat_clr.d.next = self.o_stat_clr.q.val() + 1;
                 }
             }
@@ -1237,6 +1263,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.l_valid.d.next = false;
             self.w_ovalid.d.next = false;
             self.c_valid.d.next = false;
+            self.c2_valid.d.next = false;
             self.o_valid.d.next = false;
             self.o_stat_new.d.next = 0.into();
             self.o_stat_dup.d.next = 0.into();
@@ -1356,6 +1383,11 @@ mod tests {
             assert_eq!((1usize << c, w), (cfg.connections, cfg.sack.window), "preset {p}");
             crate::with_sack_engine!(&cfg, E => E::try_new().map(|_| ())).unwrap().unwrap();
         }
+    }
+
+    #[test]
+    fn the_rtl_pipeline_constants_are_the_model_shells() {
+        assert_eq!((super::LATENCY, super::APPLY_STAGE), (mrnic_model::sack::SACK_LATENCY, mrnic_model::sack::SACK_APPLY_STAGE));
     }
 
     #[test]

@@ -305,14 +305,14 @@ pub struct SackOutputs {
 /// Registers from an input transfer to the output register, i.e. the latency in cycles:
 /// an operation taken at the edge ending cycle t is on the output (`m_valid`) in cycle
 /// t + `SACK_LATENCY`.
-pub const SACK_LATENCY: usize = 8;
+pub const SACK_LATENCY: usize = 9;
 
 /// The register an operation is applied to the connection state from: the operation
 /// changes the state as it moves out of pipeline register `SACK_APPLY_STAGE` (the first
 /// input register is 1). Registers `1..=SACK_APPLY_STAGE` hold operations not yet applied,
 /// registers `SACK_APPLY_STAGE + 1..=SACK_LATENCY` hold results (the last one is the
 /// output register). Today's RTL (`mrnic_hdl::sack`): R0, R, P1, P2 and L (the loop)
-/// before the apply; W, C and the output register after it.
+/// before the apply; W, C, C2 and the output register after it.
 pub const SACK_APPLY_STAGE: usize = 5;
 
 /// The cycle shell: the functional model with the RTL's latency and handshakes.
