@@ -201,7 +201,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("no_base_forwarding_in_the_loop", "base_in = w_base$q;", "base_in = l_base_pre$q;"),
         ("no_bitmap_forwarding_in_the_write", "pb = c_par$q;", "pb = w_parpre$q;"),
         // speculation over the in-flight ops (3, 2, 1 ahead) and its resolution
-        ("an_in_flight_clear_does_not_empty_the_state", "kill = (r_smc$q & l_clear$q) | (r_sma$q & p2_clear$q) | (r_smb$q & p1_clear$q);", "kill = 1'b0;"),
+        ("an_in_flight_clear_does_not_empty_the_state", "kill = (n_smc & p2_clear$q) | (n_sma & p1_clear$q) | (n_smb & r_clear$q);", "kill = 1'b0;"),
         ("slot_of_the_op_3_ahead_not_forced", "fc = l_oh$q;", "fc = k_zero;"),
         ("slot_of_the_op_1_ahead_not_forced", "fb = p1_oh$q;", "fb = k_zero;"),
         ("candidate_c_never_taken", "cand_c = ~val_c & p2_ec$q & ~p2_ssc$q & ~(p2_ss_ca$q & p2_ea$q) & ~(p2_ss_cb$q & p2_eb$q);", "cand_c = 1'b0;"),
