@@ -214,7 +214,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     p2_clear: DFF<bool>,
     p2_commit: DFF<bool>,
     p2_oh: DFF<Bits<W>>,
-    p2_ge: DFF<Bits<W>>,
     p2_lap: DFF<bool>,
     p2_vpar: DFF<Bits<W>>,
     p2_base: DFF<Bits<24>>,
@@ -253,7 +252,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     l_clear: DFF<bool>,
     l_commit: DFF<bool>,
     l_oh: DFF<Bits<W>>,
-    l_ge: DFF<Bits<W>>,
     l_lap: DFF<bool>,
     l_vpar: DFF<Bits<W>>,
     l_base_pre: DFF<Bits<24>>,
@@ -537,7 +535,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             p2_clear: Default::default(),
             p2_commit: Default::default(),
             p2_oh: Default::default(),
-            p2_ge: Default::default(),
             p2_lap: Default::default(),
             p2_vpar: Default::default(),
             p2_base: Default::default(),
@@ -575,7 +572,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             l_clear: Default::default(),
             l_commit: Default::default(),
             l_oh: Default::default(),
-            l_ge: Default::default(),
             l_lap: Default::default(),
             l_vpar: Default::default(),
             l_base_pre: Default::default(),
@@ -754,9 +750,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self, clock, r0_valid, r0_conn, r0_psn, r0_clear, r0_commit, r_valid, r_conn, r_psn, r_clear, r_commit, r_par_rd, r_base_rd, r_hf1, r_hf2, r_hf3, r_sm4,
             r_smc, r_sma, r_smb, r_oh, r_ge, r_lap, r_kill, r_ec, r_ea, r_eb, r_wc, r_wa, r_wb, r_eqc, r_eqa, r_eqb, r_ssc, r_ssa, r_ssb, r_ss_ca, r_ss_cb, r_ss_ab, r_xc, r_xa, r_xb, r_kc, r_ka, r_kb, p1_valid, p1_conn, p1_psn, p1_clear, p1_commit, p1_oh, p1_ge, p1_lap, p1_z, p1_rel, p1_vpar, p1_base, p1_smc, p1_sma, p1_smb, p1_ec,
             p1_ea, p1_eb, p1_wc, p1_wa, p1_wb, p1_eqc, p1_eqa, p1_eqb, p1_ssc, p1_ssa, p1_ssb, p1_ss_ca, p1_ss_cb, p1_ss_ab, p1_xc, p1_xa, p1_xb, p1_kc, p1_ka, p1_kb,
-            p2_valid, p2_conn, p2_psn, p2_clear, p2_commit, p2_oh, p2_ge, p2_lap, p2_vpar, p2_base, p2_sma, p2_smb, p2_smc, p2_ec, p2_ea, p2_eb, p2_wc, p2_wa, p2_wb,
+            p2_valid, p2_conn, p2_psn, p2_clear, p2_commit, p2_oh, p2_lap, p2_vpar, p2_base, p2_sma, p2_smb, p2_smc, p2_ec, p2_ea, p2_eb, p2_wc, p2_wa, p2_wb,
             p2_eqc, p2_eqa, p2_eqb, p2_ssc, p2_ssa, p2_ssb, p2_ss_ca, p2_ss_cb, p2_ss_ab, p2_xc, p2_xa, p2_xb, p2_kc, p2_ka, p2_kb, p2_rc, p2_ra, p2_rb, p2_rq,
-            l_valid, l_conn, l_psn, l_clear, l_commit, l_oh, l_ge, l_lap, l_vpar, l_base_pre, l_sma, l_smb, l_eb, l_wb, l_eqb, l_ssb, l_xb, l_kb, l_vb_pre,
+            l_valid, l_conn, l_psn, l_clear, l_commit, l_oh, l_lap, l_vpar, l_base_pre, l_sma, l_smb, l_eb, l_wb, l_eqb, l_ssb, l_xb, l_kb, l_vb_pre,
             l_hit_pre, l_cand_ca, l_x_ca, l_k_ca, l_ca_lt_b, l_e1, l_k1, l_iw_pre, l_isb_pre, l_neg_pre, w_valid, w_ovalid, w_conn, w_psn, w_clear, w_class, w_base,
             w_we, w_fwd, w_oh, w_ge, w_lap, w_parpre, c_valid, c_wvalid, c_conn, c_psn, c_class, c_base, c_par, c_recv, c_we, c2_valid, c2_conn, c2_psn, c2_class, c2_base, c2_recv, d_wvalid, d_conn, d_par, d_base,
             e_wvalid, e_conn, e_par, e_base, o_valid, o_conn, o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
@@ -1096,7 +1092,6 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.p2_clear.d.next = self.p1_clear.q.val();
             self.p2_commit.d.next = self.p1_commit.q.val();
             self.p2_oh.d.next = self.p1_oh.q.val();
-            self.p2_ge.d.next = self.p1_ge.q.val();
             self.p2_lap.d.next = self.p1_lap.q.val();
             self.p2_vpar.d.next = self.p1_vpar.q.val();
             // the op 3 ahead (now in W) has its final base
@@ -1141,7 +1136,6 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.l_clear.d.next = self.p2_clear.q.val();
             self.l_commit.d.next = self.p2_commit.q.val();
             self.l_oh.d.next = self.p2_oh.q.val();
-            self.l_ge.d.next = self.p2_ge.q.val();
             self.l_lap.d.next = self.p2_lap.q.val();
             // the bitmap: the op 3 ahead (now in C) has written
             self.l_vpar.d.next = self.p2_vpar.q.val();
@@ -1197,7 +1191,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.w_we.d.next = self.we.val() & self.l_valid.q.val() & !self.rst.val();
             self.w_fwd.d.next = self.l_smb.q.val();
             self.w_oh.d.next = self.l_oh.q.val();
-            self.w_ge.d.next = self.l_ge.q.val();
+            // decoded again from the PSN rather than carried from R0 (W flip-flops per stage)
+            self.w_ge.d.next = self.k_ones.val() << (self.l_psn.q.val() & self.k_slot_mask.val());
             self.w_lap.d.next = self.l_lap.q.val();
             // the bitmap before this op, but for the op 1 ahead (forwarded in W): the op 2
             // ahead (now in C) has written
