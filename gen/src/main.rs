@@ -316,8 +316,18 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// Stack of the thread the CLI runs on: building and generating the SACK engine (a rust-hdl
+/// struct of ~280 signals) in an unoptimised build needs more than the main thread's 8 MiB.
+const STACK_BYTES: usize = 256 << 20;
+
 fn main() {
-    if let Err(e) = run(Cli::parse()) {
+    let cli = Cli::parse();
+    let worker = std::thread::Builder::new().name("mrnic".into()).stack_size(STACK_BYTES).spawn(move || run(cli));
+    let result = match worker {
+        Ok(h) => h.join().unwrap_or_else(|_| std::process::exit(101)),
+        Err(e) => Err(anyhow::anyhow!("cannot start the worker thread: {e}")),
+    };
+    if let Err(e) = result {
         eprintln!("mrnic: error: {e:#}");
         std::process::exit(1);
     }
