@@ -60,7 +60,7 @@ CLASS_NAMES = {0: "new", 1: "duplicate", 2: "out_of_window", 3: "cleared"}
 INPUTS = ("rst", "s_valid", "s_conn", "s_psn", "s_clear", "s_commit", "m_ready")
 PAYLOAD = ("m_conn", "m_psn", "m_class", "m_base", "m_bitmap")
 STATS = ("stat_new", "stat_duplicate", "stat_out_of_window", "stat_cleared")
-RAMS = ["ram_base.mem", "ram_bitmap.mem"]
+RAMS = ["ram_base.mem", "ram_par.mem"]
 IDLE = {"rst": 0, "s_valid": 0, "s_conn": 0, "s_psn": 0, "s_clear": 0, "s_commit": 1, "m_ready": 1}
 
 
