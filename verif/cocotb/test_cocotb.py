@@ -84,42 +84,39 @@ def test_corrupted_vector_is_detected():
     print(f"[cocotb] corrupted vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
+    """Runs one cocotb testcase (Icarus, small preset) on the generated SACK Verilog with `frm`
+    replaced by `to` (a mutant of verif/tests/sack_diff.rs), and asserts that it failed.
+    Returns the run's facts and its failure messages."""
+    block, sim, preset = "sack", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / f"{label}.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 1, 600)
+    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vec, env_seed, env_cycles),
+                       testcase=testcase, source=bad)
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
+    return facts, "\n".join(facts["failures"])
+
+
 def test_random_test_catches_a_bug_seen_only_under_backpressure():
     """The randomized test can fail, and its backpressure matters: in a mutant whose stalled
     RAM-read stage re-reads with the input's connection instead of its own (a bug visible only
     while m_ready holds a beat), the scoreboard must report a beat that differs from Ref."""
-    block, sim, preset = "sack", "icarus", "small"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
     # The same mutant as verif/tests/sack_diff.rs "stalled_stage_does_not_reread".
-    frm, to = "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;"
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / "mutant-stall-reread.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 1, 600)
-    facts = run_cocotb(sim, block, preset, "mutant-stall-reread", _env(block, preset, vec, 6, 600),
-                       testcase="random_backpressure", source=bad)
-    msg = "\n".join(facts["failures"])
-    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived the randomized test:\n" + report(sim, facts)
+    facts, msg = _caught_mutant("mutant-stall-reread", "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;",
+                                6, 600, "random_backpressure")
     assert "differs from the reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
     print(f"[cocotb] stall mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
-    """The directed test's uncommitted case can fail: in a mutant that records every data
-    packet whatever s_commit says, the uncommitted packet at the base advances the base."""
-    block, sim, preset = "sack", "icarus", "small"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
+    """The directed test's uncommitted case can fail: in a mutant whose advance ignores
+    s_commit, the uncommitted packet at the base advances the base."""
     # The same mutant as verif/tests/sack_diff.rs "uncommitted_packet_advances_the_base".
-    frm, to = "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;", "adv = iw & isb & ~hit & ~l_clear$q;"
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / "mutant-uncommitted-recorded.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 1, 600)
-    facts = run_cocotb(sim, block, preset, "mutant-uncommitted-recorded", _env(block, preset, vec, 7, 200),
-                       testcase="directed_semantics", source=bad)
-    msg = "\n".join(facts["failures"])
-    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived the directed test:\n" + report(sim, facts)
+    facts, msg = _caught_mutant("mutant-uncommitted-recorded", "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;",
+                                "adv = iw & isb & ~hit & ~l_clear$q;", 7, 200, "directed_semantics")
     assert "uncommitted at the base op 1" in msg and "commit=0" in msg and "m_base" in msg, msg
     print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
