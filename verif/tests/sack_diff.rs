@@ -154,12 +154,13 @@ fn random_power_up_state_differs_between_seeds_until_the_connection_is_cleared()
         d.cycle(&i, &mut o);
         i.set(valid, 0);
         let mut seen = vec![];
-        for _ in 0..8 {
+        for _ in 0..mrnic_hdl::sack::LATENCY + 4 {
             d.cycle(&i, &mut o);
             if o.bit(m_valid) {
                 seen.push((o.get(m_base), o.show(m_bitmap)));
             }
         }
+        assert_eq!(seen.len(), 1 + cleared as usize, "seed {seed}: one result per operation within the latency: {seen:?}");
         seen
     };
     assert_ne!(result(1, false), result(2, false), "an uncleared connection's result depends on the power-up state");
