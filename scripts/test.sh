@@ -16,6 +16,9 @@ source "$(bash scripts/setup.sh --env)"
 step "cargo test (workspace)"
 cargo test --workspace --locked -- --test-threads 2
 
+step "every SackEngine size type-checks (feature all-sizes; check only, no codegen)"
+cargo check -q --locked -p mrnic-gen --features all-sizes
+
 step "fuzz targets compile (nightly toolchain)"
 # cargo-fuzz is not needed to prove the targets compile: `check` does not link, and
 # CUSTOM_LIBFUZZER_PATH makes libfuzzer-sys skip its C++ build (model/fuzz/Cargo.toml).

@@ -51,7 +51,11 @@
 //!   connection) or the merged one; window test, PSN == base and the duplicate test against
 //!   it (b resolved with its write enable, one cycle old), the classification, and the new
 //!   base: the packet's PSN (clear), min(E1, candidate, b) when the packet fills the hole at
-//!   the base and is committed, else unchanged. The subtraction and three selects are the loop.
+//!   the base and is committed, else unchanged. The window test has no carry chain: "in the
+//!   base's block at or after its slot, or in the next block before it" (two equalities on
+//!   the bits above the slot, one 8-bit compare); with PSN == base and three selects it is
+//!   the loop. The 24-bit `psn - base` is computed too, but only for the class (behind the
+//!   base = duplicate), which leaves the loop.
 //! - W: write the packet's bit (or a clear's pattern) into the bitmap before the op (the op 1
 //!   ahead forwarded from C, else the merged word); the received bitmap relative to the new base.
 //! - C, C2: the RAM is written from registers (C); the circular bitmap is rotated to the
@@ -249,6 +253,8 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     l_valid: DFF<bool>,
     l_conn: DFF<Bits<CONN_BITS>>,
     l_psn: DFF<Bits<24>>,
+    /// `l_psn - W`: the PSN with its block number (the bits above the slot) decremented
+    l_psn_m1: DFF<Bits<24>>,
     l_clear: DFF<bool>,
     l_commit: DFF<bool>,
     l_oh: DFF<Bits<W>>,
@@ -271,9 +277,6 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     l_ca_lt_b: DFF<bool>,
     l_e1: DFF<Bits<24>>,
     l_k1: DFF<Bits<9>>,
-    l_iw_pre: DFF<bool>,
-    l_isb_pre: DFF<bool>,
-    l_neg_pre: DFF<bool>,
     // ---- stage W: the op after the loop; the bitmap write (PW)
     w_valid: DFF<bool>,
     w_ovalid: DFF<bool>,
@@ -376,9 +379,11 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     cand_a: Signal<Local, bool>,
     take_c: Signal<Local, bool>,
     base_pre: Signal<Local, Bits<24>>,
-    d_pre: Signal<Local, Bits<24>>,
     // stage L
     d_fwd: Signal<Local, Bits<24>>,
+    hi_eq: Signal<Local, bool>,
+    hi_eq_m1: Signal<Local, bool>,
+    lo_ge: Signal<Local, bool>,
     iw: Signal<Local, bool>,
     isb: Signal<Local, bool>,
     neg: Signal<Local, bool>,
@@ -415,6 +420,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     k_window: Constant<Bits<24>>,
     k_slot_mask: Constant<Bits<24>>,
     k_hi_mask: Constant<Bits<24>>,
+    k_slot_mask8: Constant<Bits<8>>,
 }
 
 impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
@@ -569,6 +575,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             l_valid: Default::default(),
             l_conn: Default::default(),
             l_psn: Default::default(),
+            l_psn_m1: Default::default(),
             l_clear: Default::default(),
             l_commit: Default::default(),
             l_oh: Default::default(),
@@ -591,9 +598,6 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             l_ca_lt_b: Default::default(),
             l_e1: Default::default(),
             l_k1: Default::default(),
-            l_iw_pre: Default::default(),
-            l_isb_pre: Default::default(),
-            l_neg_pre: Default::default(),
             w_valid: Default::default(),
             w_ovalid: Default::default(),
             w_conn: Default::default(),
@@ -687,8 +691,10 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             cand_a: Default::default(),
             take_c: Default::default(),
             base_pre: Default::default(),
-            d_pre: Default::default(),
             d_fwd: Default::default(),
+            hi_eq: Default::default(),
+            hi_eq_m1: Default::default(),
+            lo_ge: Default::default(),
             iw: Default::default(),
             isb: Default::default(),
             neg: Default::default(),
@@ -722,6 +728,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             k_window: Constant::new((W as u64).into()),
             k_slot_mask: Constant::new(((W - 1) as u64).into()),
             k_hi_mask: Constant::new((0xFF_FFFFu64 & !((W - 1) as u64)).into()),
+            k_slot_mask8: Constant::new(((W - 1) as u64).into()),
         })
     }
 
@@ -752,8 +759,8 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             p1_ea, p1_eb, p1_wc, p1_wa, p1_wb, p1_eqc, p1_eqa, p1_eqb, p1_ssc, p1_ssa, p1_ssb, p1_ss_ca, p1_ss_cb, p1_ss_ab, p1_xc, p1_xa, p1_xb, p1_kc, p1_ka, p1_kb,
             p2_valid, p2_conn, p2_psn, p2_clear, p2_commit, p2_oh, p2_lap, p2_vpar, p2_base, p2_sma, p2_smb, p2_smc, p2_ec, p2_ea, p2_eb, p2_wc, p2_wa, p2_wb,
             p2_eqc, p2_eqa, p2_eqb, p2_ssc, p2_ssa, p2_ssb, p2_ss_ca, p2_ss_cb, p2_ss_ab, p2_xc, p2_xa, p2_xb, p2_kc, p2_ka, p2_kb, p2_rc, p2_ra, p2_rb, p2_rq,
-            l_valid, l_conn, l_psn, l_clear, l_commit, l_oh, l_lap, l_vpar, l_base_pre, l_sma, l_smb, l_eb, l_wb, l_eqb, l_ssb, l_xb, l_kb, l_vb_pre,
-            l_hit_pre, l_cand_ca, l_x_ca, l_k_ca, l_ca_lt_b, l_e1, l_k1, l_iw_pre, l_isb_pre, l_neg_pre, w_valid, w_ovalid, w_conn, w_psn, w_clear, w_class, w_base,
+            l_valid, l_conn, l_psn, l_psn_m1, l_clear, l_commit, l_oh, l_lap, l_vpar, l_base_pre, l_sma, l_smb, l_eb, l_wb, l_eqb, l_ssb, l_xb, l_kb, l_vb_pre,
+            l_hit_pre, l_cand_ca, l_x_ca, l_k_ca, l_ca_lt_b, l_e1, l_k1, w_valid, w_ovalid, w_conn, w_psn, w_clear, w_class, w_base,
             w_we, w_fwd, w_oh, w_ge, w_lap, w_parpre, c_valid, c_wvalid, c_conn, c_psn, c_class, c_base, c_par, c_recv, c_we, c2_valid, c2_conn, c2_psn, c2_class, c2_base, c2_recv, d_wvalid, d_conn, d_par, d_base,
             e_wvalid, e_conn, e_par, e_base, o_valid, o_conn, o_psn, o_class, o_base, o_bitmap, o_stat_new, o_stat_dup, o_stat_oow, o_stat_clr
         );
@@ -909,21 +916,25 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
         if self.p2_sma.q.val() {
             self.base_pre.next = self.w_base.q.val();
         }
-        self.d_pre.next = self.p2_psn.q.val() - self.base_pre.val();
 
         // ================= stage L: the loop. Only the base (24 bits) and a few flags go
         // round it; every wide quantity was prepared in R..P2.
-        self.d_fwd.next = self.l_psn.q.val() - self.w_base.q.val();
-        self.iw.next = self.l_iw_pre.q.val();
-        self.isb.next = self.l_isb_pre.q.val();
-        self.neg.next = self.l_neg_pre.q.val();
+        // No subtraction in the loop: PSN p is in the window [base, base + W) iff p is in the
+        // base's block at or after its slot, or in the next block before its slot (block = the
+        // bits above the slot; `l_psn_m1` holds p's block number minus one, prepared in P2).
+        // Two equalities and one 8-bit compare instead of a 24-bit carry chain. The difference
+        // itself is only needed for `neg` (the class), which leaves the loop.
         self.base_in.next = self.l_base_pre.q.val();
         if self.l_smb.q.val() {
-            self.iw.next = !(self.d_fwd.val() & self.k_hi_mask.val()).any();
-            self.isb.next = !self.d_fwd.val().any();
-            self.neg.next = self.d_fwd.val().get_bit(23);
             self.base_in.next = self.w_base.q.val();
         }
+        self.d_fwd.next = self.l_psn.q.val() - self.base_in.val();
+        self.neg.next = self.d_fwd.val().get_bit(23);
+        self.hi_eq.next = !((self.l_psn.q.val() ^ self.base_in.val()) & self.k_hi_mask.val()).any();
+        self.hi_eq_m1.next = !((self.l_psn_m1.q.val() ^ self.base_in.val()) & self.k_hi_mask.val()).any();
+        self.lo_ge.next = (self.l_psn.q.val().get_bits::<8>(0) & self.k_slot_mask8.val()) >= (self.base_in.val().get_bits::<8>(0) & self.k_slot_mask8.val());
+        self.iw.next = (self.hi_eq.val() & self.lo_ge.val()) | (self.hi_eq_m1.val() & !self.lo_ge.val());
+        self.isb.next = self.l_psn.q.val() == self.base_in.val();
         // b (1 ahead, in stage W now): its write enable resolves the last candidate.
         self.hit.next = self.l_hit_pre.q.val();
         if self.l_ssb.q.val() & self.l_eb.q.val() & self.w_we.q.val() {
@@ -1133,6 +1144,7 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.l_valid.d.next = self.p2_valid.q.val();
             self.l_conn.d.next = self.p2_conn.q.val();
             self.l_psn.d.next = self.p2_psn.q.val();
+            self.l_psn_m1.d.next = self.p2_psn.q.val() - self.k_window.val();
             self.l_clear.d.next = self.p2_clear.q.val();
             self.l_commit.d.next = self.p2_commit.q.val();
             self.l_oh.d.next = self.p2_oh.q.val();
@@ -1177,9 +1189,6 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
                 self.l_e1.d.next = self.s2_hi_inc.val() | self.s2_pos.val();
             }
             self.l_k1.d.next = bit_cast::<9, 8>(self.s2_pos.val().get_bits::<8>(0)) | (bit_cast::<9, 1>(self.s2_far.val().into()) << 8);
-            self.l_iw_pre.d.next = !(self.d_pre.val() & self.k_hi_mask.val()).any();
-            self.l_isb_pre.d.next = !self.d_pre.val().any();
-            self.l_neg_pre.d.next = self.d_pre.val().get_bit(23);
             // L -> W: the op is applied (its effect on the state is final from here on)
             self.w_valid.d.next = self.l_valid.q.val() & !self.rst.val();
             self.w_ovalid.d.next = self.l_valid.q.val() & !self.rst.val();
@@ -1281,10 +1290,13 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
 }
 
 /// The SACK engine's config-to-generics table: the one place a configuration's sizes (the
-/// top-level `connections` and `sack.window`) become const generics. Every (connections,
-/// window) pair of `mrnic_model::config::CONNECTIONS` x `SACK_WINDOWS` has a row, so every
-/// valid configuration (every preset among them) has an instance; gen, verif and fpga all
-/// dispatch through it. Takes the whole `&Config`; binds `$c` (CONN_BITS) and `$w` (W) as
+/// top-level `connections` and `sack.window`) become const generics; gen, verif and fpga all
+/// dispatch through it. The presets' sizes always have a row. Every other (connections,
+/// window) pair of `mrnic_model::config::CONNECTIONS` x `SACK_WINDOWS` has one with the
+/// `all-sizes` cargo feature (each instance is the whole engine monomorphised, about 18 s of
+/// unoptimised compile time per crate that dispatches; all 20 doubled the CI's build time).
+/// A crate that invokes this macro must declare `all-sizes = ["mrnic-hdl/all-sizes"]`: the
+/// rows' `cfg` is evaluated in the invoking crate. Takes the whole `&Config`; binds `$c` (CONN_BITS) and `$w` (W) as
 /// `const` items for `$body`, which evaluates to `Ok($body)`; an unsupported pair is refused
 /// with the reason naming the field.
 ///
@@ -1305,28 +1317,46 @@ macro_rules! sack_generics {
             }};
         }
         match (cfg.connections, cfg.sack.window) {
-            (16, 32) => __sack_row!(4, 32),
+            // the presets' sizes: always compiled
             (16, 64) => __sack_row!(4, 64),
-            (16, 128) => __sack_row!(4, 128),
             (16, 256) => __sack_row!(4, 256),
-            (64, 32) => __sack_row!(6, 32),
-            (64, 64) => __sack_row!(6, 64),
-            (64, 128) => __sack_row!(6, 128),
-            (64, 256) => __sack_row!(6, 256),
-            (256, 32) => __sack_row!(8, 32),
             (256, 64) => __sack_row!(8, 64),
-            (256, 128) => __sack_row!(8, 128),
             (256, 256) => __sack_row!(8, 256),
-            (1024, 32) => __sack_row!(10, 32),
-            (1024, 64) => __sack_row!(10, 64),
-            (1024, 128) => __sack_row!(10, 128),
             (1024, 256) => __sack_row!(10, 256),
+            #[cfg(feature = "all-sizes")]
+            (16, 32) => __sack_row!(4, 32),
+            #[cfg(feature = "all-sizes")]
+            (16, 128) => __sack_row!(4, 128),
+            #[cfg(feature = "all-sizes")]
+            (64, 32) => __sack_row!(6, 32),
+            #[cfg(feature = "all-sizes")]
+            (64, 64) => __sack_row!(6, 64),
+            #[cfg(feature = "all-sizes")]
+            (64, 128) => __sack_row!(6, 128),
+            #[cfg(feature = "all-sizes")]
+            (64, 256) => __sack_row!(6, 256),
+            #[cfg(feature = "all-sizes")]
+            (256, 32) => __sack_row!(8, 32),
+            #[cfg(feature = "all-sizes")]
+            (256, 128) => __sack_row!(8, 128),
+            #[cfg(feature = "all-sizes")]
+            (1024, 32) => __sack_row!(10, 32),
+            #[cfg(feature = "all-sizes")]
+            (1024, 64) => __sack_row!(10, 64),
+            #[cfg(feature = "all-sizes")]
+            (1024, 128) => __sack_row!(10, 128),
+            #[cfg(feature = "all-sizes")]
             (4096, 32) => __sack_row!(12, 32),
+            #[cfg(feature = "all-sizes")]
             (4096, 64) => __sack_row!(12, 64),
+            #[cfg(feature = "all-sizes")]
             (4096, 128) => __sack_row!(12, 128),
+            #[cfg(feature = "all-sizes")]
             (4096, 256) => __sack_row!(12, 256),
             _ => cfg.validate_sizes().and_then(|_| Err($crate::mrnic_model::ConfigError::invalid("sack", format!(
-                "no SackEngine instance for {} connections x {} bits", cfg.connections, cfg.sack.window)))),
+                "no SackEngine instance for {} connections x {} bits in this build: only the presets' sizes are \
+                 compiled by default (each instance costs minutes of compile time); rebuild with \
+                 `--features all-sizes` for every valid size", cfg.connections, cfg.sack.window)))),
         }
     }};
 }
@@ -1356,18 +1386,35 @@ mod tests {
         Config { connections, sack: SackConfig { window }, ..Config::preset("default").unwrap() }
     }
 
+    /// With `all-sizes` every valid pair dispatches to its own generics; without it, the
+    /// presets' pairs do and every other valid pair is refused naming the feature.
     #[test]
-    fn every_valid_connections_window_pair_dispatches_to_its_own_generics() {
-        let mut n = 0;
+    fn every_valid_connections_window_pair_dispatches_or_names_the_feature() {
+        let preset_sizes: Vec<(usize, usize)> = PRESETS.iter().map(|p| Config::preset(p).unwrap()).map(|c| (c.connections, c.sack.window)).collect();
+        let (mut built, mut refused) = (0, 0);
         for &connections in CONNECTIONS {
             for &window in SACK_WINDOWS {
                 let c = sized(connections, window);
                 c.validate_sizes().unwrap();
-                assert_eq!(dispatch(&c).ok(), Some((connections.trailing_zeros() as usize, window)), "{connections} x {window}");
-                n += 1;
+                match dispatch(&c) {
+                    Ok(g) => {
+                        assert_eq!(g, (connections.trailing_zeros() as usize, window), "{connections} x {window}");
+                        built += 1;
+                    }
+                    Err(e) => {
+                        assert!(!cfg!(feature = "all-sizes") && !preset_sizes.contains(&(connections, window)), "{connections} x {window}: {e}");
+                        assert!(e.to_string().contains("--features all-sizes"), "{e}");
+                        refused += 1;
+                    }
+                }
             }
         }
-        assert_eq!(n, CONNECTIONS.len() * SACK_WINDOWS.len());
+        assert_eq!(built + refused, CONNECTIONS.len() * SACK_WINDOWS.len());
+        if cfg!(feature = "all-sizes") {
+            assert_eq!(refused, 0);
+        } else {
+            assert!(refused > 0 && built >= 5, "{built} built, {refused} refused");
+        }
     }
 
     #[test]

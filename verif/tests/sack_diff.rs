@@ -201,7 +201,7 @@ fn deliberately_broken_rtl_variants_are_caught() {
     // 64-bit words Verilate and compile about twice as fast as W = 256, 24 times over.
     let s = setup("tiny");
     let mutants = sack::mutants();
-    assert_eq!(mutants.len(), 24);
+    assert_eq!(mutants.len(), 26);
     let caught = check_mutants(&s.verilog, &mutants, |m, bad| {
         let dev = build(&s, &format!("sack_mutant_{}", m.name), bad);
         run_differential(s.tb.as_ref(), &s.io, &dev, RunOpts::new(5, 300_000).label(format!("sack_mutant_{}", m.name)))

@@ -20,7 +20,7 @@ fn run(window: usize, dev: &dyn DeviceFactory, seed: u64, cycles: u64) -> RunRep
 
 #[test]
 fn rust_hdl_simulation_of_the_engine_matches_the_model_cycle_by_cycle() {
-    let rep = run(32, &RustHdlFactory::<4, 32>, 11, 4_000);
+    let rep = run(64, &RustHdlFactory::<4, 64>, 11, 4_000);
     assert!(rep.get("s.transfers") > 1_000, "{rep:?}");
     for c in ["model.New", "model.Duplicate", "model.OutOfWindow", "model.Cleared"] {
         assert!(rep.get(c) > 0, "every class reached: {rep:?}");
