@@ -421,6 +421,7 @@ pub struct SackEngine<const CONN_BITS: usize, const W: usize> {
     k_slot_mask: Constant<Bits<24>>,
     k_hi_mask: Constant<Bits<24>>,
     k_slot_mask8: Constant<Bits<8>>,
+    k_half: Constant<Bits<24>>,
 }
 
 impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
@@ -729,6 +730,7 @@ impl<const CONN_BITS: usize, const W: usize> SackEngine<CONN_BITS, W> {
             k_slot_mask: Constant::new(((W - 1) as u64).into()),
             k_hi_mask: Constant::new((0xFF_FFFFu64 & !((W - 1) as u64)).into()),
             k_slot_mask8: Constant::new(((W - 1) as u64).into()),
+            k_half: Constant::new((1u64 << 23).into()),
         })
     }
 
@@ -929,7 +931,9 @@ impl<const CONN_BITS: usize, const W: usize> Logic for SackEngine<CONN_BITS, W> 
             self.base_in.next = self.w_base.q.val();
         }
         self.d_fwd.next = self.l_psn.q.val() - self.base_in.val();
-        self.neg.next = self.d_fwd.val().get_bit(23);
+        // behind the base in serial arithmetic: the difference's sign bit, as a compare (every
+        // bit of `d_fwd` read, so the lint has no unused bits to report)
+        self.neg.next = self.d_fwd.val() >= self.k_half.val();
         self.hi_eq.next = !((self.l_psn.q.val() ^ self.base_in.val()) & self.k_hi_mask.val()).any();
         self.hi_eq_m1.next = !((self.l_psn_m1.q.val() ^ self.base_in.val()) & self.k_hi_mask.val()).any();
         self.lo_ge.next = (self.l_psn.q.val().get_bits::<8>(0) & self.k_slot_mask8.val()) >= (self.base_in.val().get_bits::<8>(0) & self.k_slot_mask8.val());

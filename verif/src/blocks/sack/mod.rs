@@ -213,7 +213,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("received_test_ignores_the_lap", "rel = v_par ^ r_lq;", "rel = v_par;"),
         ("window_test_off_by_one_in_the_loop", "lo_ge = (l_psn$q[(32'h0)+:(8)] & k_slot_mask8) >= (base_in", "lo_ge = (l_psn$q[(32'h0)+:(8)] & k_slot_mask8) > (base_in"),
         ("window_test_misses_the_next_block", "iw = (hi_eq & lo_ge) | (hi_eq_m1 & ~lo_ge);", "iw = hi_eq & lo_ge;"),
-        ("behind_the_base_not_told_from_beyond_the_window", "neg = d_fwd[32'h17];", "neg = 1'b0;"),
+        ("behind_the_base_not_told_from_beyond_the_window", "neg = d_fwd >= k_half;", "neg = 1'b0;"),
         // commit gating
         ("uncommitted_packet_sets_its_bit", "we = iw & l_commit$q & ~l_clear$q;", "we = iw & ~l_clear$q;"),
         ("uncommitted_packet_advances_the_base", "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;", "adv = iw & isb & ~hit & ~l_clear$q;"),
