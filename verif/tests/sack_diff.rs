@@ -198,7 +198,7 @@ fn uncommitted_packets_are_classified_but_never_recorded() {
 #[test]
 fn deliberately_broken_rtl_variants_are_caught() {
     // The tiny preset (16 connections, W = 64): every pattern is width-independent, and its
-    // 64-bit words Verilate and compile about twice as fast as W = 256, 24 times over.
+    // 64-bit words Verilate and compile about twice as fast as W = 256, once per mutant.
     let s = setup("tiny");
     let mutants = sack::mutants();
     assert_eq!(mutants.len(), 26);
