@@ -235,7 +235,7 @@ struct Contrib {
 }
 
 /// The path table of one connection.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PathTable {
     /// The rows. Read freely; write only through the table's functions (or
     /// [`PathTable::with_row`]), which keep the summary.
@@ -246,6 +246,10 @@ pub struct PathTable {
     pub stat_srtt_rescans: u64,
     rng: u64,
 }
+
+/// The entropy of a row between [`PathTable::reset_conn`] and its
+/// [`PathTable::reset_row`]: not a 14-bit value, so no draw ever equals it.
+pub const ENTROPY_NONE: u16 = 0xFFFF;
 
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -280,39 +284,86 @@ impl PathTable {
         };
         for _ in 0..n {
             let entropy = t.fresh_entropy();
-            t.paths.push(Path {
-                entropy,
-                state: PathState::Ok,
-                next_path_psn: path_isn & super::SEQ_MASK,
-                cwnd: t.k.cwnd_init_q8,
-                cwnd_cnt: 0,
-                inflight: 0,
-                srtt8: 0,
-                rttvar4: 0,
-                alpha: ALPHA_ONE,
-                ce_acc: 0,
-                pkt_acc: 0,
-                alpha_window_end: 0,
-                highest_acked_path_psn: 0,
-                acked_any: false,
-                strikes: 0,
-                last_decrease_psn: 0,
-                decreased_any: false,
-                backoff_exp: 0,
-                probe_seq: 0,
-                probe_sent_at: HwTime(0),
-                probe_tries: 0,
-                probe_due: false,
-                stat_sent: 0,
-                stat_lost: 0,
-                stat_timeouts: 0,
-                stat_rerolls: 0,
-                stat_ecn_cuts: 0,
-            });
+            t.paths.push(Self::fresh_row(&t.k, entropy, path_isn));
         }
         t.summary = t.recompute_summary();
         t.summary.rr = (n - 1) as u8;
         t
+    }
+
+    /// A row as [`PathTable::new`] builds it: OK, window `cwnd_init`, alpha 1.0, no
+    /// RTT sample, path PSNs from `path_isn`, everything else 0.
+    fn fresh_row(k: &PathConsts, entropy: u16, path_isn: u32) -> Path {
+        Path {
+            entropy,
+            state: PathState::Ok,
+            next_path_psn: path_isn & super::SEQ_MASK,
+            cwnd: k.cwnd_init_q8,
+            cwnd_cnt: 0,
+            inflight: 0,
+            srtt8: 0,
+            rttvar4: 0,
+            alpha: ALPHA_ONE,
+            ce_acc: 0,
+            pkt_acc: 0,
+            alpha_window_end: 0,
+            highest_acked_path_psn: 0,
+            acked_any: false,
+            strikes: 0,
+            last_decrease_psn: 0,
+            decreased_any: false,
+            backoff_exp: 0,
+            probe_seq: 0,
+            probe_sent_at: HwTime(0),
+            probe_tries: 0,
+            probe_due: false,
+            stat_sent: 0,
+            stat_lost: 0,
+            stat_timeouts: 0,
+            stat_rerolls: 0,
+            stat_ecn_cuts: 0,
+        }
+    }
+
+    /// Connection part of a reset (the hardware's RESET_CONN): the entropy generator
+    /// restarts from `seed`, the round-robin pointer is the last path, the summary
+    /// describes no row yet (masks, OK count and window sum, srtt maximum and holder
+    /// all 0) and `stat_srtt_rescans` is 0. Every row's entropy becomes
+    /// [`ENTROPY_NONE`] (outside the 14-bit range, so no draw matches it); the rows
+    /// are otherwise left as they are. The table is consistent again once
+    /// [`PathTable::reset_row`] has rewritten every row: `reset_conn(seed)` followed by
+    /// `reset_row(p, path_isn)` for p = 0, 1, .., P − 1 leaves the table equal to
+    /// `PathTable::new(cfg, seed, path_isn)` (same entropies, drawn in the same order).
+    /// The configuration constants are kept.
+    pub fn reset_conn(&mut self, seed: u64) {
+        let n = self.paths.len();
+        self.rng = seed;
+        self.stat_srtt_rescans = 0;
+        for x in &mut self.paths {
+            x.entropy = ENTROPY_NONE;
+        }
+        self.summary = Summary { rr: (n - 1) as u8, ..Summary::default() };
+    }
+
+    /// Row part of a reset (the hardware's RESET_PATH), after [`PathTable::reset_conn`]
+    /// and once per row: row `p` becomes the row [`PathTable::new`] builds (OK, window
+    /// `cwnd_init`, path PSNs from `path_isn`) with an entropy drawn from the generator
+    /// that no other row uses (rows not rewritten yet hold [`ENTROPY_NONE`], which no
+    /// draw matches, so rows reset in increasing `p` draw exactly what `new` draws).
+    /// The row's summary lanes are set (eligible, OK) and it is added to the OK count
+    /// and window sum; its srtt (0) changes neither the maximum nor the holder.
+    /// Returns the new entropy.
+    pub fn reset_row(&mut self, p: usize, path_isn: u32) -> u16 {
+        debug_assert_eq!(self.paths[p].entropy, ENTROPY_NONE, "reset_row({p}) without reset_conn, or twice");
+        let entropy = self.fresh_entropy();
+        let x = Self::fresh_row(&self.k, entropy, path_isn);
+        let s = &mut self.summary;
+        s.eligible |= u16::from(x.eligible()) << p;
+        s.ok |= 1 << p;
+        s.ok_count += 1;
+        s.ok_cwnd_sum += x.cwnd;
+        self.paths[p] = x;
+        entropy
     }
 
     pub fn len(&self) -> usize {
@@ -498,15 +549,91 @@ impl PathTable {
         self.with_row(p, |x| {
             x.inflight = x.inflight.saturating_sub(1);
             x.stat_lost += 1;
-            if !x.decreased_any || seq_after_eq(psn, x.last_decrease_psn) {
-                x.decreased_any = true;
-                x.last_decrease_psn = next_psn;
-                let c = ((u64::from(x.cwnd) * u64::from(k.beta_q8)) >> CWND_FRAC) as u32;
-                Self::set_cwnd(x, c.max(k.cwnd_min_q8));
-                return Self::strike(x, k.fail_threshold);
+            if Self::passes_decrease(x, psn) {
+                return Self::loss_decrease(x, &k, next_psn);
             }
             false
         })
+    }
+
+    /// A loss of `psn` on row `x` may decrease the window: none yet, or `psn` at or
+    /// after the last decrease point.
+    fn passes_decrease(x: &Path, psn: u32) -> bool {
+        !x.decreased_any || seq_after_eq(psn, x.last_decrease_psn)
+    }
+
+    /// The loss response: window times beta (at least `cwnd_min`), the decrease point
+    /// moves to `next_psn`, one strike. True when the strikes reached the threshold.
+    fn loss_decrease(x: &mut Path, k: &PathConsts, next_psn: u32) -> bool {
+        x.decreased_any = true;
+        x.last_decrease_psn = next_psn;
+        let c = ((u64::from(x.cwnd) * u64::from(k.beta_q8)) >> CWND_FRAC) as u32;
+        Self::set_cwnd(x, c.max(k.cwnd_min_q8));
+        Self::strike(x, k.fail_threshold)
+    }
+
+    /// Whether [`PathTable::on_lost`]`(p, psn, _)` would decrease `p`'s window (and
+    /// strike the path) now: `p` has had no decrease yet, or `psn` is at or after its
+    /// last decrease point (serial). Reads only. Within a batch of losses only the
+    /// first PSN for which this holds decreases: the decrease moves the point to the
+    /// next PSN, which no PSN in flight has reached.
+    pub fn loss_decreases(&self, p: usize, psn: u32) -> bool {
+        Self::passes_decrease(&self.paths[p], psn)
+    }
+
+    /// `k` packets in flight on `p` declared lost at once by per-path loss detection,
+    /// in one row write (the hardware's LOSS operation). `first` and `last` bound the
+    /// batch's PSNs: every PSN `psn` of the batch lies on the serial arc from `first`
+    /// to `last` (`seq_dist(psn, first) <= seq_dist(last, first) < 2^23`) and is
+    /// before `next_psn` (`!seq_after_eq(psn, next_psn)`). The PSNs of `[cum, next)`
+    /// meet both with `first`/`last` the closest to and the farthest from the
+    /// cumulative PSN, since the window is far shorter than 2^23.
+    ///
+    /// Under these conditions the effect equals `k` calls of
+    /// [`PathTable::on_lost`]`(p, psn, next_psn)`, one per PSN of the batch, in any
+    /// order, and the result is true iff one of those calls returned true:
+    /// - each call releases one window share and counts one loss: `inflight` drops by
+    ///   `k` (saturating at 0) and `stat_lost` grows by `k`;
+    /// - only the first call whose PSN passes the last decrease point
+    ///   ([`PathTable::loss_decreases`]) decreases the window and strikes; it moves the
+    ///   point to `next_psn`, which no PSN of the batch passes. Some PSN of the batch
+    ///   passes it iff `first` or `last` does: on an arc of fewer than 2^23 PSNs, the
+    ///   PSNs at or after a point form a prefix or a suffix of the arc.
+    ///
+    /// `k == 0` writes nothing and returns false (as zero calls do).
+    pub fn on_lost_batch(&mut self, p: usize, k: u32, first: u32, last: u32, next_psn: u32) -> bool {
+        if k == 0 {
+            return false;
+        }
+        let c = self.k.clone();
+        self.with_row(p, |x| {
+            x.inflight = x.inflight.saturating_sub(k);
+            x.stat_lost += u64::from(k);
+            if Self::passes_decrease(x, first) || Self::passes_decrease(x, last) {
+                return Self::loss_decrease(x, &c, next_psn);
+            }
+            false
+        })
+    }
+
+    /// An ACK for path `p` reports `path_psn`, the highest path PSN its receiver has
+    /// seen on `p`. It is fresh when `p` has sent it (not after `next_path_psn − 1`)
+    /// and it is the first report for `p` or not before the highest reported so far
+    /// (serial); a fresh report becomes the highest (`highest_acked_path_psn`,
+    /// `acked_any`) and the caller runs per-path loss detection up to it. A stale
+    /// report changes nothing. Returns whether it was fresh. Neither field is in the
+    /// summary, so the row is written without a summary update (the srtt holder is
+    /// left alone, as the requester's former direct write did).
+    pub fn on_ack_path_psn(&mut self, p: usize, path_psn: u32) -> bool {
+        let x = &mut self.paths[p];
+        let sent_last = seq_add(x.next_path_psn, super::SEQ_MASK);
+        let fresh = !x.acked_any || seq_after_eq(path_psn, x.highest_acked_path_psn);
+        if fresh && seq_after_eq(sent_last, path_psn) {
+            x.acked_any = true;
+            x.highest_acked_path_psn = path_psn;
+            return true;
+        }
+        false
     }
 
     /// A packet declared lost because of a timeout (its window share is released; the
@@ -709,6 +836,7 @@ impl PathTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::SEQ_MASK;
 
     fn cfg() -> TransportConfig {
         TransportConfig { paths: 4, cwnd_init: 2, loss_beta_pct: 50, ..Default::default() }
@@ -1045,6 +1173,243 @@ mod tests {
         }
         assert_eq!(t.summary.srtt8_max, t.paths[1].srtt8, "the holder fell below path 1: rescanned");
         assert!(t.stat_srtt_rescans > 0);
+        t.check_summary().unwrap();
+    }
+
+    /// A table driven through `steps` random operations (as in the summary test): a
+    /// random but reachable state, summary consistent.
+    fn scrambled(c: &TransportConfig, seed: u64, steps: u32) -> PathTable {
+        let n = c.paths as u64;
+        let mut t = PathTable::new(c, seed, 0);
+        let mut rng = seed ^ 0x5EED;
+        let mut r = |m: u64| (splitmix(&mut rng) % m) as u32;
+        for step in 0..steps {
+            let p = r(n) as usize;
+            match r(8) {
+                0..=2 => {
+                    if let Some(q) = t.select(None, None) {
+                        t.on_send(q);
+                    }
+                }
+                3 => {
+                    let k = r(u64::from(t.paths[p].inflight) + 1);
+                    t.on_acked(p, k, r(2));
+                }
+                4 => {
+                    if t.paths[p].inflight > 0 {
+                        t.on_lost(p, step, step + 10);
+                    }
+                }
+                5 => t.on_rtt(p, r(200_000)),
+                6 => {
+                    t.on_timeout(p, step);
+                }
+                _ => t.on_ecn(p, r(5) as u8, 4, step, step + 4),
+            }
+        }
+        t.check_summary().unwrap();
+        t
+    }
+
+    /// Distances back from `next` (1..=2^23: every PSN before `next`), small, any,
+    /// and near the 2^23 edge.
+    fn back_from_next() -> impl Strategy<Value = u32> {
+        prop_oneof![1u32..=300, 1u32..=1 << 23, (1u32 << 23) - 300..=1 << 23]
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// `on_lost_batch(p, k, first, last, next)` leaves the table exactly as `k`
+        /// `on_lost(p, psn, next)` calls do, for PSNs on the arc [first, last] before
+        /// `next`, in any order, from random reachable states with the decrease point
+        /// anywhere (around the arc's ends, inside it, anywhere in the PSN space), and
+        /// returns the OR of their results; at most one of those calls returns true.
+        #[test]
+        fn lost_batch_equals_per_psn_sequence(
+            seed in 0u64..1000,
+            steps in 0u32..300,
+            paths in 1u8..=16,
+            fail_threshold in 1u32..=4,
+            beta in 1u8..=100,
+            p_pick in 0usize..16,
+            next in 0u32..=SEQ_MASK,
+            ds in prop::collection::vec(back_from_next(), 0..24),
+            order in any::<u64>(),
+            decreased_any in any::<bool>(),
+            ldp_kind in 0u8..4,
+            ldp_off in 0u32..=SEQ_MASK,
+            inflight in 0u32..40,
+        ) {
+            let c = TransportConfig { paths, fail_threshold, loss_beta_pct: beta, cwnd_init: 16, cwnd_max: 64, ..Default::default() };
+            let mut t = scrambled(&c, seed, steps);
+            let p = p_pick % paths as usize;
+            let psns: Vec<u32> = ds.iter().map(|&d| seq_add(next, SEQ_MASK + 1 - d)).collect();
+            // first: farthest back from next; last: closest.
+            let (dmax, dmin) = (ds.iter().copied().max().unwrap_or(1), ds.iter().copied().min().unwrap_or(1));
+            let (first, last) = (seq_add(next, SEQ_MASK + 1 - dmax), seq_add(next, SEQ_MASK + 1 - dmin));
+            let ldp = match ldp_kind {
+                0 => ldp_off & SEQ_MASK,
+                1 => seq_add(first, ldp_off % 64).wrapping_sub(32) & SEQ_MASK,
+                2 => seq_add(last, ldp_off % 64).wrapping_sub(32) & SEQ_MASK,
+                _ => seq_add(first, ldp_off % (dmax - dmin + 1)),
+            };
+            t.with_row(p, |x| {
+                x.decreased_any = decreased_any;
+                x.last_decrease_psn = ldp;
+                x.inflight = inflight;
+            });
+            // A random order of the batch's PSNs.
+            let mut psns = psns;
+            let mut o = order;
+            for i in (1..psns.len()).rev() {
+                o = o.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                psns.swap(i, (o >> 33) as usize % (i + 1));
+            }
+            let mut seq = t.clone();
+            let results: Vec<bool> = psns.iter().map(|&psn| seq.on_lost(p, psn, next)).collect();
+            let mut batch = t.clone();
+            let r = batch.on_lost_batch(p, psns.len() as u32, first, last, next);
+            prop_assert!(results.iter().filter(|&&b| b).count() <= 1);
+            prop_assert_eq!(r, results.iter().any(|&b| b));
+            prop_assert_eq!(&batch, &seq);
+            batch.check_summary().unwrap();
+        }
+
+        /// `loss_decreases(p, psn)` is exactly whether `on_lost(p, psn, next)` decreases
+        /// the window now (the decrease point moves to `next`, one strike).
+        #[test]
+        fn loss_decreases_predicts_whether_on_lost_decreases(
+            seed in 0u64..1000,
+            steps in 0u32..300,
+            p_pick in 0usize..4,
+            psn in 0u32..=SEQ_MASK,
+            near in any::<bool>(),
+        ) {
+            let c = TransportConfig { paths: 4, fail_threshold: 255, ..cfg() };
+            let t = scrambled(&c, seed, steps);
+            let p = p_pick;
+            let x = &t.paths[p];
+            let psn = if near { seq_add(x.last_decrease_psn, psn % 5).wrapping_sub(2) & SEQ_MASK } else { psn };
+            let next = seq_add(x.last_decrease_psn, 1 << 22);
+            let mut u = t.clone();
+            u.on_lost(p, psn, next);
+            let decreased = u.paths[p].strikes == x.strikes + 1 && u.paths[p].last_decrease_psn == next && u.paths[p].decreased_any;
+            prop_assert_eq!(t.loss_decreases(p, psn), decreased);
+        }
+
+        /// `on_ack_path_psn` is the requester's former inline gate: fresh iff the path
+        /// sent `path_psn` and it is the first report or not behind the highest; a fresh
+        /// report becomes the highest; nothing else in the table changes, the summary's
+        /// srtt holder included (the row is not written through `with_row`).
+        #[test]
+        fn ack_path_psn_is_fresh_iff_sent_and_not_behind_the_highest(
+            seed in 0u64..1000,
+            steps in 0u32..300,
+            p_pick in 0usize..4,
+            acked_any in any::<bool>(),
+            npp in 0u32..=SEQ_MASK,
+            hap_back in 0u32..600,
+            pp_rel in 0u32..1200,
+            far in any::<bool>(),
+        ) {
+            let c = TransportConfig { paths: 4, ..cfg() };
+            let mut t = scrambled(&c, seed, steps);
+            let p = p_pick;
+            let hap = seq_add(npp, SEQ_MASK + 1 - hap_back);
+            t.with_row(p, |x| {
+                x.next_path_psn = npp;
+                x.acked_any = acked_any;
+                x.highest_acked_path_psn = hap;
+            });
+            // Reported path PSN: around the highest and the next path PSN, or anywhere.
+            let path_psn = if far { seq_add(npp, pp_rel << 14) } else { seq_add(hap, pp_rel).wrapping_sub(600) & SEQ_MASK };
+            // The former inline code (requester.rs, on_ack), on a copy.
+            let mut want = t.clone();
+            let x = &mut want.paths[p];
+            let sent_last = seq_add(x.next_path_psn, SEQ_MASK);
+            let fresh = !x.acked_any || seq_after_eq(path_psn, x.highest_acked_path_psn);
+            let want_fresh = fresh && seq_after_eq(sent_last, path_psn);
+            if want_fresh {
+                x.acked_any = true;
+                x.highest_acked_path_psn = path_psn;
+            }
+            prop_assert_eq!(t.on_ack_path_psn(p, path_psn), want_fresh);
+            prop_assert_eq!(&t, &want);
+        }
+
+        /// `reset_conn(seed)` then `reset_row(p, isn)` for p = 0.. leaves any used table
+        /// equal to `PathTable::new(cfg, seed, isn)`: same entropies (drawn in the same
+        /// order, the old rows' entropies ignored), rows, summary, RNG and counters.
+        #[test]
+        fn reset_conn_then_reset_rows_in_order_equals_new(
+            seed in 0u64..1000,
+            steps in 0u32..300,
+            paths in 1u8..=16,
+            new_seed in any::<u64>(),
+            isn in any::<u32>(),
+        ) {
+            let c = TransportConfig { paths, cwnd_init: 3, cwnd_max: 64, ..Default::default() };
+            let mut t = scrambled(&c, seed, steps);
+            t.reset_conn(new_seed);
+            for p in 0..paths as usize {
+                let e = t.reset_row(p, isn);
+                prop_assert_eq!(e, t.paths[p].entropy);
+                prop_assert!(e < 0x4000);
+            }
+            let want = PathTable::new(&c, new_seed, isn);
+            prop_assert_eq!(&t, &want);
+            t.check_summary().unwrap();
+            // Afterwards it behaves as new: the next reroll draws the same entropy.
+            let mut w = want.clone();
+            t.fail(0);
+            w.fail(0);
+            prop_assert_eq!(&t, &w);
+        }
+    }
+
+    /// The batch decision in the cases the property test must not miss: the decrease
+    /// point inside the arc (a suffix of the batch passes it), before it (all pass),
+    /// after `next`'s side (none pass); inflight saturates; k = 0 writes nothing.
+    #[test]
+    fn lost_batch_decreases_once_iff_first_or_last_passes_the_decrease_point() {
+        let c = TransportConfig { fail_threshold: 2, ..cfg() };
+        let set = |ldp: u32, inflight: u32| {
+            let mut t = PathTable::new(&c, 1, 0);
+            t.with_row(0, |x| {
+                x.cwnd = 16 * ONE;
+                x.inflight = inflight;
+                x.decreased_any = true;
+                x.last_decrease_psn = ldp;
+            });
+            t
+        };
+        // PSNs 100..=110, next 120.
+        for (ldp, decrease) in [(105, true), (100, true), (90, true), (111, false), (120, false), (SEQ_MASK - 5, true)] {
+            let mut t = set(ldp, 20);
+            assert!(!t.on_lost_batch(0, 11, 100, 110, 120), "one strike of two");
+            let x = &t.paths[0];
+            assert_eq!((x.inflight, x.stat_lost), (9, 11));
+            assert_eq!(x.cwnd == 8 * ONE && x.strikes == 1 && x.last_decrease_psn == 120, decrease, "ldp {ldp}");
+            assert_eq!(x.cwnd == 16 * ONE && x.strikes == 0 && x.last_decrease_psn == ldp, !decrease, "ldp {ldp}");
+        }
+        // A second batch after the decrease does not decrease again.
+        let mut t = set(105, 20);
+        assert!(!t.on_lost_batch(0, 3, 104, 106, 120));
+        assert!(!t.on_lost_batch(0, 3, 103, 119, 120));
+        assert_eq!((t.paths[0].strikes, t.paths[0].cwnd), (1, 8 * ONE));
+        // The strike that reaches fail_threshold is reported.
+        t.with_row(0, |x| x.decreased_any = false);
+        assert!(t.on_lost_batch(0, 2, 110, 111, 130));
+        // Saturating inflight; k = 0 is no write at all.
+        let mut t = set(105, 2);
+        t.on_lost_batch(0, 5, 100, 104, 120);
+        assert_eq!(t.paths[0].inflight, 0);
+        let before = t.clone();
+        assert!(!t.on_lost_batch(0, 0, 0, 0, 0));
+        assert_eq!(t, before);
         t.check_summary().unwrap();
     }
 }

@@ -19,7 +19,8 @@
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
 use super::rtx::{Acked, RetransmitQueue, SlotState};
-use super::{seq_add, seq_after, seq_after_eq, InvariantError, TransportConfig, TransportError};
+use super::{seq_add, seq_after, seq_dist, InvariantError, TransportConfig, TransportError};
+use crate::sack::Bitmap;
 use crate::time::{earliest, HwTime};
 use crate::wire::{data_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use crate::wire::{DATA_HDRS_LEN, ETH_HLEN, L3_OVERHEAD};
@@ -488,6 +489,45 @@ impl Requester {
         }
     }
 
+    /// Per-path loss detection's PSNs `psns` (in flight on `p`, head first: a prefix
+    /// of its list, all in `[cum, next)`) are declared lost: each is marked lost in the
+    /// retransmit queue and the path table takes them in batches
+    /// ([`PathTable::on_lost_batch`], one row write per batch). The effect is exactly
+    /// that of declaring them lost one at a time, in order ([`PathTable::on_lost`] per
+    /// PSN, the path failed as soon as a call returns true): only the first PSN that
+    /// passes the path's last decrease point ([`PathTable::loss_decreases`]) can
+    /// strike, so the PSNs up to and including it form the first batch and the rest
+    /// the second. If that strike fails the path, the failure drains the path before
+    /// the second batch, whose PSNs are then no longer in flight and are skipped (one
+    /// at a time they were skipped too), so they count as drained, not as path losses.
+    fn declare_lost_on_path(&mut self, p: usize, psns: &[u32]) {
+        let next = self.rtx.next;
+        let cut = psns.iter().position(|&psn| self.paths.loss_decreases(p, psn)).map_or(psns.len(), |j| j + 1);
+        for part in [&psns[..cut], &psns[cut..]] {
+            let base = self.rtx.base;
+            let (mut k, mut first, mut last) = (0u32, 0u32, 0u32);
+            for &psn in part {
+                // A PSN no longer in flight (drained by a failure) is skipped.
+                if self.rtx.record(psn).is_none() {
+                    continue;
+                }
+                self.rtx.mark_lost(psn);
+                self.stats.losses_by_path += 1;
+                let d = seq_dist(psn, base);
+                if k == 0 || d < seq_dist(first, base) {
+                    first = psn;
+                }
+                if k == 0 || d > seq_dist(last, base) {
+                    last = psn;
+                }
+                k += 1;
+            }
+            if self.paths.on_lost_batch(p, k, first, last, next) {
+                self.fail_path(p);
+            }
+        }
+    }
+
     fn fail_path(&mut self, p: usize) {
         if matches!(self.paths.paths[p].state, PathState::Failed | PathState::Probing) {
             return;
@@ -534,18 +574,11 @@ impl Requester {
             }
             let (cum, next) = (self.rtx.base, self.rtx.next);
             self.paths.on_ecn(p, a.ecn_ce, a.ecn_pkts, cum, next);
-            let x = &mut self.paths.paths[p];
-            let sent_last = seq_add(x.next_path_psn, super::SEQ_MASK);
-            let fresh = !x.acked_any || seq_after_eq(a.path_psn, x.highest_acked_path_psn);
-            if fresh && seq_after_eq(sent_last, a.path_psn) {
-                x.acked_any = true;
-                x.highest_acked_path_psn = a.path_psn;
+            if self.paths.on_ack_path_psn(p, a.path_psn) {
                 let mut v = std::mem::take(&mut self.scratch);
                 v.clear();
                 self.rtx.path_losses(p, a.path_psn, self.cfg.reorder_threshold, &mut v);
-                for &psn in &v {
-                    self.declare_lost(psn, false);
-                }
+                self.declare_lost_on_path(p, &v);
                 self.scratch = v;
             }
         }
@@ -711,14 +744,45 @@ impl Requester {
 
     /// The oldest lost PSN whose message is not under an RNR hold at `now`.
     fn oldest_lost(&self, now: HwTime) -> Option<u32> {
-        let any_hold = self.msgs.iter().any(|m| m.not_before.is_some());
-        let held = |psn: u32| {
-            any_hold
-                && msg_of(&self.msgs, self.cfg.window, psn)
-                    .and_then(|(k, _)| self.msgs[k].not_before)
-                    .is_some_and(|t| !now.after_eq(t))
-        };
-        self.rtx.oldest_lost(held)
+        self.rtx.oldest_lost(&self.held_mask(now))
+    }
+
+    /// The RNR-held PSNs at `now` as the W-bit mask [`RetransmitQueue::oldest_lost`]
+    /// takes: bit `psn mod W` is set for each live PSN whose message (the first row of
+    /// the message table containing it, as [`msg_of`] finds it) has a hold not yet
+    /// ended at `now`. Built from the message table's rows: each row with segmented
+    /// packets covers its last `min(segmented, W)` PSNs; a row claims the live ones no
+    /// earlier row claimed, and a held row sets their bits. Empty (no work) when no
+    /// row has a hold's valid bit set.
+    fn held_mask(&self, now: HwTime) -> Bitmap {
+        let mut held = Bitmap::default();
+        if !self.msgs.iter().any(|m| m.not_before.is_some()) {
+            return held;
+        }
+        let w = self.cfg.window;
+        let mut claimed = Bitmap::default();
+        for m in &self.msgs {
+            if m.segmented == 0 {
+                continue;
+            }
+            let on = m.not_before.is_some_and(|t| !now.after_eq(t));
+            let last = seq_add(m.first_psn, m.segmented - 1);
+            for d in 0..m.segmented.min(w) {
+                let psn = seq_add(last, super::SEQ_MASK + 1 - d);
+                if !self.rtx.is_live(psn) {
+                    continue;
+                }
+                let i = (psn & (w - 1)) as usize;
+                if claimed.get(i) {
+                    continue;
+                }
+                claimed.set(i);
+                if on {
+                    held.set(i);
+                }
+            }
+        }
+        held
     }
 
     /// The earliest RNR hold of the message table still valid (the hold timer: at most
@@ -1183,5 +1247,136 @@ mod tests {
         assert!(drain(&mut r, w.add(u32::MAX)).is_empty());
         assert_eq!(drain(&mut r, w).len(), 1);
         r.check_invariants().unwrap();
+    }
+
+    /// A random run of one requester: posts, sends, ACKs with random cumulative PSNs,
+    /// SACK bits, paths and path PSNs, RNR NAKs, timer expiries. `hook` sees the
+    /// requester before every event.
+    fn random_run(cfg: &TransportConfig, seed: u64, steps: u32, mut hook: impl FnMut(&mut Requester, HwTime, &Ack)) {
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut r_ = |m: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % m.max(1)) as u32
+        };
+        let mut r = Requester::new(cfg, super::super::SEQ_MASK - 300 + r_(600), r_(1 << 24), seed);
+        let mut now = 1000u32;
+        let mut id = 0u64;
+        for _ in 0..steps {
+            now += 1 + r_(3000);
+            if r.outstanding() < 6 {
+                r.post(WorkRequest { kind: DataKind::Send, ..wr(id, u64::from(1 + r_(8)) * 4096) }).unwrap();
+                id += 1;
+            }
+            let p = r_(u64::from(cfg.paths)) as usize;
+            let npp = r.paths.paths[p].next_path_psn;
+            let mut sack = Bitmap::default();
+            for i in 1..cfg.window as usize {
+                if r_(3) == 0 {
+                    sack.set(i);
+                }
+            }
+            let back = if r_(4) == 0 { r_(1 << 24) } else { 1 + r_(12) };
+            let a = Ack { path_id: p as u8, path_psn: seq_add(npp, super::super::SEQ_MASK + 1 - back), ts_echo: now - r_(500), sack, ..Default::default() };
+            hook(&mut r, HwTime(now), &a);
+            match r_(10) {
+                0..=3 => {
+                    drain(&mut r, HwTime(now));
+                }
+                4..=6 => {
+                    let c = seq_add(r.cum_psn(), r_(u64::from(r.rtx.outstanding() / 3 + 1)));
+                    r.on_ack(HwTime(now), c, &a);
+                }
+                7 => {
+                    let live: Vec<u32> = r.rtx.iter().map(|(psn, _)| psn).collect();
+                    if !live.is_empty() {
+                        let psn = live[r_(live.len() as u64) as usize];
+                        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: p as u8, rnr_delay_us: 1 + r_(20) as u16, msn: 0, cumulative: r.cum_psn() };
+                        r.on_nak(HwTime(now), psn, &nak);
+                    }
+                }
+                8 => {
+                    let inflight: Vec<u32> = r.rtx.iter().filter(|(_, s)| s.state == SlotState::InFlight).map(|(psn, _)| psn).collect();
+                    if !inflight.is_empty() {
+                        r.declare_lost(inflight[r_(inflight.len() as u64) as usize], true);
+                    }
+                }
+                _ => {
+                    now += r_(200_000);
+                    r.on_timer(HwTime(now));
+                }
+            }
+            r.check_invariants().unwrap();
+        }
+    }
+
+    /// Per-path loss detection's PSNs declared lost as path-table batches
+    /// (`declare_lost_on_path`) leave the requester exactly as declaring them lost one
+    /// by one (the former code: `declare_lost(psn, false)` per PSN), stats, path rows
+    /// and retransmit queue included, from random states, with failures in the middle
+    /// of a batch and decreases with PSNs after them both exercised.
+    #[test]
+    fn loss_batches_leave_the_requester_as_per_psn_losses_do() {
+        let (mut checked, mut mid_fail, mut mid_decrease) = (0, 0, 0);
+        for seed in 0..60u64 {
+            for fail_threshold in [1, 2, 3] {
+                let cfg = TransportConfig { paths: 4, window: 64, cwnd_init: 4, cwnd_max: 64, msg_window: 8, fail_threshold, rnr_retry: 7, head_rto_pct: 0, reorder_threshold: 2, ..Default::default() };
+                random_run(&cfg, seed, 300, |r, _, a| {
+                    let p = a.path_id as usize;
+                    let mut v = vec![];
+                    r.rtx.path_losses(p, a.path_psn, cfg.reorder_threshold, &mut v);
+                    if v.is_empty() {
+                        return;
+                    }
+                    let mut one = r.clone();
+                    for (i, &psn) in v.iter().enumerate() {
+                        let (f, d) = (one.stats.path_failures, one.paths.paths[p].strikes);
+                        one.declare_lost(psn, false);
+                        if i + 1 < v.len() && one.stats.path_failures > f {
+                            mid_fail += 1;
+                        }
+                        if i + 1 < v.len() && one.paths.paths[p].strikes > d && one.stats.path_failures == f {
+                            mid_decrease += 1;
+                        }
+                    }
+                    let mut batch = r.clone();
+                    batch.declare_lost_on_path(p, &v);
+                    assert_eq!(serde_json::to_string(&batch).unwrap(), serde_json::to_string(&one).unwrap(), "seed {seed}, psns {v:?}");
+                    checked += 1;
+                });
+            }
+        }
+        assert!(checked > 500 && mid_fail > 20 && mid_decrease > 20, "checked {checked}, mid-batch failures {mid_fail}, mid-batch decreases {mid_decrease}");
+    }
+
+    /// The held mask built from the message table gives `oldest_lost` the result of
+    /// the former per-PSN predicate (`msg_of` then the message's hold) at every time,
+    /// from random states with RNR holds, windows 32 and 256, across the PSN wrap.
+    #[test]
+    fn held_mask_query_equals_the_former_per_psn_hold_predicate() {
+        let (mut checked, mut held_mattered) = (0, 0);
+        for seed in 0..40u64 {
+            for window in [32, 256] {
+                let cfg = TransportConfig { paths: 2, window, cwnd_init: 8, cwnd_max: 32, msg_window: 4, rnr_retry: 7, ..Default::default() };
+                random_run(&cfg, seed, 300, |r, now, _| {
+                    for dt in [0, 5_000, 20_000, 100_000] {
+                        let now = now.add_ns(dt);
+                        let any_hold = r.msgs.iter().any(|m| m.not_before.is_some());
+                        let held = |psn: u32| {
+                            any_hold
+                                && msg_of(&r.msgs, r.cfg.window, psn).and_then(|(k, _)| r.msgs[k].not_before).is_some_and(|t| !now.after_eq(t))
+                        };
+                        let want = r.rtx.oldest_lost_by(held);
+                        assert_eq!(r.oldest_lost(now), want, "seed {seed} window {window}");
+                        checked += 1;
+                        if want != r.rtx.oldest_lost_by(|_| false) {
+                            held_mattered += 1;
+                        }
+                    }
+                });
+            }
+        }
+        assert!(checked > 1000 && held_mattered > 50, "checked {checked}, a hold changed the answer {held_mattered} times");
     }
 }

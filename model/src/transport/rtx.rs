@@ -57,6 +57,7 @@
 //! [`RetransmitQueue::check_lists`] checks all of it.
 
 use super::{seq_add, seq_after_eq, seq_dist};
+use crate::sack::Bitmap;
 use crate::time::HwTime;
 use serde::{Deserialize, Serialize};
 
@@ -466,9 +467,55 @@ impl RetransmitQueue {
         self.set_lost_bit(i, true);
     }
 
-    /// The oldest lost PSN for which `held` is false (`held`: its message is under an
-    /// RNR hold at this time).
-    pub fn oldest_lost(&self, mut held: impl FnMut(u32) -> bool) -> Option<u32> {
+    /// The oldest lost PSN not held back by `held`, a W-bit mask indexed like the
+    /// queue's own lost bitmap: bit `i` (word `i / 64`, bit `i % 64`) stands for the
+    /// live PSN in slot `i`, the one with `psn mod W == i`; a set bit means that PSN is
+    /// held back (its message is under an RNR hold now) and is skipped. Bits of slots
+    /// with no live PSN and bits at or beyond W are never read. The scan is the former
+    /// one (a closure `held(psn)`), step for step, with the closure replaced by the
+    /// mask's bit: the lost bitmap is read a word at a time from the base, each lost
+    /// PSN found is tested against the mask.
+    ///
+    /// For W < 64 the scan, as before, does not wrap around the ring by the word skip:
+    /// when the lost bitmap has no bit between the current slot and W − 1 it stops, so
+    /// a lost PSN whose slot is below the base's slot is found only after a held lost
+    /// PSN in slot W − 1 is stepped over. Kept as it is (no behaviour change).
+    pub fn oldest_lost(&self, held: &Bitmap) -> Option<u32> {
+        if self.lost_count == 0 {
+            return None;
+        }
+        let n = self.outstanding();
+        let mut psn = self.base;
+        let mut k = 0;
+        while k < n {
+            let i = self.idx(psn);
+            let word = self.lost[i / 64] >> (i % 64);
+            if word == 0 {
+                // Skip to the next word boundary (or the ring's end).
+                let step = (64 - i % 64) as u32;
+                k += step;
+                psn = seq_add(psn, step);
+                continue;
+            }
+            let tz = word.trailing_zeros();
+            k += tz;
+            if k >= n {
+                break;
+            }
+            psn = seq_add(psn, tz);
+            if !held.get(self.idx(psn)) {
+                return Some(psn);
+            }
+            k += 1;
+            psn = seq_add(psn, 1);
+        }
+        None
+    }
+
+    /// The former `oldest_lost`, verbatim: the oldest lost PSN for which the predicate
+    /// `held` is false. The reference the mask version is tested against.
+    #[cfg(test)]
+    pub(crate) fn oldest_lost_by(&self, mut held: impl FnMut(u32) -> bool) -> Option<u32> {
         if self.lost_count == 0 {
             return None;
         }
@@ -595,14 +642,17 @@ mod tests {
         q.mark_lost(290);
         q.mark_lost(170);
         q.mark_lost(230);
-        assert_eq!(q.oldest_lost(|psn| psn == 170), Some(230), "170 is held back (its message's RNR hold)");
-        assert_eq!(q.oldest_lost(|_| false), Some(170));
-        assert_eq!(q.oldest_lost(|_| true), None);
+        let none = Bitmap::default();
+        let mut held = Bitmap::default();
+        held.set(170); // slot 170 mod W (W = 256)
+        assert_eq!(q.oldest_lost(&held), Some(230), "170 is held back (its message's RNR hold)");
+        assert_eq!(q.oldest_lost(&none), Some(170));
+        assert_eq!(q.oldest_lost(&Bitmap([u64::MAX; 4])), None);
         q.on_transmit(170, 0, 999, T(600));
         assert!(q.slot(170).unwrap().retx, "a transmission after the first is a retransmission");
         assert!(!q.slot(171).unwrap().retx);
         assert_eq!(q.ack(230), Acked::WasLost { path: 0 });
-        assert_eq!(q.oldest_lost(|_| false), Some(290));
+        assert_eq!(q.oldest_lost(&none), Some(290));
         assert_eq!(q.lost_count(), 1);
         q.check_lists().unwrap();
     }
@@ -744,5 +794,69 @@ mod tests {
             assert_eq!(q.linked() + q.free_records() as usize, W as usize, "round {round}: every record on a list");
         }
         assert!(lazy_max > W as usize, "lazy FIFOs would have held {lazy_max} entries (W = {W})");
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// `oldest_lost(&mask)` returns what the former per-PSN predicate version
+        /// returned for `held(psn) = bit psn mod W of the mask`, for every window size,
+        /// base slot (the ring's wrap), PSN wrap, lost set and held set; mask bits of
+        /// slots not live and bits at or beyond W change nothing.
+        #[test]
+        fn held_mask_query_equals_the_per_psn_predicate_query(
+            wlog in 5u32..=8,
+            isn_near_wrap in any::<bool>(),
+            isn in 0u32..=SEQ_MASK,
+            shift in 0u32..600,
+            outstanding_pick in 0u32..=256,
+            lost_bits in any::<[u64; 4]>(),
+            held_bits in any::<[u64; 4]>(),
+            junk in any::<[u64; 4]>(),
+        ) {
+            let w = 1u32 << wlog;
+            let isn = if isn_near_wrap { seq_add(SEQ_MASK, isn % 700).wrapping_sub(350) & SEQ_MASK } else { isn };
+            let mut q = RetransmitQueue::new(w, w, 2, isn);
+            // Move the base by `shift` (any base slot), then fill `outstanding` PSNs.
+            for _ in 0..shift {
+                let psn = q.push_new();
+                q.on_transmit(psn, 0, psn, T(0));
+                q.ack(psn);
+                q.advance_base(seq_add(psn, 1));
+            }
+            let n = outstanding_pick % (w + 1);
+            for k in 0..n {
+                let psn = q.push_new();
+                q.on_transmit(psn, (k % 2) as u8, psn, T(0));
+            }
+            let live: Vec<u32> = q.iter().map(|(psn, _)| psn).collect();
+            for (k, &psn) in live.iter().enumerate() {
+                if lost_bits[k / 64] >> (k % 64) & 1 == 1 {
+                    q.mark_lost(psn);
+                }
+            }
+            // Held: live PSNs chosen by held_bits (by offset from the base); the mask
+            // gets their slots, plus junk in the slots of no live PSN and beyond W.
+            let is_held = |psn: u32| {
+                let k = seq_dist(psn, q.base) as usize;
+                held_bits[k / 64] >> (k % 64) & 1 == 1
+            };
+            let mut mask = Bitmap::default();
+            let mut live_slots = Bitmap::default();
+            for &psn in &live {
+                live_slots.set(q.idx(psn));
+                if is_held(psn) {
+                    mask.set(q.idx(psn));
+                }
+            }
+            for i in 0..256 {
+                if (i >= w as usize || !live_slots.get(i)) && junk[i / 64] >> (i % 64) & 1 == 1 {
+                    mask.set(i);
+                }
+            }
+            prop_assert_eq!(q.oldest_lost(&mask), q.oldest_lost_by(is_held));
+        }
     }
 }
