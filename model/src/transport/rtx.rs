@@ -476,10 +476,10 @@ impl RetransmitQueue {
     /// mask's bit: the lost bitmap is read a word at a time from the base, each lost
     /// PSN found is tested against the mask.
     ///
-    /// For W < 64 the scan, as before, does not wrap around the ring by the word skip:
-    /// when the lost bitmap has no bit between the current slot and W − 1 it stops, so
-    /// a lost PSN whose slot is below the base's slot is found only after a held lost
-    /// PSN in slot W − 1 is stepped over. Kept as it is (no behaviour change).
+    /// An empty word skips to the next word boundary or to the ring's end (slot W),
+    /// whichever comes first, so for W < 64 the scan wraps to slot 0 like any other
+    /// (before this was fixed, a W = 32 queue with the base in slot 20 never found a
+    /// lost PSN in slot 3).
     pub fn oldest_lost(&self, held: &Bitmap) -> Option<u32> {
         if self.lost_count == 0 {
             return None;
@@ -491,8 +491,8 @@ impl RetransmitQueue {
             let i = self.idx(psn);
             let word = self.lost[i / 64] >> (i % 64);
             if word == 0 {
-                // Skip to the next word boundary (or the ring's end).
-                let step = (64 - i % 64) as u32;
+                // Skip to the next word boundary or the ring's end, whichever is first.
+                let step = ((64 - i % 64) as u32).min(self.window - i as u32);
                 k += step;
                 psn = seq_add(psn, step);
                 continue;
@@ -512,8 +512,9 @@ impl RetransmitQueue {
         None
     }
 
-    /// The former `oldest_lost`, verbatim: the oldest lost PSN for which the predicate
-    /// `held` is false. The reference the mask version is tested against.
+    /// The former `oldest_lost` (a predicate instead of the mask; with the W < 64 wrap
+    /// fix): the oldest lost PSN for which `held` is false. The requester's tests use it
+    /// as the reference for the mask it builds.
     #[cfg(test)]
     pub(crate) fn oldest_lost_by(&self, mut held: impl FnMut(u32) -> bool) -> Option<u32> {
         if self.lost_count == 0 {
@@ -526,8 +527,8 @@ impl RetransmitQueue {
             let i = self.idx(psn);
             let word = self.lost[i / 64] >> (i % 64);
             if word == 0 {
-                // Skip to the next word boundary (or the ring's end).
-                let step = (64 - i % 64) as u32;
+                // Skip to the next word boundary or the ring's end, whichever is first.
+                let step = ((64 - i % 64) as u32).min(self.window - i as u32);
                 k += step;
                 psn = seq_add(psn, step);
                 continue;
@@ -798,15 +799,41 @@ mod tests {
 
     use proptest::prelude::*;
 
+    /// A 32-PSN window (the smallest the config allows) with the base in slot 20: a lost
+    /// PSN in slot 3 (the ring wrapped) is found. The scan once skipped an empty word to
+    /// slot 64 instead of the ring's end and missed it.
+    #[test]
+    fn oldest_lost_wraps_the_ring_below_64_psns() {
+        let mut q = RetransmitQueue::new(32, 32, 2, 0);
+        for _ in 0..20 {
+            let psn = q.push_new();
+            q.on_transmit(psn, 0, psn, T(0));
+            q.ack(psn);
+            q.advance_base(seq_add(psn, 1));
+        }
+        assert_eq!(q.base, 20);
+        for k in 0..16u32 {
+            let psn = q.push_new();
+            q.on_transmit(psn, (k % 2) as u8, psn, T(0));
+        }
+        q.mark_lost(35);
+        assert_eq!(q.oldest_lost(&Bitmap::default()), Some(35));
+        let mut held = Bitmap::default();
+        held.set(3);
+        assert_eq!(q.oldest_lost(&held), None);
+        q.mark_lost(22);
+        assert_eq!(q.oldest_lost(&held), Some(22));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
 
-        /// `oldest_lost(&mask)` returns what the former per-PSN predicate version
-        /// returned for `held(psn) = bit psn mod W of the mask`, for every window size,
+        /// `oldest_lost(&mask)` is the first live PSN, in PSN order from the base, that
+        /// is lost and whose slot's mask bit is clear, for every window size (32..=256),
         /// base slot (the ring's wrap), PSN wrap, lost set and held set; mask bits of
         /// slots not live and bits at or beyond W change nothing.
         #[test]
-        fn held_mask_query_equals_the_per_psn_predicate_query(
+        fn oldest_lost_is_the_first_lost_unheld_psn_from_the_base(
             wlog in 5u32..=8,
             isn_near_wrap in any::<bool>(),
             isn in 0u32..=SEQ_MASK,
@@ -856,7 +883,8 @@ mod tests {
                     mask.set(i);
                 }
             }
-            prop_assert_eq!(q.oldest_lost(&mask), q.oldest_lost_by(is_held));
+            let want = live.iter().copied().find(|&psn| q.slot(psn).is_some_and(|x| x.state == SlotState::Lost) && !is_held(psn));
+            prop_assert_eq!(q.oldest_lost(&mask), want);
         }
     }
 }
