@@ -12,11 +12,14 @@
 //! - [`SegSearch`]: pipelined circular first-one search in 16-bit segments (registered
 //!   per-segment summaries; the wide vector is never searched in one cycle).
 //! - [`BlockRam`]: block RAM with a registered read and forwarding of the write in flight.
+//! - [`CrcFold`], [`Crc32Stream`]: CRC-32 of one D-bit beat as an XOR matrix, and a message's
+//!   CRC register at one beat per cycle with a pipelined partial last beat (the ICRC).
 //!
 //! Tree widths are const generics; the constructors (`try_new`) refuse an illegal width
 //! with a [`PrimError`] naming the parameter and the reason (`new`/`default` panic with it).
 
 mod bram;
+mod crc;
 mod first_zero;
 mod prefix_and;
 mod rotate;
@@ -24,6 +27,7 @@ mod seg_search;
 mod skid;
 
 pub use bram::BlockRam;
+pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CRC_MAX_D};
 pub use first_zero::FirstZero;
 pub use prefix_and::PrefixAnd;
 pub use rotate::RotateRight;
