@@ -60,13 +60,17 @@ fn lint_prim<U: rust_hdl::prelude::Block>(mut uut: U, name: &str) -> (bool, Stri
 }
 
 #[test]
-fn the_crc_primitives_of_the_receive_path_are_lint_clean_at_every_parser_width() {
-    use mrnic_hdl::prim::Crc32Stream;
+fn the_checksum_primitives_of_the_receive_path_are_lint_clean_at_every_parser_width() {
+    use mrnic_hdl::prim::{Crc32Stream, OnesSum};
     for (ok, log) in [
         lint_prim(Crc32Stream::<64>::new(0xDEBB_20E3), "crcstream64"),
         lint_prim(Crc32Stream::<128>::new(0xDEBB_20E3), "crcstream128"),
         lint_prim(Crc32Stream::<256>::new(0xDEBB_20E3), "crcstream256"),
         lint_prim(Crc32Stream::<512>::new(0xDEBB_20E3), "crcstream512"),
+        lint_prim(OnesSum::<64, 8>::new(), "onessum64"),
+        lint_prim(OnesSum::<128, 16>::new(), "onessum128"),
+        lint_prim(OnesSum::<256, 32>::new(), "onessum256"),
+        lint_prim(OnesSum::<512, 64>::new(), "onessum512"),
     ] {
         assert!(ok && !log.contains("%Warning"), "{log}");
     }

@@ -215,3 +215,133 @@ fn the_icrc_is_right_exactly_when_the_register_after_it_is_the_residue() {
         assert_ne!(c2.state(), 0xDEBB_20E3, "a wrong ICRC never gives the residue");
     }
 }
+
+// ---- OnesSum: the Internet checksum's sum (same file: the receive path's checksum primitives)
+
+/// Drives `OnesSum<D, K>` with `msgs` random messages (random byte enables, runs of idle
+/// cycles, back to back, resets inside messages) and checks every m_valid cycle against
+/// the model's `ones_sum`, exactly `latency` cycles after each last beat.
+fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize, seed: u64) -> usize {
+    use mrnic_hdl::prim::{ones_sum_model, OnesSum};
+    let m = build(OnesSum::<D, K>::new(), &format!("prim_onessum{D}"));
+    let mut sim = m.sim().unwrap();
+    let p = |n: &str| sim.port(n).unwrap();
+    let (clock, rst, s_valid, s_first, s_last, s_data, s_keep, s_add, m_valid, m_sum) = (
+        p("clock"),
+        p("rst"),
+        p("s_valid"),
+        p("s_first"),
+        p("s_last"),
+        p("s_data"),
+        p("s_keep"),
+        p("s_add"),
+        p("m_valid"),
+        p("m_sum"),
+    );
+    let lat = OnesSum::<D, K>::latency() as u64;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut expect: VecDeque<(u64, u16)> = VecDeque::new();
+    let (mut cycle, mut done) = (0u64, 0usize);
+    sim.set(&rst, 1);
+    sim.ticks(&clock, 2);
+    sim.set(&rst, 0);
+    let check = |sim: &mut Sim, cycle: u64, expect: &mut VecDeque<(u64, u16)>, done: &mut usize| {
+        sim.eval();
+        let v = sim.get(&m_valid) == 1;
+        match expect.front() {
+            Some(&(at, sum)) if at == cycle => {
+                assert!(v, "cycle {cycle}: m_valid expected");
+                assert_eq!(sim.get(&m_sum) as u16, sum, "cycle {cycle}: m_sum");
+                expect.pop_front();
+                *done += 1;
+            }
+            _ => assert!(!v, "cycle {cycle}: m_valid without a message due"),
+        }
+    };
+    for k in 0..msgs {
+        let nbeats = rng.gen_range(1..=max_beats);
+        // keep patterns: all, none, a contiguous range (the parser's), random; all-0xFF data
+        // now and then so the sum wraps many times
+        let style = rng.gen_range(0..4);
+        let ones = rng.gen_bool(0.1);
+        let add: u16 = if k % 3 == 0 { 0 } else { rng.gen() };
+        let (mut bytes, mut keep) = (vec![], vec![]);
+        let cut = rng.gen_bool(0.02).then(|| rng.gen_range(0..nbeats));
+        for b in 0..nbeats {
+            while rng.gen_bool(0.2) {
+                sim.set(&s_valid, 0);
+                check(&mut sim, cycle, &mut expect, &mut done);
+                sim.tick(&clock);
+                cycle += 1;
+            }
+            let beat: Vec<u8> = (0..K).map(|_| if ones { 0xFF } else { rng.gen() }).collect();
+            let (lo, hi) = (rng.gen_range(0..=K), rng.gen_range(0..=K));
+            let kb: Vec<bool> = (0..K)
+                .map(|i| match style {
+                    0 => true,
+                    1 => k % 7 != 0,
+                    2 => i >= lo.min(hi) && i < lo.max(hi),
+                    _ => rng.gen_bool(0.5),
+                })
+                .collect();
+            let mut kw = 0u64;
+            for (i, &x) in kb.iter().enumerate() {
+                kw |= (x as u64) << i;
+            }
+            bytes.extend_from_slice(&beat);
+            keep.extend_from_slice(&kb);
+            let last = b + 1 == nbeats;
+            sim.set(&s_valid, 1);
+            sim.set(&s_first, (b == 0) as u64);
+            sim.set(&s_last, last as u64);
+            sim.set_wide(&s_data, &words(&beat, D));
+            sim.set(&s_keep, kw);
+            sim.set(&s_add, add as u64);
+            let reset_now = cut == Some(b);
+            sim.set(&rst, reset_now as u64);
+            check(&mut sim, cycle, &mut expect, &mut done);
+            if reset_now {
+                expect.retain(|&(at, _)| at <= cycle);
+            } else if last {
+                expect.push_back((cycle + lat, ones_sum_model(&bytes, &keep, add)));
+            }
+            sim.tick(&clock);
+            cycle += 1;
+            sim.set(&rst, 0);
+            if reset_now {
+                break;
+            }
+        }
+    }
+    sim.set(&s_valid, 0);
+    for _ in 0..lat + 2 {
+        check(&mut sim, cycle, &mut expect, &mut done);
+        sim.tick(&clock);
+        cycle += 1;
+    }
+    assert!(expect.is_empty(), "results never came: {expect:?}");
+    done
+}
+
+#[test]
+fn the_ones_sum_equals_the_models_internet_checksum_sum_at_64_bits_with_any_byte_enables() {
+    assert!(check_ones_sum::<64, 8>(20_000, 40, 31) > 19_000);
+}
+
+#[test]
+fn the_ones_sum_equals_the_models_at_16_and_512_bits() {
+    assert!(check_ones_sum::<16, 2>(5_000, 60, 32) > 4_800);
+    assert!(check_ones_sum::<512, 64>(2_000, 20, 33) > 1_900);
+}
+
+#[test]
+fn the_ones_sum_checks_a_real_ipv4_header_and_refuses_bad_widths() {
+    use mrnic_hdl::prim::{ones_sum_model, OnesSum};
+    // a header the model writes sums to 0xFFFF (its checksum is right)
+    let mut h = vec![];
+    mrnic_model::wire::ipv4::Ipv4Header::default().write(96, &mut h);
+    assert_eq!(ones_sum_model(&h, &[true; 20], 0), 0xFFFF);
+    let e = OnesSum::<64, 4>::try_new().err().unwrap().to_string();
+    assert_eq!(e, "OnesSum: parameter K = 4 is not supported: must be D / 8 = 8");
+    assert!(OnesSum::<8, 1>::try_new().is_err());
+}

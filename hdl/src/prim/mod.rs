@@ -14,6 +14,8 @@
 //! - [`BlockRam`]: block RAM with a registered read and forwarding of the write in flight.
 //! - [`CrcFold`], [`Crc32Stream`]: CRC-32 of one D-bit beat as an XOR matrix, and a message's
 //!   CRC register at one beat per cycle with a pipelined partial last beat (the ICRC).
+//! - [`OnesSum`]: the Internet checksum's one's-complement sum at one beat per cycle, byte
+//!   enables per beat (the IPv4 header and UDP checksums).
 //!
 //! Tree widths are const generics; the constructors (`try_new`) refuse an illegal width
 //! with a [`PrimError`] naming the parameter and the reason (`new`/`default` panic with it).
@@ -21,6 +23,7 @@
 mod bram;
 mod crc;
 mod first_zero;
+mod ones_sum;
 mod prefix_and;
 mod rotate;
 mod seg_search;
@@ -29,6 +32,7 @@ mod skid;
 pub use bram::BlockRam;
 pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CRC_MAX_D};
 pub use first_zero::FirstZero;
+pub use ones_sum::{ones_sum_model, OnesSum, ONES_SUM_MAX_D};
 pub use prefix_and::PrefixAnd;
 pub use rotate::RotateRight;
 pub use seg_search::{SegPrefixOr, SegSearch};
