@@ -14,7 +14,7 @@
 //! What is stored where (per PSN, per transmission record, per path, per message) is
 //! in [`super::rtx`]'s header and `docs/protocol.md` §6.1: a PSN's message and packet
 //! offset are derived from the message table ([`msg_of`]), the RNR hold is per message,
-//! and at most `tx_records()` packets are in flight (`TxStats::blocked_tx_pool`).
+//! and at most `tx_records()` PSNs are in flight or lost (`TxStats::blocked_tx_pool`).
 
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
@@ -93,8 +93,8 @@ pub struct TxStats {
     /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
     /// more work requests waited in the send queue.
     pub blocked_msg_window: u64,
-    /// `poll_tx` had a retransmission or new data to send but every transmission
-    /// record was in use (`tx_records()` packets in flight).
+    /// `poll_tx` had new data to send but every transmission record was in use
+    /// (`tx_records()` PSNs in flight or lost; a retransmission reuses its PSN's record).
     pub blocked_tx_pool: u64,
 }
 
@@ -345,10 +345,8 @@ impl Requester {
             }
         }
         if let Some(psn) = self.oldest_lost(now) {
-            if !self.rtx.has_free_record() {
-                self.stats.blocked_tx_pool += 1;
-                return None;
-            }
+            // A lost PSN kept its transmission record (M1): the retransmission reuses
+            // it and needs no free one.
             let avoid = self.rtx.last_path(psn).map(usize::from);
             let Some(p) = self.paths.select(avoid, plane) else {
                 self.stats.blocked_paths += 1;
@@ -954,9 +952,9 @@ mod tests {
         assert_eq!(r.rtx.free_records(), 2);
         assert_eq!(drain(&mut r, T(2000)), vec![4, 5]);
         r.check_invariants().unwrap();
-        // A loss returns its record too, and the retransmission takes it before new data.
+        // A loss keeps its record (M1), and the retransmission reuses it before new data.
         r.declare_lost(3, true);
-        assert_eq!(r.rtx.free_records(), 1);
+        assert_eq!(r.rtx.free_records(), 0);
         let out = drain_out(&mut r, T(3000));
         assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![3]);
         assert!(out[0].ack_req && ext_of(&out[0]).flags & data_flags::RETX != 0, "the retransmitted bit: RETX and AckReq");
@@ -973,6 +971,37 @@ mod tests {
         }
         assert_eq!(next, 10);
         assert_eq!(r.rtx.free_records(), 4);
+    }
+
+    /// M1: a lost PSN keeps its transmission record, so its retransmission goes out
+    /// with every record taken, and new data cannot take the record while it waits. A
+    /// pool of 4, PSNs 0-3 in flight; an RNR NAK makes PSN 1 lost and held for 10 us.
+    /// While it is held no new PSN goes out (its record is pinned: before M1 the loss
+    /// returned it and PSN 4 took it); when the hold ends PSN 1 is retransmitted with
+    /// no free record (before M1 that was blocked until an ACK freed one).
+    #[test]
+    fn a_retransmission_goes_out_with_every_record_taken() {
+        let cfg = TransportConfig { paths: 2, cwnd_init: 64, cwnd_max: 64, tx_pool: 4, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(WorkRequest { kind: DataKind::Send, ..wr(0, 8 * 4096) }).unwrap();
+        assert_eq!(drain(&mut r, T(0)), vec![0, 1, 2, 3]);
+        assert_eq!(r.rtx.free_records(), 0);
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 1, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(T(1000), 1, &nak);
+        assert_eq!(r.rtx.slot(1).unwrap().state, SlotState::Lost);
+        assert_eq!(r.rtx.free_records(), 0, "the lost PSN keeps its record");
+        assert_eq!(r.rtx.last_path(1), Some(1), "the path it was lost on, read from its record");
+        let blocked = r.stats.blocked_tx_pool;
+        assert!(drain(&mut r, T(2000)).is_empty(), "no new PSN while PSN 1 waits on its record");
+        assert_eq!(r.stats.blocked_tx_pool, blocked + 1);
+        r.check_invariants().unwrap();
+        r.on_timer(T(11_000));
+        let out = drain_out(&mut r, T(11_000));
+        assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![1], "the retransmission, with no free record");
+        assert!(ext_of(&out[0]).flags & data_flags::RETX != 0);
+        assert_eq!(ext_of(&out[0]).path_id, 0, "avoiding path 1, where it was lost");
+        assert_eq!((r.rtx.free_records(), r.stats.blocked_tx_pool), (0, blocked + 2));
+        r.check_invariants().unwrap();
     }
 
     #[test]
