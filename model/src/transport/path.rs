@@ -181,6 +181,15 @@ pub struct Path {
     pub probe_sent_at: HwTime,
     pub probe_tries: u32,
     pub probe_due: bool,
+    /// The path's retransmission timer (RFC 6298 §5, issue 11 M2): started at a send
+    /// while not running, restarted by an ACK of new data on the path, stopped when
+    /// `inflight` reaches 0; it expires at `rto_start + rto(p)`
+    /// ([`PathTable::rto_deadline`]). `rto_start` is a 32-bit hardware time; it is
+    /// meaningful only while `rto_running`. Since the timer starts only at a send
+    /// (inflight becomes at least 1) and every row write stops it at inflight 0,
+    /// `rto_running == (inflight > 0)` always (the requester's invariants check it).
+    pub rto_start: HwTime,
+    pub rto_running: bool,
     /// Statistics.
     pub stat_sent: u64,
     pub stat_lost: u64,
@@ -317,6 +326,8 @@ impl PathTable {
             probe_sent_at: HwTime(0),
             probe_tries: 0,
             probe_due: false,
+            rto_start: HwTime(0),
+            rto_running: false,
             stat_sent: 0,
             stat_lost: 0,
             stat_timeouts: 0,
@@ -417,11 +428,15 @@ impl PathTable {
     }
 
     /// Writes row `p` with `f` and updates the summary from the row's old and new
-    /// values (what the RTL does on every row write). Tests use it to set up rows.
+    /// values (what the RTL does on every row write). A write that leaves `inflight`
+    /// at 0 stops the path's retransmission timer (M2). Tests use it to set up rows.
     pub fn with_row<R>(&mut self, p: usize, f: impl FnOnce(&mut Path) -> R) -> R {
         let x = &self.paths[p];
         let before = Contrib { ok: x.state == PathState::Ok, cwnd: x.cwnd };
         let r = f(&mut self.paths[p]);
+        if self.paths[p].inflight == 0 {
+            self.paths[p].rto_running = false;
+        }
         let x = &self.paths[p];
         let s = &mut self.summary;
         let bit = 1u16 << p;
@@ -488,14 +503,20 @@ impl PathTable {
             .or((cand & abit != 0).then_some(a))
     }
 
-    /// A DATA packet leaves on `p`: returns its path PSN.
-    pub fn on_send(&mut self, p: usize) -> u32 {
+    /// A DATA packet leaves on `p` at `now`: returns its path PSN. Starts the path's
+    /// retransmission timer at `now` if it is not running (RFC 6298 (5.1)); a running
+    /// timer is left alone.
+    pub fn on_send(&mut self, p: usize, now: HwTime) -> u32 {
         self.summary.rr = p as u8;
         self.with_row(p, |x| {
             let pp = x.next_path_psn;
             x.next_path_psn = seq_add(pp, 1);
             x.inflight += 1;
             x.stat_sent += 1;
+            if !x.rto_running {
+                x.rto_running = true;
+                x.rto_start = now;
+            }
             pp
         })
     }
@@ -507,13 +528,20 @@ impl PathTable {
     /// += n`, and when it reaches the window `w = max(cwnd >> 8, 1)` the window grows
     /// by one packet (256, at most `cwnd_max`) and `cwnd_cnt` drops by `w`, then to
     /// below the new window. At most one increase per ACK; no division.
-    pub fn on_acked(&mut self, p: usize, n: u32, n_lost: u32) {
+    ///
+    /// The retransmission timer (M2, RFC 6298 (5.2)-(5.3)): with `n > 0` (new data
+    /// acknowledged on the path) it restarts at `now`; either way it stops if
+    /// `inflight` is now 0 (the row write does that). Credits alone (`n == 0`) leave it.
+    pub fn on_acked(&mut self, p: usize, n: u32, n_lost: u32, now: HwTime) {
         if n == 0 && n_lost == 0 {
             return;
         }
         let max = self.k.cwnd_max_q8;
         self.with_row(p, |x| {
             x.inflight = x.inflight.saturating_sub(n);
+            if n > 0 {
+                x.rto_start = now;
+            }
             Self::recovered(x);
             if n > 0 {
                 let w = x.window_pkts();
@@ -813,6 +841,17 @@ impl PathTable {
         true
     }
 
+    /// The RTO deadline of `p` (M2): `rto_start + rto(p)` while its retransmission
+    /// timer runs and the path is OK or SUSPECT (FAILED and PROBING paths carry nothing;
+    /// their timer is stopped anyway, inflight being 0). `rto(p)` is read now, so a new
+    /// RTT sample or backoff moves the deadline of a running timer; it is below 2^31 ns,
+    /// and the timer never runs longer than that without expiring, so the deadline
+    /// compares correctly across the time counter's wrap.
+    pub fn rto_deadline(&self, p: usize) -> Option<HwTime> {
+        let x = &self.paths[p];
+        (x.rto_running && matches!(x.state, PathState::Ok | PathState::Suspect)).then(|| x.rto_start.add_ns(self.rto(p)))
+    }
+
     /// Probe interval of `p`: its RTO (below 2^31 ns, so the deadline compares
     /// correctly across the time counter's wrap).
     pub fn probe_deadline(&self, p: usize) -> Option<HwTime> {
@@ -864,11 +903,11 @@ mod tests {
         let mut t = PathTable::new(&c, 1, 0);
         let mut order = vec![];
         while let Some(p) = t.select(None, None) {
-            t.on_send(p);
+            t.on_send(p, HwTime(0));
             order.push(p);
         }
         assert_eq!(order, vec![0, 1, 2, 3, 0, 1, 2, 3]);
-        t.on_acked(2, 1, 0);
+        t.on_acked(2, 1, 0, HwTime(0));
         t.fail(1);
         assert_eq!(t.select(None, None), Some(2));
         assert!(!t.can_send(1));
@@ -918,7 +957,7 @@ mod tests {
             t.on_lost(0, 50, 60);
         }
         assert_eq!(t.paths[0].cwnd, c.cwnd_min * ONE, "never below cwnd_min");
-        t.on_acked(0, 1, 0);
+        t.on_acked(0, 1, 0, HwTime(0));
         assert_eq!(t.paths[0].strikes, 0);
         assert_eq!(t.paths[0].state, PathState::Ok);
         t.check_summary().unwrap();
@@ -943,7 +982,7 @@ mod tests {
                 x.cwnd_cnt = cnt;
                 x.inflight = 64;
             });
-            t.on_acked(0, n, 0);
+            t.on_acked(0, n, 0, HwTime(0));
             let (mut want_cwnd, mut want_cnt) = (cwnd, cnt + n);
             if want_cnt >= w {
                 want_cwnd = (cwnd + 256).min(20 * 256);
@@ -960,14 +999,14 @@ mod tests {
             x.cwnd_cnt = 0;
             x.inflight = 20;
         });
-        t.on_acked(1, 10, 0);
+        t.on_acked(1, 10, 0, HwTime(0));
         assert_eq!((t.paths[1].cwnd, t.paths[1].cwnd_cnt), (5 * ONE, 4));
         t.with_row(2, |x| {
             x.cwnd = 4 * ONE;
             x.inflight = 20;
         });
         for _ in 0..10 {
-            t.on_acked(2, 1, 0);
+            t.on_acked(2, 1, 0, HwTime(0));
         }
         assert_eq!((t.paths[2].cwnd, t.paths[2].cwnd_cnt), (6 * ONE, 1));
     }
@@ -988,8 +1027,54 @@ mod tests {
         }
         assert_eq!(t.paths[0].backoff_exp, BACKOFF_EXP_MAX);
         assert_eq!(t.rto(0), c.rto_max_ns);
-        t.on_acked(0, 0, 1);
+        t.on_acked(0, 0, 1, HwTime(0));
         assert_eq!(t.paths[0].backoff_exp, 0, "an acknowledgement resets the exponent");
+    }
+
+    /// M2: the path's retransmission timer is RFC 6298's: it starts at a send while
+    /// stopped (a later send leaves it), restarts on an ACK of new data (n > 0; a
+    /// credit of a spurious loss alone does not), stops when inflight reaches 0 by any
+    /// row write (ACK, loss, release, failure); the deadline is `rto_start + rto(p)`,
+    /// also across the time counter's wrap.
+    #[test]
+    fn the_rto_starts_on_send_restarts_on_an_ack_of_new_data_and_stops_at_inflight_0() {
+        let c = TransportConfig { cwnd_init: 16, ..cfg() };
+        let mut t = PathTable::new(&c, 1, 0);
+        let rto = t.rto(0);
+        assert_eq!(t.rto_deadline(0), None, "nothing in flight");
+        t.on_send(0, HwTime(1000));
+        assert_eq!(t.rto_deadline(0), Some(HwTime(1000).add_ns(rto)));
+        t.on_send(0, HwTime(2000));
+        t.on_send(0, HwTime(2500));
+        assert_eq!(t.rto_deadline(0), Some(HwTime(1000).add_ns(rto)), "a send does not restart a running timer");
+        t.on_acked(0, 0, 1, HwTime(3000));
+        assert_eq!(t.rto_deadline(0), Some(HwTime(1000).add_ns(rto)), "a spurious-loss credit is no new data");
+        t.on_acked(0, 1, 0, HwTime(4000));
+        assert_eq!(t.rto_deadline(0), Some(HwTime(4000).add_ns(rto)), "an ACK of new data restarts it");
+        t.on_rtt(0, 100_000);
+        assert_eq!(t.rto_deadline(0), Some(HwTime(4000).add_ns(t.rto(0))), "the deadline takes the current rto");
+        t.on_acked(0, 2, 0, HwTime(5000));
+        assert_eq!((t.paths[0].inflight, t.rto_deadline(0)), (0, None), "stopped at inflight 0");
+        // Stops on the other ways inflight reaches 0 too, and restarts at the next send.
+        t.on_send(0, HwTime(6000));
+        assert_eq!(t.rto_deadline(0), Some(HwTime(6000).add_ns(t.rto(0))));
+        t.on_lost_by_timeout(0);
+        assert_eq!(t.rto_deadline(0), None, "a loss took the last one");
+        t.on_send(0, HwTime(7000));
+        t.release(0);
+        assert_eq!(t.rto_deadline(0), None, "a release took the last one");
+        t.on_send(0, HwTime(8000));
+        t.on_send(0, HwTime(8001));
+        t.on_lost(0, 0, 10);
+        assert_eq!(t.rto_deadline(0), Some(HwTime(8000).add_ns(t.rto(0))), "one left: still running, not restarted");
+        t.fail(0);
+        assert_eq!(t.rto_deadline(0), None, "a failed path has no RTO");
+        // Across the wrap.
+        let start = HwTime(u32::MAX - 10);
+        t.on_send(1, start);
+        let d = t.rto_deadline(1).unwrap();
+        assert!(d.0 < start.0 && d.after(start) && d.since(start) as u64 == t.rto(1));
+        t.check_summary().unwrap();
     }
 
     #[test]
@@ -1109,12 +1194,12 @@ mod tests {
                 match r(11) {
                     0 | 1 => {
                         if let Some(q) = t.select(if r(2) == 0 { None } else { Some(p) }, None) {
-                            t.on_send(q);
+                            t.on_send(q, HwTime(0));
                         }
                     }
                     2 => {
                         let n = r(u64::from(t.paths[p].inflight) + 1);
-                        t.on_acked(p, n, r(2));
+                        t.on_acked(p, n, r(2), HwTime(0));
                     }
                     3 => {
                         if t.paths[p].inflight > 0 {
@@ -1188,12 +1273,12 @@ mod tests {
             match r(8) {
                 0..=2 => {
                     if let Some(q) = t.select(None, None) {
-                        t.on_send(q);
+                        t.on_send(q, HwTime(0));
                     }
                 }
                 3 => {
                     let k = r(u64::from(t.paths[p].inflight) + 1);
-                    t.on_acked(p, k, r(2));
+                    t.on_acked(p, k, r(2), HwTime(0));
                 }
                 4 => {
                     if t.paths[p].inflight > 0 {

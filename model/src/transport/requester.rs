@@ -390,7 +390,7 @@ impl Requester {
     }
 
     fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
-        let path_psn = self.paths.on_send(p);
+        let path_psn = self.paths.on_send(p, now);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
         let retx = self.rtx.slot(psn).expect("live").retx;
         let (k, pkt_offset) = msg_of(&self.msgs, self.cfg.window, psn).expect("a live PSN belongs to a message of the table");
@@ -444,12 +444,13 @@ impl Requester {
         }
     }
 
-    /// One path-table write per path the ACK acknowledged packets on.
-    fn flush_acked(&mut self) {
+    /// One path-table write per path the ACK acknowledged packets on (at `now`: an ACK
+    /// of new data restarts the path's retransmission timer).
+    fn flush_acked(&mut self, now: HwTime) {
         for p in 0..self.paths.len() {
             let (n, l) = (self.acked_inflight[p], self.acked_lost[p]);
             if n != 0 || l != 0 {
-                self.paths.on_acked(p, n, l);
+                self.paths.on_acked(p, n, l, now);
                 self.acked_inflight[p] = 0;
                 self.acked_lost[p] = 0;
             }
@@ -563,7 +564,7 @@ impl Requester {
                 }
             }
         }
-        self.flush_acked();
+        self.flush_acked(now);
         let p = a.path_id as usize;
         if p < self.paths.len() {
             let sample = ts32(now).wrapping_sub(a.ts_echo).wrapping_sub(a.ack_delay);
@@ -604,7 +605,7 @@ impl Requester {
         if self.error || !self.cumulative(n.cumulative) {
             return;
         }
-        self.flush_acked();
+        self.flush_acked(now);
         let Some(s) = self.rtx.slot(psn) else {
             self.complete();
             return;
@@ -812,17 +813,15 @@ impl Requester {
         Some(sent_at.add_ns(wait))
     }
 
-    /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
+    /// The RTO deadline of path `p`: the path's retransmission timer (M2, RFC 6298:
+    /// started at a send while not running, restarted by an ACK of new data, stopped at
+    /// inflight 0) plus its RTO ([`PathTable::rto_deadline`]).
     fn path_deadline(&self, p: usize) -> Option<HwTime> {
-        if !matches!(self.paths.paths[p].state, PathState::Ok | PathState::Suspect) {
-            return None;
-        }
-        let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent.add_ns(self.paths.rto(p)))
+        self.paths.rto_deadline(p)
     }
 
-    /// Path RTOs (declare the path's expired packets lost, one strike, window to the
-    /// minimum, RTO doubled) and probe intervals.
+    /// Path RTOs (every packet in flight on the path declared lost, one strike, window
+    /// to the minimum, RTO doubled) and probe intervals.
     pub fn on_timer(&mut self, now: HwTime) {
         self.last_now = now;
         if self.rate_hint != 0 {
@@ -838,13 +837,15 @@ impl Requester {
         }
         for p in 0..self.paths.len() {
             if self.path_deadline(p).is_some_and(|d| now.after_eq(d)) {
-                let rto = self.paths.rto(p);
-                while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
-                    if !now.after_eq(sent.add_ns(rto)) {
-                        break;
-                    }
+                // M2: the timer is the path's, not a packet's: on expiry everything in
+                // flight on p is declared lost (a drain), which also stops the timer.
+                let mut v = std::mem::take(&mut self.scratch);
+                v.clear();
+                self.rtx.drain_path(p, &mut v);
+                for &psn in &v {
                     self.declare_lost(psn, true);
                 }
+                self.scratch = v;
                 let struck_out = self.paths.on_timeout(p, self.rtx.next);
                 if struck_out || self.cfg.fail_on_timeout {
                     self.fail_path(p);
@@ -879,6 +880,11 @@ impl Requester {
         for (p, x) in self.paths.paths.iter().enumerate() {
             if x.inflight != inflight[p] {
                 return Err(InvariantError::Inflight { path: p, counted: x.inflight, actual: inflight[p] });
+            }
+            // M2: the path's retransmission timer runs exactly while it has packets in
+            // flight (started at a send, stopped at inflight 0).
+            if x.rto_running != (x.inflight > 0) {
+                return Err(InvariantError::PathSummary(format!("path {p}: rto_running {} with {} in flight", x.rto_running, x.inflight)));
             }
         }
         if lost != self.rtx.lost_count() {
@@ -1001,6 +1007,42 @@ mod tests {
         assert!(ext_of(&out[0]).flags & data_flags::RETX != 0);
         assert_eq!(ext_of(&out[0]).path_id, 0, "avoiding path 1, where it was lost");
         assert_eq!((r.rtx.free_records(), r.stats.blocked_tx_pool), (0, blocked + 2));
+        r.check_invariants().unwrap();
+    }
+
+    /// M2 at the requester: one path, PSN 0 sent at 1 us, PSN 1 at 2 us, PSN 2 at 30 us.
+    /// The ACK of PSN 0 at 10 us restarts the path's timer: the deadline is 10 us +
+    /// rto (before M2 it was PSN 1's send time + rto, 52 us). At the deadline every
+    /// packet in flight on the path is declared lost, PSN 2 too although it was sent
+    /// only 30 us before (before M2 only the packets older than the rto went); the timer
+    /// stops with nothing in flight, and the next send starts it again.
+    #[test]
+    fn a_path_rto_restarts_on_an_ack_of_new_data_and_its_expiry_drains_the_path() {
+        let cfg = TransportConfig { paths: 1, cwnd_init: 16, head_rto_pct: 0, fail_on_timeout: false, fail_threshold: 255, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for (id, t) in [(0, 1000), (1, 2000), (2, 30_000)] {
+            r.post(wr(id, 100)).unwrap();
+            assert_eq!(drain(&mut r, T(t)), vec![id as u32]);
+        }
+        assert_eq!(r.next_wakeup(), Some(T(1000).add_ns(cfg.rto_init_ns)), "started by the first send");
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 9000, ..Default::default() };
+        r.on_ack(T(10_000), 1, &ack);
+        let rto = r.paths.rto(0);
+        assert_eq!(rto, cfg.rto_min_ns, "a 1 us sample: the rto is rto_min (50 us)");
+        assert_eq!(r.next_wakeup(), Some(T(10_000).add_ns(rto)), "restarted by the ACK of PSN 0, not PSN 1's send time + rto");
+        r.on_timer(T(10_000).add_ns(rto - 1));
+        assert_eq!(r.stats.losses_by_timeout, 0, "1 ns early");
+        r.on_timer(T(10_000).add_ns(rto));
+        assert_eq!(r.stats.losses_by_timeout, 2, "PSNs 1 and 2: the whole path, not only the packets older than the rto");
+        assert_eq!(r.rtx.slot(2).unwrap().state, SlotState::Lost);
+        assert_eq!((r.paths.paths[0].inflight, r.paths.paths[0].rto_running), (0, false));
+        assert_eq!(r.paths.paths[0].state, PathState::Suspect);
+        assert_eq!(r.next_wakeup(), None, "stopped: nothing in flight");
+        r.check_invariants().unwrap();
+        // The retransmission (one: the timeout set the window to cwnd_min) starts it.
+        let t = T(100_000);
+        assert_eq!(drain(&mut r, t), vec![1]);
+        assert_eq!(r.next_wakeup(), Some(t.add_ns(r.paths.rto(0))));
         r.check_invariants().unwrap();
     }
 

@@ -616,11 +616,6 @@ impl RetransmitQueue {
         })
     }
 
-    /// Send time of the oldest packet in flight on path `p`.
-    pub fn peek_oldest_on_path(&self, p: usize) -> Option<HwTime> {
-        self.oldest_on_path(p).map(|(_, _, t)| t)
-    }
-
     /// The live PSN whose window offset is `off`.
     fn psn_of(&self, off: u8) -> u32 {
         seq_add(self.base, u32::from(off).wrapping_sub(self.base) & (self.window - 1))
