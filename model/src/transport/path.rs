@@ -15,8 +15,8 @@
 //! its marked fraction comes from an 11-cycle restoring divider once per observation
 //! window. Constants derived from the configuration (`beta_q8`, `head_q8`, the
 //! windows in Q9.8) are computed once, in [`PathConsts`]. Beside the rows the table
-//! keeps a per-connection [`Summary`] (eligible and OK masks, round-robin pointer, OK
-//! count and window sum, largest srtt) that is written whenever a row is written and
+//! keeps a per-connection [`Summary`] (eligible and OK masks, round-robin pointer,
+//! largest srtt) that is written whenever a row is written and
 //! is all that path selection reads; [`PathTable::check_summary`] recomputes it.
 
 use super::{seq_add, seq_after_eq, TransportConfig};
@@ -62,22 +62,6 @@ pub const ECN_ACC_MAX: u32 = 0xFFFF;
 pub const RTT_SAMPLE_MAX: u32 = (1 << 28) - 1;
 /// Largest RTO backoff exponent (5 bits).
 pub const BACKOFF_EXP_MAX: u8 = 31;
-/// Scale of the reciprocal ROM (`RECIP[n] = ceil(2^20 / n)`).
-pub const RECIP_SHIFT: u32 = 20;
-/// The 16-entry reciprocal ROM used for the mean window of a re-probed path:
-/// `RECIP[n] = ceil(2^20 / n)` for n = 1..=16 (entry 0 unused). With the window sum
-/// below 2^21 (16 paths × 2^16) the product `sum * RECIP[n] >> 20` is `floor(sum / n)`
-/// or one more (the ceiling's excess times the sum stays below 2^20).
-pub const RECIP: [u32; 17] = {
-    let mut r = [0u32; 17];
-    let mut n = 1;
-    while n <= 16 {
-        r[n] = (1u32 << RECIP_SHIFT).div_ceil(n as u32);
-        n += 1;
-    }
-    r
-};
-
 /// `floor((ce << 10) / pkts)` for `ce <= pkts`, `pkts > 0`, computed the way the RTL
 /// does it: an 11-step restoring divider (one quotient bit per cycle, MSB first, a
 /// 17-bit partial remainder). Runs once per ECN observation window, never per packet.
@@ -225,22 +209,12 @@ pub struct Summary {
     pub ok: u16,
     /// Round-robin pointer: the last path a packet was sent on (4 bits).
     pub rr: u8,
-    /// OK paths (0..=16) and the sum of their windows (Q13.8, 21 bits).
-    pub ok_count: u8,
-    pub ok_cwnd_sum: u32,
     /// Largest `srtt8` of any row (31 bits) and the row holding it. A row write that
     /// raises a row's `srtt8` to the maximum or beyond takes it over; a write that
     /// lowers the holder's `srtt8` starts a rescan of the `srtt8` column (P reads, one
     /// per cycle, in the background; until it ends the old, larger value stands).
     pub srtt8_max: u32,
     pub srtt_holder: u8,
-}
-
-/// What a row contributes to the summary's incremental fields (read before a write).
-#[derive(Clone, Copy)]
-struct Contrib {
-    ok: bool,
-    cwnd: u32,
 }
 
 /// The path table of one connection.
@@ -338,8 +312,7 @@ impl PathTable {
 
     /// Connection part of a reset (the hardware's RESET_CONN): the entropy generator
     /// restarts from `seed`, the round-robin pointer is the last path, the summary
-    /// describes no row yet (masks, OK count and window sum, srtt maximum and holder
-    /// all 0) and `stat_srtt_rescans` is 0. Every row's entropy becomes
+    /// describes no row yet (masks, srtt maximum and holder all 0) and `stat_srtt_rescans` is 0. Every row's entropy becomes
     /// [`ENTROPY_NONE`] (outside the 14-bit range, so no draw matches it); the rows
     /// are otherwise left as they are. The table is consistent again once
     /// [`PathTable::reset_row`] has rewritten every row: `reset_conn(seed)` followed by
@@ -361,8 +334,8 @@ impl PathTable {
     /// `cwnd_init`, path PSNs from `path_isn`) with an entropy drawn from the generator
     /// that no other row uses (rows not rewritten yet hold [`ENTROPY_NONE`], which no
     /// draw matches, so rows reset in increasing `p` draw exactly what `new` draws).
-    /// The row's summary lanes are set (eligible, OK) and it is added to the OK count
-    /// and window sum; its srtt (0) changes neither the maximum nor the holder.
+    /// The row's summary lanes are set (eligible, OK); its srtt (0) changes neither the
+    /// maximum nor the holder.
     /// Returns the new entropy.
     pub fn reset_row(&mut self, p: usize, path_isn: u32) -> u16 {
         debug_assert_eq!(self.paths[p].entropy, ENTROPY_NONE, "reset_row({p}) without reset_conn, or twice");
@@ -371,8 +344,6 @@ impl PathTable {
         let s = &mut self.summary;
         s.eligible |= u16::from(x.eligible()) << p;
         s.ok |= 1 << p;
-        s.ok_count += 1;
-        s.ok_cwnd_sum += x.cwnd;
         self.paths[p] = x;
         entropy
     }
@@ -402,8 +373,6 @@ impl PathTable {
             s.eligible |= u16::from(x.eligible()) << p;
             if x.state == PathState::Ok {
                 s.ok |= 1 << p;
-                s.ok_count += 1;
-                s.ok_cwnd_sum += x.cwnd;
             }
             s.srtt8_max = s.srtt8_max.max(x.srtt8);
         }
@@ -431,8 +400,6 @@ impl PathTable {
     /// values (what the RTL does on every row write). A write that leaves `inflight`
     /// at 0 stops the path's retransmission timer (M2). Tests use it to set up rows.
     pub fn with_row<R>(&mut self, p: usize, f: impl FnOnce(&mut Path) -> R) -> R {
-        let x = &self.paths[p];
-        let before = Contrib { ok: x.state == PathState::Ok, cwnd: x.cwnd };
         let r = f(&mut self.paths[p]);
         if self.paths[p].inflight == 0 {
             self.paths[p].rto_running = false;
@@ -443,14 +410,6 @@ impl PathTable {
         s.eligible = if x.eligible() { s.eligible | bit } else { s.eligible & !bit };
         let ok = x.state == PathState::Ok;
         s.ok = if ok { s.ok | bit } else { s.ok & !bit };
-        if before.ok {
-            s.ok_count -= 1;
-            s.ok_cwnd_sum -= before.cwnd;
-        }
-        if ok {
-            s.ok_count += 1;
-            s.ok_cwnd_sum += x.cwnd;
-        }
         if x.srtt8 >= s.srtt8_max {
             s.srtt8_max = x.srtt8;
             s.srtt_holder = p as u8;
@@ -804,28 +763,16 @@ impl PathTable {
         })
     }
 
-    /// Mean window of the OK paths, Q9.8, from the summary: `(ok_cwnd_sum *
-    /// RECIP[ok_count]) >> 20` (0 with no OK path). Within one LSB above the exact
-    /// floor of the mean, never below it.
-    pub fn mean_ok_cwnd(&self) -> u32 {
-        let s = &self.summary;
-        if s.ok_count == 0 {
-            return 0;
-        }
-        ((u64::from(s.ok_cwnd_sum) * u64::from(RECIP[s.ok_count as usize])) >> RECIP_SHIFT) as u32
-    }
-
     /// A PROBE_REPLY for `p`: accepted when it answers the outstanding probe on the
-    /// current entropy. The path is OK again, with the mean window of the OK paths (at
-    /// least `cwnd_init`) and the probe's RTT as a first sample.
+    /// current entropy. The path is OK again, with the window `cwnd_init` (M3: a new
+    /// route starts like a new path; the former mean window of the OK paths, a 21x20-bit
+    /// product of the summary, is gone) and the probe's RTT as a first sample.
     pub fn on_probe_reply(&mut self, p: usize, seq: u32, port: u16, now: HwTime) -> bool {
         let x = &self.paths[p];
         if x.state != PathState::Probing || x.probe_due || seq != x.probe_seq || port != 0xC000 | x.entropy {
             return false;
         }
-        // The new route starts with the window the connection's healthy paths have now
-        // (they reflect the fabric's state), at least cwnd_init.
-        let cwnd = self.mean_ok_cwnd().max(self.k.cwnd_init_q8);
+        let cwnd = self.k.cwnd_init_q8;
         let s = now.since(x.probe_sent_at).clamp(1, RTT_SAMPLE_MAX);
         self.with_row(p, |x| {
             x.state = PathState::Ok;
@@ -1146,39 +1093,28 @@ mod tests {
         t.check_summary().unwrap();
     }
 
+    /// M3: a re-probed path restarts at `cwnd_init`, whatever the windows of the
+    /// connection's OK paths (before M3 it took their mean, here 8.5 packets), and the
+    /// other rows are untouched.
     #[test]
-    fn a_reprobed_path_gets_the_mean_ok_window_from_the_reciprocal_rom_within_one_lsb() {
-        assert_eq!(RECIP[1], 1 << 20);
-        assert_eq!(RECIP[3], 349_526);
-        // Exhaustive over the count, dense over the sum (every sum the summary can hold).
-        for n in 1..=16u32 {
-            let mut sum = 0;
-            while sum <= n * 256 * ONE {
-                let got = ((u64::from(sum) * u64::from(RECIP[n as usize])) >> RECIP_SHIFT) as u32;
-                let exact = sum / n;
-                assert!(got == exact || got == exact + 1, "{sum}/{n}: {got} vs {exact}");
-                sum += 1 + sum / 4096;
-            }
-        }
+    fn a_reprobed_path_restarts_at_cwnd_init() {
         let c = TransportConfig { paths: 4, cwnd_init: 2, ..Default::default() };
         let mut t = PathTable::new(&c, 1, 0);
         t.with_row(0, |x| x.cwnd = 10 * ONE + 3);
         t.with_row(1, |x| x.cwnd = 7 * ONE);
+        t.with_row(2, |x| {
+            x.cwnd = 30 * ONE;
+            x.cwnd_cnt = 5;
+        });
         t.with_row(3, |x| x.state = PathState::Suspect);
         t.fail(2);
         let s = t.on_probe_sent(2, HwTime(0));
         let port = 0xC000 | t.paths[2].entropy;
-        assert_eq!(t.summary.ok_count, 2);
+        let others: Vec<Path> = [0, 1, 3].iter().map(|&q| t.paths[q].clone()).collect();
         assert!(t.on_probe_reply(2, s, port, HwTime(100)));
-        assert_eq!(t.paths[2].cwnd, (17 * ONE + 3) / 2, "mean of the OK paths 0 and 1");
-        t.with_row(3, |x| {
-            x.state = PathState::Ok;
-            x.cwnd = ONE + 1;
-        });
-        assert_eq!(t.mean_ok_cwnd(), (10 * ONE + 3 + 7 * ONE + (17 * ONE + 3) / 2 + ONE + 1) / 4);
-        t.with_row(0, |x| x.state = PathState::Suspect);
-        assert_eq!(t.summary.ok_count, 3);
-        assert_eq!(t.mean_ok_cwnd(), (7 * ONE + (17 * ONE + 3) / 2 + ONE + 1) / 3);
+        assert_eq!((t.paths[2].cwnd, t.paths[2].cwnd_cnt), (c.cwnd_init * ONE, 0), "cwnd_init, not the mean of paths 0 and 1");
+        assert_eq!(t.paths[2].state, PathState::Ok);
+        assert_eq!([0, 1, 3].iter().map(|&q| t.paths[q].clone()).collect::<Vec<_>>(), others);
         t.check_summary().unwrap();
     }
 
