@@ -227,13 +227,59 @@ pub struct PathTable {
     pub k: PathConsts,
     /// Rescans of the srtt column (the holder's srtt fell).
     pub stat_srtt_rescans: u64,
-    rng: u64,
+    /// The connection's entropy generator: a 16-bit Galois LFSR ([`lfsr_step`]), never 0.
+    lfsr: u16,
 }
 
 /// The entropy of a row between [`PathTable::reset_conn`] and its
 /// [`PathTable::reset_row`]: not a 14-bit value, so no draw ever equals it.
 pub const ENTROPY_NONE: u16 = 0xFFFF;
 
+/// The entropy LFSR's feedback taps: x^16 + x^14 + x^13 + x^11 + 1 in Galois form,
+/// shifting right (a maximal polynomial: every nonzero state, period 2^16 − 1).
+pub const LFSR_TAPS: u16 = 0xB400;
+
+/// One step of the entropy LFSR (16-bit Galois, [`LFSR_TAPS`]): shift right by one and,
+/// if the bit shifted out was 1, XOR the taps in. Nonzero states stay nonzero.
+pub fn lfsr_step(s: u16) -> u16 {
+    (s >> 1) ^ if s & 1 == 1 { LFSR_TAPS } else { 0 }
+}
+
+/// The LFSR state a connection's 64-bit seed gives (the hardware's 16-bit seed port,
+/// folded by software): the XOR of its four 16-bit quarters, or 1 if that is 0 (the
+/// all-zero state is the LFSR's one fixed point).
+pub fn lfsr_seed(seed: u64) -> u16 {
+    let f = (seed ^ (seed >> 16) ^ (seed >> 32) ^ (seed >> 48)) as u16;
+    if f == 0 {
+        1
+    } else {
+        f
+    }
+}
+
+/// The entropy path `p` draws from the LFSR state `lfsr` (already stepped) when its
+/// current entropy is `cur` (M4). The 14-bit entropy (UDP source port `0xC000 |
+/// entropy`) is a 10-bit random field over the 4-bit path number:
+///
+/// `f = lfsr[15:6]`; `entropy = (f << 4) | p`, except that if that equals `cur`, `f` is
+/// replaced by `(f + 1) mod 2^10`.
+///
+/// So the entropy's bits 3:0 are `p` (paths are at most 16), which makes it differ from
+/// every other path's entropy of the connection (their bits 3:0 are theirs), and the
+/// +1 makes it differ from the path's own current one: distinct by construction, one
+/// LFSR step and one 14-bit compare per draw, no retry.
+pub fn entropy_of(lfsr: u16, p: usize, cur: u16) -> u16 {
+    debug_assert!(p < 16);
+    let f = lfsr >> 6;
+    let e = (f << 4) | p as u16;
+    if e == cur {
+        (((f + 1) & 0x3FF) << 4) | p as u16
+    } else {
+        e
+    }
+}
+
+#[cfg(test)]
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -253,8 +299,8 @@ fn first_from(mask: u16, start: usize) -> Option<usize> {
 }
 
 impl PathTable {
-    /// `paths` rows, each OK with a distinct random entropy drawn from `seed`, path
-    /// PSNs starting at `path_isn`.
+    /// `paths` rows, each OK with a distinct entropy drawn from the LFSR seeded by
+    /// [`lfsr_seed`]`(seed)` (row 0 first), path PSNs starting at `path_isn`.
     pub fn new(cfg: &TransportConfig, seed: u64, path_isn: u32) -> Self {
         let k = PathConsts::new(cfg);
         let n = cfg.paths as usize;
@@ -263,10 +309,10 @@ impl PathTable {
             summary: Summary::default(),
             k,
             stat_srtt_rescans: 0,
-            rng: seed,
+            lfsr: lfsr_seed(seed),
         };
-        for _ in 0..n {
-            let entropy = t.fresh_entropy();
+        for p in 0..n {
+            let entropy = t.fresh_entropy(p, ENTROPY_NONE);
             t.paths.push(Self::fresh_row(&t.k, entropy, path_isn));
         }
         t.summary = t.recompute_summary();
@@ -310,9 +356,10 @@ impl PathTable {
         }
     }
 
-    /// Connection part of a reset (the hardware's RESET_CONN): the entropy generator
-    /// restarts from `seed`, the round-robin pointer is the last path, the summary
-    /// describes no row yet (masks, srtt maximum and holder all 0) and `stat_srtt_rescans` is 0. Every row's entropy becomes
+    /// Connection part of a reset (the hardware's RESET_CONN): the entropy LFSR
+    /// restarts from [`lfsr_seed`]`(seed)`, the round-robin pointer is the last path,
+    /// the summary describes no row yet (masks, srtt maximum and holder all 0) and
+    /// `stat_srtt_rescans` is 0. Every row's entropy becomes
     /// [`ENTROPY_NONE`] (outside the 14-bit range, so no draw matches it); the rows
     /// are otherwise left as they are. The table is consistent again once
     /// [`PathTable::reset_row`] has rewritten every row: `reset_conn(seed)` followed by
@@ -321,7 +368,7 @@ impl PathTable {
     /// The configuration constants are kept.
     pub fn reset_conn(&mut self, seed: u64) {
         let n = self.paths.len();
-        self.rng = seed;
+        self.lfsr = lfsr_seed(seed);
         self.stat_srtt_rescans = 0;
         for x in &mut self.paths {
             x.entropy = ENTROPY_NONE;
@@ -331,15 +378,16 @@ impl PathTable {
 
     /// Row part of a reset (the hardware's RESET_PATH), after [`PathTable::reset_conn`]
     /// and once per row: row `p` becomes the row [`PathTable::new`] builds (OK, window
-    /// `cwnd_init`, path PSNs from `path_isn`) with an entropy drawn from the generator
-    /// that no other row uses (rows not rewritten yet hold [`ENTROPY_NONE`], which no
-    /// draw matches, so rows reset in increasing `p` draw exactly what `new` draws).
+    /// `cwnd_init`, path PSNs from `path_isn`) with an entropy drawn from the LFSR
+    /// ([`entropy_of`]: bits 3:0 = `p`, so no other row uses it; the row's current
+    /// entropy is [`ENTROPY_NONE`], which no draw equals, so rows reset in increasing
+    /// `p` draw exactly what `new` draws).
     /// The row's summary lanes are set (eligible, OK); its srtt (0) changes neither the
     /// maximum nor the holder.
     /// Returns the new entropy.
     pub fn reset_row(&mut self, p: usize, path_isn: u32) -> u16 {
         debug_assert_eq!(self.paths[p].entropy, ENTROPY_NONE, "reset_row({p}) without reset_conn, or twice");
-        let entropy = self.fresh_entropy();
+        let entropy = self.fresh_entropy(p, ENTROPY_NONE);
         let x = Self::fresh_row(&self.k, entropy, path_isn);
         let s = &mut self.summary;
         s.eligible |= u16::from(x.eligible()) << p;
@@ -355,14 +403,17 @@ impl PathTable {
         self.paths.is_empty()
     }
 
-    /// A random 14-bit entropy used by no other path.
-    fn fresh_entropy(&mut self) -> u16 {
-        loop {
-            let e = (splitmix(&mut self.rng) & 0x3FFF) as u16;
-            if !self.paths.iter().any(|p| p.entropy == e) {
-                return e;
-            }
-        }
+    /// A new 14-bit entropy for path `p`, whose current entropy is `cur`: the LFSR
+    /// steps once and [`entropy_of`] gives `((lfsr[15:6] (+1 if equal)) << 4) | p`,
+    /// different from `cur` and from every other path's entropy (bits 3:0 are `p`).
+    fn fresh_entropy(&mut self, p: usize, cur: u16) -> u16 {
+        self.lfsr = lfsr_step(self.lfsr);
+        entropy_of(self.lfsr, p, cur)
+    }
+
+    /// The entropy LFSR's state (tests and the block shell).
+    pub fn lfsr(&self) -> u16 {
+        self.lfsr
     }
 
     /// The summary as it should be, from the rows (the round-robin pointer and the
@@ -725,7 +776,7 @@ impl PathTable {
     /// Fails `p`: a new entropy (so a new route), state PROBING with a probe due.
     /// The caller declares the path's packets in flight lost first.
     pub fn fail(&mut self, p: usize) {
-        let e = self.fresh_entropy();
+        let e = self.fresh_entropy(p, self.paths[p].entropy);
         self.with_row(p, |x| {
             x.entropy = e;
             x.state = PathState::Failed;
@@ -751,7 +802,7 @@ impl PathTable {
     /// on a new entropy after `max_probes` tries.
     pub fn on_probe_timeout(&mut self, p: usize) {
         let reroll = self.paths[p].probe_tries + 1 >= self.k.max_probes;
-        let e = if reroll { self.fresh_entropy() } else { self.paths[p].entropy };
+        let e = if reroll { self.fresh_entropy(p, self.paths[p].entropy) } else { self.paths[p].entropy };
         self.with_row(p, |x| {
             x.probe_tries += 1;
             if reroll {
@@ -842,6 +893,53 @@ mod tests {
             assert!(e.iter().all(|&x| x < 0x4000));
         }
         t.check_summary().unwrap();
+    }
+
+    /// M4: the LFSR is maximal (period 2^16 − 1 from any nonzero state, never 0), and
+    /// 10^5 draws (failures and probe re-rolls of random paths, 16 paths) each step it
+    /// exactly once and give `entropy_of(lfsr, p, old)`: 14 bits, bits 3:0 = p,
+    /// different from the path's previous entropy and from every other path's current
+    /// one (all 16 distinct after every draw). The +1 (a draw equal to the current
+    /// entropy) happens and keeps the entropy distinct; with 8 paths too.
+    #[test]
+    fn lfsr_entropies_differ_from_the_paths_own_and_every_other_paths_in_1e5_draws() {
+        let mut s = 1u16;
+        for k in 1..=65535u32 {
+            s = lfsr_step(s);
+            assert_ne!(s, 0);
+            assert_eq!(s == 1, k == 65535, "period 2^16 - 1 (step {k})");
+        }
+        assert_eq!((lfsr_seed(0), lfsr_seed(0x0001_0001), lfsr_seed(0x1234)), (1, 1, 0x1234));
+        // The +1 branch: a draw whose field equals the current entropy's.
+        assert_eq!(entropy_of(0x8040, 3, (0x201 << 4) | 3), (0x202 << 4) | 3);
+        assert_eq!(entropy_of(0xFFC0, 5, (0x3FF << 4) | 5), 5, "the field wraps mod 2^10");
+        assert_eq!(entropy_of(0xFFC0, 5, (0x3FF << 4) | 6), (0x3FF << 4) | 5, "only the path's own entropy counts");
+        for paths in [16u8, 8] {
+            let c = TransportConfig { paths, max_probes: 1, ..Default::default() };
+            let mut t = PathTable::new(&c, 0xDEAD_BEEF, 0);
+            let mut rng = 11u64;
+            let mut bumped = 0;
+            for i in 0..100_000u32 {
+                let p = (splitmix(&mut rng) % u64::from(paths)) as usize;
+                let (old, before) = (t.paths[p].entropy, t.lfsr());
+                if i % 2 == 0 {
+                    t.fail(p);
+                } else {
+                    t.on_probe_timeout(p);
+                }
+                let e = t.paths[p].entropy;
+                assert_eq!(t.lfsr(), lfsr_step(before), "one LFSR step per draw");
+                assert_eq!(e, entropy_of(t.lfsr(), p, old));
+                bumped += u32::from(e >> 4 != t.lfsr() >> 6);
+                assert!(e < 0x4000 && usize::from(e & 0xF) == p && e != old, "draw {i}: path {p}, {old:#x} -> {e:#x}");
+                let mut all: Vec<u16> = t.paths.iter().map(|x| x.entropy).collect();
+                all.sort_unstable();
+                all.dedup();
+                assert_eq!(all.len(), paths as usize, "draw {i}: entropies distinct across the connection's paths");
+            }
+            assert!(bumped > 20, "{paths} paths: the +1 happened {bumped} times");
+            t.check_summary().unwrap();
+        }
     }
 
     #[test]
