@@ -36,7 +36,7 @@ fn core_fits_the_ecp5_85f_with_the_frame_buffer() {
 }
 
 /// Why `core` needs `tx_pool`: with one transmission record per PSN of the window (tx_pool =
-/// W = 256: 65536 records of 83 bits) it does not fit, whatever the message window, receive
+/// W = 256: 65536 records of 84 bits) it does not fit, whatever the message window, receive
 /// queue and MR table, and the report names the device and the shortfall.
 #[test]
 fn core_with_a_record_per_psn_does_not_fit_and_the_report_names_the_device_and_the_shortfall() {

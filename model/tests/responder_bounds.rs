@@ -15,6 +15,14 @@ use mrnic_model::wire::{Body, DataExt, NakCode, Placement};
 
 const MS: u64 = 1_000_000;
 
+/// A lossless network whose routes all have the same delay: packets arrive in the order
+/// they were sent, whatever paths (entropies, so routes) they took. The tests that assert
+/// what was placed before an error need that order; with the default per-route delay
+/// spread it depended on which routes the entropy draws happened to pick.
+fn in_order() -> NetConfig {
+    NetConfig { route_spread_ns: 0, ..NetConfig::default() }
+}
+
 fn cfg() -> TransportConfig {
     TransportConfig::default()
 }
@@ -45,7 +53,7 @@ fn a_stale_or_forged_rkey_fails_the_tag_check_with_bad_rkey_and_writes_nothing()
         a.post(write_wr(0, 8192, REGION, new)).unwrap();
         a.post(write_wr(1, 4096, REGION + 65536, key)).unwrap();
         a.post(write_wr(2, 4096, REGION + 131072, new)).unwrap();
-        let mut l = Loopback::new(a, b, NetConfig::default());
+        let mut l = Loopback::new(a, b, in_order());
         let r = l.run_to_completion(3, 0, 10 * MS);
         assert!(r.finished, "{why}");
         let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();
@@ -180,7 +188,7 @@ fn a_dma_write_error_on_a_send_completes_both_sides_with_an_error() {
     let send = |id, len: u64| WorkRequest { wr_id: id, kind: Send, len, remote_va: 0, rkey: 0, solicited: true, data: Some(vec![0x5A; len as usize].into()) };
     a.post(send(0, 6000)).unwrap();
     a.post(send(1, 6000)).unwrap();
-    let mut l = Loopback::new(a, b, NetConfig::default());
+    let mut l = Loopback::new(a, b, in_order());
     let r = l.run_to_completion(2, 2, 10 * MS);
     assert!(r.finished);
     let st: Vec<WcStatus> = r.completions.iter().map(|c| c.status).collect();

@@ -14,7 +14,7 @@
 //! What is stored where (per PSN, per transmission record, per path, per message) is
 //! in [`super::rtx`]'s header and `docs/protocol.md` §6.1: a PSN's message and packet
 //! offset are derived from the message table ([`msg_of`]), the RNR hold is per message,
-//! and at most `tx_records()` packets are in flight (`TxStats::blocked_tx_pool`).
+//! and at most `tx_records()` PSNs are in flight or lost (`TxStats::blocked_tx_pool`).
 
 use super::path::{PathState, PathTable, Plane};
 use super::qp::Out;
@@ -93,8 +93,8 @@ pub struct TxStats {
     /// `poll_tx` had nothing to start: `msg_window` messages were uncompleted and
     /// more work requests waited in the send queue.
     pub blocked_msg_window: u64,
-    /// `poll_tx` had a retransmission or new data to send but every transmission
-    /// record was in use (`tx_records()` packets in flight).
+    /// `poll_tx` had new data to send but every transmission record was in use
+    /// (`tx_records()` PSNs in flight or lost; a retransmission reuses its PSN's record).
     pub blocked_tx_pool: u64,
 }
 
@@ -345,10 +345,8 @@ impl Requester {
             }
         }
         if let Some(psn) = self.oldest_lost(now) {
-            if !self.rtx.has_free_record() {
-                self.stats.blocked_tx_pool += 1;
-                return None;
-            }
+            // A lost PSN kept its transmission record (M1): the retransmission reuses
+            // it and needs no free one.
             let avoid = self.rtx.last_path(psn).map(usize::from);
             let Some(p) = self.paths.select(avoid, plane) else {
                 self.stats.blocked_paths += 1;
@@ -392,7 +390,7 @@ impl Requester {
     }
 
     fn transmit(&mut self, psn: u32, p: usize, now: HwTime) -> Out {
-        let path_psn = self.paths.on_send(p);
+        let path_psn = self.paths.on_send(p, now);
         self.rtx.on_transmit(psn, p as u8, path_psn, now);
         let retx = self.rtx.slot(psn).expect("live").retx;
         let (k, pkt_offset) = msg_of(&self.msgs, self.cfg.window, psn).expect("a live PSN belongs to a message of the table");
@@ -446,12 +444,13 @@ impl Requester {
         }
     }
 
-    /// One path-table write per path the ACK acknowledged packets on.
-    fn flush_acked(&mut self) {
+    /// One path-table write per path the ACK acknowledged packets on (at `now`: an ACK
+    /// of new data restarts the path's retransmission timer).
+    fn flush_acked(&mut self, now: HwTime) {
         for p in 0..self.paths.len() {
             let (n, l) = (self.acked_inflight[p], self.acked_lost[p]);
             if n != 0 || l != 0 {
-                self.paths.on_acked(p, n, l);
+                self.paths.on_acked(p, n, l, now);
                 self.acked_inflight[p] = 0;
                 self.acked_lost[p] = 0;
             }
@@ -565,7 +564,7 @@ impl Requester {
                 }
             }
         }
-        self.flush_acked();
+        self.flush_acked(now);
         let p = a.path_id as usize;
         if p < self.paths.len() {
             let sample = ts32(now).wrapping_sub(a.ts_echo).wrapping_sub(a.ack_delay);
@@ -606,7 +605,7 @@ impl Requester {
         if self.error || !self.cumulative(n.cumulative) {
             return;
         }
-        self.flush_acked();
+        self.flush_acked(now);
         let Some(s) = self.rtx.slot(psn) else {
             self.complete();
             return;
@@ -814,17 +813,15 @@ impl Requester {
         Some(sent_at.add_ns(wait))
     }
 
-    /// The RTO deadline of path `p`: its oldest packet in flight plus its RTO.
+    /// The RTO deadline of path `p`: the path's retransmission timer (M2, RFC 6298:
+    /// started at a send while not running, restarted by an ACK of new data, stopped at
+    /// inflight 0) plus its RTO ([`PathTable::rto_deadline`]).
     fn path_deadline(&self, p: usize) -> Option<HwTime> {
-        if !matches!(self.paths.paths[p].state, PathState::Ok | PathState::Suspect) {
-            return None;
-        }
-        let sent = self.rtx.peek_oldest_on_path(p)?;
-        Some(sent.add_ns(self.paths.rto(p)))
+        self.paths.rto_deadline(p)
     }
 
-    /// Path RTOs (declare the path's expired packets lost, one strike, window to the
-    /// minimum, RTO doubled) and probe intervals.
+    /// Path RTOs (every packet in flight on the path declared lost, one strike, window
+    /// to the minimum, RTO doubled) and probe intervals.
     pub fn on_timer(&mut self, now: HwTime) {
         self.last_now = now;
         if self.rate_hint != 0 {
@@ -840,13 +837,15 @@ impl Requester {
         }
         for p in 0..self.paths.len() {
             if self.path_deadline(p).is_some_and(|d| now.after_eq(d)) {
-                let rto = self.paths.rto(p);
-                while let Some((_, psn, sent)) = self.rtx.oldest_on_path(p) {
-                    if !now.after_eq(sent.add_ns(rto)) {
-                        break;
-                    }
+                // M2: the timer is the path's, not a packet's: on expiry everything in
+                // flight on p is declared lost (a drain), which also stops the timer.
+                let mut v = std::mem::take(&mut self.scratch);
+                v.clear();
+                self.rtx.drain_path(p, &mut v);
+                for &psn in &v {
                     self.declare_lost(psn, true);
                 }
+                self.scratch = v;
                 let struck_out = self.paths.on_timeout(p, self.rtx.next);
                 if struck_out || self.cfg.fail_on_timeout {
                     self.fail_path(p);
@@ -881,6 +880,11 @@ impl Requester {
         for (p, x) in self.paths.paths.iter().enumerate() {
             if x.inflight != inflight[p] {
                 return Err(InvariantError::Inflight { path: p, counted: x.inflight, actual: inflight[p] });
+            }
+            // M2: the path's retransmission timer runs exactly while it has packets in
+            // flight (started at a send, stopped at inflight 0).
+            if x.rto_running != (x.inflight > 0) {
+                return Err(InvariantError::PathSummary(format!("path {p}: rto_running {} with {} in flight", x.rto_running, x.inflight)));
             }
         }
         if lost != self.rtx.lost_count() {
@@ -954,9 +958,9 @@ mod tests {
         assert_eq!(r.rtx.free_records(), 2);
         assert_eq!(drain(&mut r, T(2000)), vec![4, 5]);
         r.check_invariants().unwrap();
-        // A loss returns its record too, and the retransmission takes it before new data.
+        // A loss keeps its record (M1), and the retransmission reuses it before new data.
         r.declare_lost(3, true);
-        assert_eq!(r.rtx.free_records(), 1);
+        assert_eq!(r.rtx.free_records(), 0);
         let out = drain_out(&mut r, T(3000));
         assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![3]);
         assert!(out[0].ack_req && ext_of(&out[0]).flags & data_flags::RETX != 0, "the retransmitted bit: RETX and AckReq");
@@ -973,6 +977,73 @@ mod tests {
         }
         assert_eq!(next, 10);
         assert_eq!(r.rtx.free_records(), 4);
+    }
+
+    /// M1: a lost PSN keeps its transmission record, so its retransmission goes out
+    /// with every record taken, and new data cannot take the record while it waits. A
+    /// pool of 4, PSNs 0-3 in flight; an RNR NAK makes PSN 1 lost and held for 10 us.
+    /// While it is held no new PSN goes out (its record is pinned: before M1 the loss
+    /// returned it and PSN 4 took it); when the hold ends PSN 1 is retransmitted with
+    /// no free record (before M1 that was blocked until an ACK freed one).
+    #[test]
+    fn a_retransmission_goes_out_with_every_record_taken() {
+        let cfg = TransportConfig { paths: 2, cwnd_init: 64, cwnd_max: 64, tx_pool: 4, head_rto_pct: 0, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        r.post(WorkRequest { kind: DataKind::Send, ..wr(0, 8 * 4096) }).unwrap();
+        assert_eq!(drain(&mut r, T(0)), vec![0, 1, 2, 3]);
+        assert_eq!(r.rtx.free_records(), 0);
+        let nak = Nak { code: NakCode::NoRecvBuffer, path_id: 1, rnr_delay_us: 10, msn: 0, cumulative: 0 };
+        r.on_nak(T(1000), 1, &nak);
+        assert_eq!(r.rtx.slot(1).unwrap().state, SlotState::Lost);
+        assert_eq!(r.rtx.free_records(), 0, "the lost PSN keeps its record");
+        assert_eq!(r.rtx.last_path(1), Some(1), "the path it was lost on, read from its record");
+        let blocked = r.stats.blocked_tx_pool;
+        assert!(drain(&mut r, T(2000)).is_empty(), "no new PSN while PSN 1 waits on its record");
+        assert_eq!(r.stats.blocked_tx_pool, blocked + 1);
+        r.check_invariants().unwrap();
+        r.on_timer(T(11_000));
+        let out = drain_out(&mut r, T(11_000));
+        assert_eq!(out.iter().map(|o| o.psn).collect::<Vec<_>>(), vec![1], "the retransmission, with no free record");
+        assert!(ext_of(&out[0]).flags & data_flags::RETX != 0);
+        assert_eq!(ext_of(&out[0]).path_id, 0, "avoiding path 1, where it was lost");
+        assert_eq!((r.rtx.free_records(), r.stats.blocked_tx_pool), (0, blocked + 2));
+        r.check_invariants().unwrap();
+    }
+
+    /// M2 at the requester: one path, PSN 0 sent at 1 us, PSN 1 at 2 us, PSN 2 at 30 us.
+    /// The ACK of PSN 0 at 10 us restarts the path's timer: the deadline is 10 us +
+    /// rto (before M2 it was PSN 1's send time + rto, 52 us). At the deadline every
+    /// packet in flight on the path is declared lost, PSN 2 too although it was sent
+    /// only 30 us before (before M2 only the packets older than the rto went); the timer
+    /// stops with nothing in flight, and the next send starts it again.
+    #[test]
+    fn a_path_rto_restarts_on_an_ack_of_new_data_and_its_expiry_drains_the_path() {
+        let cfg = TransportConfig { paths: 1, cwnd_init: 16, head_rto_pct: 0, fail_on_timeout: false, fail_threshold: 255, ..Default::default() };
+        let mut r = Requester::new(&cfg, 0, 0, 1);
+        for (id, t) in [(0, 1000), (1, 2000), (2, 30_000)] {
+            r.post(wr(id, 100)).unwrap();
+            assert_eq!(drain(&mut r, T(t)), vec![id as u32]);
+        }
+        assert_eq!(r.next_wakeup(), Some(T(1000).add_ns(cfg.rto_init_ns)), "started by the first send");
+        let ack = Ack { path_id: 0, path_psn: 0, ts_echo: 9000, ..Default::default() };
+        r.on_ack(T(10_000), 1, &ack);
+        let rto = r.paths.rto(0);
+        assert_eq!(rto, cfg.rto_min_ns, "a 1 us sample: the rto is rto_min (50 us)");
+        assert_eq!(r.next_wakeup(), Some(T(10_000).add_ns(rto)), "restarted by the ACK of PSN 0, not PSN 1's send time + rto");
+        r.on_timer(T(10_000).add_ns(rto - 1));
+        assert_eq!(r.stats.losses_by_timeout, 0, "1 ns early");
+        r.on_timer(T(10_000).add_ns(rto));
+        assert_eq!(r.stats.losses_by_timeout, 2, "PSNs 1 and 2: the whole path, not only the packets older than the rto");
+        assert_eq!(r.rtx.slot(2).unwrap().state, SlotState::Lost);
+        assert_eq!((r.paths.paths[0].inflight, r.paths.paths[0].rto_running), (0, false));
+        assert_eq!(r.paths.paths[0].state, PathState::Suspect);
+        assert_eq!(r.next_wakeup(), None, "stopped: nothing in flight");
+        r.check_invariants().unwrap();
+        // The retransmission (one: the timeout set the window to cwnd_min) starts it.
+        let t = T(100_000);
+        assert_eq!(drain(&mut r, t), vec![1]);
+        assert_eq!(r.next_wakeup(), Some(t.add_ns(r.paths.rto(0))));
+        r.check_invariants().unwrap();
     }
 
     #[test]

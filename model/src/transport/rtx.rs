@@ -3,24 +3,26 @@
 //! retransmit queue, and it stores exactly what the hardware stores:
 //!
 //! **Per PSN** (W entries per connection, indexed `psn mod W`; the PSN window
-//! guarantees that no two live PSNs share an entry), `2 + 1 + max(log2 R, log2 P)` bits:
+//! guarantees that no two live PSNs share an entry), `2 + 1 + log2 R` bits:
 //!
 //! | field | bits | |
 //! |---|---|---|
 //! | `state` | 2 | Free (allocated, not sent) / InFlight / Lost / Acked |
 //! | `retx` | 1 | transmitted before: a later transmission is a retransmission (MPETH RETX, BTH AckReq) |
-//! | `ptr` | max(log2 R, log2 P) | InFlight: the index of its transmission record; Lost: the path it was lost on (retransmission avoids it, a spurious loss credits it); otherwise unused |
+//! | `ptr` | log2 R | InFlight or Lost: the index of its transmission record (a Lost PSN keeps the record of its last transmission: its `path` is the path it was lost on, which the retransmission avoids and a spurious loss credits); otherwise unused |
 //!
 //! **Per transmission record** (R = `tx_records()` = `min(tx_pool, W)` per
-//! connection), `log2 W + log2 P + 24 + 32 + 2·log2 R` bits: one packet on the wire.
+//! connection), `log2 W + log2 P + 24 + 32 + 1 + 2·log2 R` bits: one PSN in flight or
+//! lost, with its last transmission.
 //!
 //! | field | bits | |
 //! |---|---|---|
 //! | `psn_off` | log2 W | its PSN's offset in the window (`psn mod W`; the PSN is recovered from the base) |
 //! | `path` | log2 P | the path it was sent on |
 //! | `path_psn` | 24 | its path PSN (per-path loss detection) |
-//! | `sent_at` | 32 | hardware time of the transmission (RTT, path RTO, head timer) |
-//! | `prev`, `next` | log2 R each | the per-path transmission-order list (doubly linked); `next` also links the free list |
+//! | `sent_at` | 32 | hardware time of the transmission (head timer) |
+//! | `lost` | 1 | its PSN is Lost: the record is on no path list (the hardware's per-record lost mask) |
+//! | `prev`, `next` | log2 R each | the per-path transmission-order list (doubly linked, records in flight only); `next` also links the free list |
 //!
 //! **Per path** (P per connection): `head`, `tail` (log2 R each) and a valid bit (the
 //! list is not empty): `2·log2 R + 1` bits. The list ends are known from `head` and
@@ -37,20 +39,25 @@
 //! message (an RNR NAK is for a SEND message: the message's lost PSNs wait, §3.2).
 //!
 //! **Transmission records.** A record is taken from the connection's free list when a
-//! PSN is (re)transmitted and returned when that transmission is acknowledged, declared
-//! lost (per-path loss, RTO, head timer, RNR NAK), drained (path failure) or abandoned
-//! (fatal NAK, cumulative acknowledgement). So at most R packets are in flight per
-//! connection: the requester sends nothing (new data or retransmission) while no record
-//! is free (`TxStats::blocked_tx_pool`). With R = W (the default `tx_pool = 256`) that
-//! never binds beyond the PSN window: an in-flight PSN is live and not every live PSN
-//! can be in flight when one is about to be (re)sent. For `core` (W = 256, `tx_pool =
-//! 16`) this cuts the per-connection state from W × (65 + 16) bits to W × 7 + 16 × 75.
+//! new PSN is first transmitted and returned when the PSN is acknowledged, or abandoned
+//! (fatal NAK, cumulative acknowledgement). A PSN declared lost (per-path loss, RTO,
+//! head timer, RNR NAK, drain on a path failure) **keeps its record** (issue 11, M1):
+//! the record leaves its path's list and gets its `lost` flag, and the retransmission
+//! reuses it (new path, path PSN and send time, back on a list). So a retransmission
+//! never needs a free record, and R bounds the PSNs in flight **or lost** per
+//! connection: the requester sends no new PSN while no record is free
+//! (`TxStats::blocked_tx_pool`); an RNR-held lost PSN pins its record while it waits.
+//! With R = W (the default `tx_pool = 256`) that never binds beyond the PSN window:
+//! every record is held by a live PSN and a new PSN is not live yet. For `core` (W =
+//! 256, `tx_pool = 16`) this cuts the per-connection state from W × (65 + 16) bits to
+//! W × 7 + 16 × 76.
 //!
 //! **The per-path lists cannot overflow, by construction**: a list entry *is* a
 //! record, a record is on exactly one list (a path's or the free list), and there are R
 //! of them. No list ever holds a stale entry: a record leaves its path's list (from
 //! anywhere in it: that is what `prev` is for) as soon as its transmission is
-//! acknowledged, declared lost or freed. The singly linked pool with lazily skipped
+//! acknowledged, declared lost or freed; a lost record is on no list (and not free)
+//! until it is retransmitted, acknowledged or freed. The singly linked pool with lazily skipped
 //! stale entries, like the FIFOs it replaced, is *not* bounded: an entry that became
 //! stale behind a packet still in flight stays until that packet leaves the head (test
 //! `the_lists_never_hold_more_than_the_records_where_lazy_fifos_would`).
@@ -66,9 +73,11 @@ use serde::{Deserialize, Serialize};
 pub enum SlotState {
     /// Not in `[cum_psn, next_psn)`, or allocated and not yet sent.
     Free,
-    /// Sent, neither acknowledged nor declared lost: it holds a transmission record.
+    /// Sent, neither acknowledged nor declared lost: it holds a transmission record on
+    /// its path's list.
     InFlight,
-    /// Declared lost, waiting for retransmission.
+    /// Declared lost, waiting for retransmission: it keeps the record of its last
+    /// transmission (lost flag set, on no list).
     Lost,
     /// Acknowledged selectively (SACK bitmap) above the cumulative PSN.
     Acked,
@@ -80,14 +89,14 @@ pub struct Slot {
     pub state: SlotState,
     /// Transmitted before: the next transmission is a retransmission.
     pub retx: bool,
-    /// InFlight: index of its transmission record. Lost: the path it was last sent on.
-    /// Free, Acked: unused (0).
+    /// InFlight, Lost: index of its transmission record (for Lost, the record of its
+    /// last transmission: its path is the one it was lost on). Free, Acked: unused (0).
     ptr: u8,
 }
 
 const FREE: Slot = Slot { state: SlotState::Free, retx: false, ptr: 0 };
 
-/// One transmission in flight.
+/// One PSN in flight or lost: its last transmission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TxRecord {
     /// `psn mod W`.
@@ -95,6 +104,8 @@ pub struct TxRecord {
     pub path: u8,
     pub path_psn: u32,
     pub sent_at: HwTime,
+    /// The PSN is Lost: the record is on no path list.
+    pub lost: bool,
     prev: u8,
     next: u8,
 }
@@ -139,7 +150,7 @@ impl RetransmitQueue {
         assert!(records.is_power_of_two() && records <= window);
         assert!(paths <= 256);
         let recs = (0..records)
-            .map(|i| TxRecord { psn_off: 0, path: 0, path_psn: 0, sent_at: HwTime(0), prev: 0, next: ((i + 1) % records) as u8 })
+            .map(|i| TxRecord { psn_off: 0, path: 0, path_psn: 0, sent_at: HwTime(0), lost: false, prev: 0, next: ((i + 1) % records) as u8 })
             .collect();
         Self {
             window,
@@ -164,7 +175,8 @@ impl RetransmitQueue {
     pub fn free_records(&self) -> u32 {
         self.free_count
     }
-    /// A record is free: a PSN may be (re)transmitted.
+    /// A record is free: a new PSN may be transmitted (a retransmission reuses the
+    /// lost PSN's own record and needs none).
     pub fn has_free_record(&self) -> bool {
         self.free_count > 0
     }
@@ -215,7 +227,8 @@ impl RetransmitQueue {
         }
     }
 
-    /// Ends the transmission held by record `r`: off its list, back to the free list.
+    /// Ends the transmission held by record `r` (in flight): off its list, back to the
+    /// free list.
     fn release(&mut self, r: u8) {
         self.unlink(r);
         self.put_record(r);
@@ -237,13 +250,15 @@ impl RetransmitQueue {
     }
 
     /// The records and lists are consistent: every record is on exactly one list (a
-    /// path's, or the free list); each path's list is a well-formed doubly linked list
-    /// of records on that path in increasing path PSN order, each pointing at a live
-    /// InFlight PSN whose entry points back at it; every InFlight PSN holds a record;
-    /// the free list has `free_count` records; PSNs outside the window are Free.
+    /// path's, or the free list) or held by exactly one Lost PSN; each path's list is a
+    /// well-formed doubly linked list of records on that path in increasing path PSN
+    /// order, lost flag clear, each pointing at a live InFlight PSN whose entry points
+    /// back at it; every InFlight PSN holds a listed record; every Lost PSN holds a
+    /// record with the lost flag set that points back at it and is on no list; the free
+    /// list has `free_count` records; PSNs outside the window are Free.
     pub fn check_lists(&self) -> Result<(), String> {
         let n = self.recs.len();
-        // 0: not seen; 1: on a path list; 2: on the free list.
+        // 0: not seen; 1: on a path list; 2: on the free list; 3: held by a Lost PSN.
         let mut seen = vec![0u8; n];
         let mut listed = 0usize;
         for p in 0..self.head.len() {
@@ -267,6 +282,9 @@ impl RetransmitQueue {
                 if rec.path as usize != p {
                     return Err(format!("path {p}: record {r} says path {}", rec.path));
                 }
+                if rec.lost {
+                    return Err(format!("path {p}: record {r} on the list with its lost flag set"));
+                }
                 if let Some(pr) = prev {
                     if rec.prev != pr {
                         return Err(format!("path {p}: record {r} prev {} should be {pr}", rec.prev));
@@ -287,6 +305,24 @@ impl RetransmitQueue {
                 }
                 r = rec.next;
             }
+        }
+        let mut lost_held = 0usize;
+        for k in 0..self.outstanding() {
+            let psn = seq_add(self.base, k);
+            let s = self.slots[self.idx(psn)];
+            if s.state != SlotState::Lost {
+                continue;
+            }
+            let i = s.ptr as usize;
+            if i >= n || seen[i] != 0 {
+                return Err(format!("psn {psn} lost with record {i}, out of range or also on a list or another lost PSN"));
+            }
+            let rec = &self.recs[i];
+            if !rec.lost || usize::from(rec.psn_off) != self.idx(psn) || usize::from(rec.path) >= self.head.len() {
+                return Err(format!("psn {psn} lost with record {i}: lost flag {}, slot {}, path {}", rec.lost, rec.psn_off, rec.path));
+            }
+            seen[i] = 3;
+            lost_held += 1;
         }
         let mut r = self.free_head;
         for k in 0..self.free_count {
@@ -315,8 +351,8 @@ impl RetransmitQueue {
                 }
             }
         }
-        if in_flight != listed || listed + self.free_count as usize != n {
-            return Err(format!("{in_flight} PSNs in flight, {listed} records listed, {} free of {n}", self.free_count));
+        if in_flight != listed || listed + lost_held + self.free_count as usize != n {
+            return Err(format!("{in_flight} PSNs in flight, {listed} records listed, {lost_held} held by lost PSNs, {} free of {n}", self.free_count));
         }
         Ok(())
     }
@@ -353,8 +389,7 @@ impl RetransmitQueue {
     pub fn last_path(&self, psn: u32) -> Option<u8> {
         let s = self.slot(psn)?;
         match s.state {
-            SlotState::InFlight => self.recs.get(s.ptr as usize).map(|r| r.path),
-            SlotState::Lost => Some(s.ptr),
+            SlotState::InFlight | SlotState::Lost => self.recs.get(s.ptr as usize).map(|r| r.path),
             _ => None,
         }
     }
@@ -385,23 +420,31 @@ impl RetransmitQueue {
         psn
     }
 
-    /// Records a transmission (first or retransmission) of `psn`: takes a record (the
-    /// caller checked [`RetransmitQueue::has_free_record`]) and links it at the tail
-    /// of the path's list.
+    /// Records a transmission of `psn` and links its record at the tail of the path's
+    /// list. A first transmission (Free) takes a free record (the caller checked
+    /// [`RetransmitQueue::has_free_record`]); a retransmission of a Lost PSN reuses the
+    /// record the PSN kept (lost flag cleared) and needs no free record. (An InFlight
+    /// PSN, which the requester never retransmits, also keeps its record: it is
+    /// unlinked and appended again.)
     pub fn on_transmit(&mut self, psn: u32, path: u8, path_psn: u32, now: HwTime) {
         debug_assert!(self.is_live(psn));
         let i = self.idx(psn);
         let s = self.slots[i];
         self.set_lost_bit(i, false);
-        if s.state == SlotState::InFlight {
-            self.release(s.ptr);
-        }
-        let r = self.take_record();
+        let r = match s.state {
+            SlotState::InFlight => {
+                self.unlink(s.ptr);
+                s.ptr
+            }
+            SlotState::Lost => s.ptr,
+            SlotState::Free | SlotState::Acked => self.take_record(),
+        };
         let rec = &mut self.recs[r as usize];
         rec.psn_off = i as u8;
         rec.path = path;
         rec.path_psn = path_psn;
         rec.sent_at = now;
+        rec.lost = false;
         self.link(r);
         self.slots[i] = Slot { state: SlotState::InFlight, retx: s.retx || s.state != SlotState::Free, ptr: r };
     }
@@ -419,7 +462,11 @@ impl RetransmitQueue {
                 self.release(s.ptr);
                 Acked::InFlight { path: rec.path, sent_at: rec.sent_at }
             }
-            SlotState::Lost => Acked::WasLost { path: s.ptr },
+            SlotState::Lost => {
+                let path = self.recs[s.ptr as usize].path;
+                self.free_lost(s.ptr);
+                Acked::WasLost { path }
+            }
             // Free: allocated, never sent (cannot be acknowledged by an honest peer).
             SlotState::Acked | SlotState::Free => return Acked::Nothing,
         };
@@ -430,41 +477,53 @@ impl RetransmitQueue {
 
     /// Moves the base to `new_base` (a cumulative acknowledgement; the caller
     /// [`RetransmitQueue::ack`]s the PSNs passed over first) and frees their entries
-    /// (and the record of any still in flight).
+    /// (and the record of any still in flight or lost).
     pub fn advance_base(&mut self, new_base: u32) {
         debug_assert!(seq_dist(new_base, self.base) <= self.outstanding());
         while self.base != new_base {
             let i = self.idx(self.base);
             self.set_lost_bit(i, false);
             let s = self.slots[i];
-            if s.state == SlotState::InFlight {
-                self.release(s.ptr);
+            match s.state {
+                SlotState::InFlight => self.release(s.ptr),
+                SlotState::Lost => self.free_lost(s.ptr),
+                SlotState::Free | SlotState::Acked => {}
             }
             self.slots[i] = FREE;
             self.base = seq_add(self.base, 1);
         }
     }
 
-    /// Declares a PSN in flight (or already lost) lost: its record is returned and
-    /// the entry keeps the path it was lost on.
+    /// Declares a PSN in flight (or already lost) lost. It **keeps its record** (M1):
+    /// the record leaves its path's list (out of the per-path order: per-path loss
+    /// detection, drains and the path's count no longer see it) and gets its lost
+    /// flag; its `path` stays the path it was lost on. Nothing returns to the free
+    /// list: [`RetransmitQueue::on_transmit`] reuses the record, and
+    /// [`RetransmitQueue::ack`] or [`RetransmitQueue::advance_base`] frees it.
     pub fn mark_lost(&mut self, psn: u32) {
         debug_assert!(self.is_live(psn));
         let i = self.idx(psn);
         let s = self.slots[i];
-        let path = match s.state {
+        match s.state {
             SlotState::InFlight => {
-                let p = self.recs[s.ptr as usize].path;
-                self.release(s.ptr);
-                p
+                self.unlink(s.ptr);
+                self.recs[s.ptr as usize].lost = true;
             }
-            SlotState::Lost => s.ptr,
+            SlotState::Lost => {}
             st => {
                 debug_assert!(false, "mark_lost of a {st:?} PSN");
                 return;
             }
-        };
-        self.slots[i] = Slot { state: SlotState::Lost, retx: s.retx, ptr: path };
+        }
+        self.slots[i] = Slot { state: SlotState::Lost, retx: s.retx, ptr: s.ptr };
         self.set_lost_bit(i, true);
+    }
+
+    /// Frees the record `r` a Lost PSN held (it is on no list): lost flag cleared, back
+    /// to the free list.
+    fn free_lost(&mut self, r: u8) {
+        self.recs[r as usize].lost = false;
+        self.put_record(r);
     }
 
     /// The oldest lost PSN not held back by `held`, a W-bit mask indexed like the
@@ -555,11 +614,6 @@ impl RetransmitQueue {
             let r = &self.recs[h as usize];
             (r.path_psn, self.psn_of(r.psn_off), r.sent_at)
         })
-    }
-
-    /// Send time of the oldest packet in flight on path `p`.
-    pub fn peek_oldest_on_path(&self, p: usize) -> Option<HwTime> {
-        self.oldest_on_path(p).map(|(_, _, t)| t)
     }
 
     /// The live PSN whose window offset is `off`.
@@ -700,12 +754,18 @@ mod tests {
         // An acknowledgement above the base returns a record.
         assert_eq!(q.ack(2), Acked::InFlight { path: 0, sent_at: T(2) });
         assert_eq!(q.free_records(), 1);
-        // A loss returns one; the retransmission takes one.
+        // A loss keeps its record (off its path's list, lost flag set); the new PSN takes
+        // the free one, the retransmission reuses the lost PSN's own.
+        let r1 = q.slots[1].ptr;
         q.mark_lost(1);
-        assert_eq!((q.free_records(), q.record(1), q.last_path(1)), (2, None, Some(1)));
+        assert_eq!((q.free_records(), q.record(1), q.last_path(1)), (1, None, Some(1)));
+        assert!(q.recs[r1 as usize].lost && q.slots[1].ptr == r1);
+        q.check_lists().unwrap();
         let psn = q.push_new();
         q.on_transmit(psn, 0, 2, T(9));
+        assert!(!q.has_free_record());
         q.on_transmit(1, 0, 3, T(10));
+        assert_eq!(q.slots[1].ptr, r1);
         assert!(!q.has_free_record());
         q.check_lists().unwrap();
         // The base passing PSNs still in flight frees their records.
@@ -722,6 +782,53 @@ mod tests {
         assert!(bad.check_lists().is_err());
         let mut bad = q.clone();
         bad.free_head = q.slots[4].ptr;
+        assert!(bad.check_lists().is_err());
+    }
+
+    /// M1: `mark_lost` keeps the record (lost flag, off the per-path order, not free);
+    /// `on_transmit` of the lost PSN reuses it with no free record; `ack` and
+    /// `advance_base` free a lost PSN's record. R = 2, both records taken.
+    #[test]
+    fn a_lost_psn_keeps_its_record_and_its_retransmission_needs_no_free_one() {
+        let mut q = RetransmitQueue::new(8, 2, 2, 0);
+        for k in 0..2 {
+            let psn = q.push_new();
+            q.on_transmit(psn, 0, k, T(k));
+        }
+        let r0 = q.slots[0].ptr;
+        q.mark_lost(0);
+        assert!(!q.has_free_record(), "every record taken: the lost PSN holds one");
+        assert!(q.recs[r0 as usize].lost && q.record(0).is_none() && q.last_path(0) == Some(0));
+        assert_eq!(q.oldest_on_path(0), Some((1, 1, T(1))), "out of the path's order");
+        let mut v = vec![];
+        q.drain_path(0, &mut v);
+        assert_eq!(v, vec![1], "a drain no longer sees it");
+        q.check_lists().unwrap();
+        q.on_transmit(0, 1, 0, T(5));
+        assert_eq!(q.slots[0].ptr, r0, "the retransmission reuses the record");
+        assert_eq!(q.record(0).map(|r| (r.path, r.path_psn, r.sent_at, r.lost)), Some((1, 0, T(5), false)));
+        q.check_lists().unwrap();
+        // A spurious loss: the ACK of a lost PSN frees its record.
+        q.mark_lost(1);
+        assert_eq!(q.ack(1), Acked::WasLost { path: 0 });
+        assert_eq!(q.free_records(), 1);
+        q.check_lists().unwrap();
+        // The base passing a lost PSN frees its record too.
+        q.mark_lost(0);
+        assert_eq!(q.free_records(), 1);
+        q.advance_base(2);
+        assert_eq!(q.free_records(), 2);
+        q.check_lists().unwrap();
+        // A lost record on a list, or freed while its PSN is lost, is caught.
+        let psn = q.push_new();
+        q.on_transmit(psn, 0, 2, T(6));
+        q.mark_lost(psn);
+        let mut bad = q.clone();
+        bad.recs[bad.slots[2].ptr as usize].lost = false;
+        assert!(bad.check_lists().is_err());
+        let mut bad = q.clone();
+        let r = bad.slots[2].ptr;
+        bad.put_record(r);
         assert!(bad.check_lists().is_err());
     }
 
