@@ -45,7 +45,9 @@
 //! reset or not: no op is half applied. Connection state and the deadline bank are RAM
 //! and are not reset (the shell starts with every connection as after RESET with isn 0
 //! and every deadline invalid; power-up runs RESET each connection first). A cycle with
-//! `rst` high never stalls.
+//! `rst` high never stalls and has `s_ready` low; its outputs are still the registers'
+//! (a beat in the output register is presented in the rst cycle and cleared at its edge,
+//! as in `SackShell`).
 //!
 //! **Head timer** (§3). The bank `rx_hd[c]` holds connection c's head deadline
 //! ([`RtxState::head_deadline`], the requester's `head_deadline` with `cfg_head_on` for
