@@ -225,6 +225,11 @@ impl Gen {
                 if rng.gen_bool(0.05) {
                     sack = Bitmap([rng.gen(), rng.gen(), rng.gen(), rng.gen()]);
                 }
+                // The newest live PSN (bit W - 1 when the window is full from cum).
+                let top = seq_dist(seq_add(q.next, SEQ_MASK), cum);
+                if out > 0 && top < w && rng.gen_bool(0.3) {
+                    sack.set(top as usize);
+                }
                 RtxOp::Ack { cum, sack }
             }
             60..=67 => {
@@ -475,6 +480,11 @@ fn a_new_send_is_refused_when_no_record_is_free_or_the_window_is_full() {
         let mut sh = RtxShell::new(p).unwrap();
         let mut results = Vec::new();
         let mut ops: Vec<RtxOp> = (0..=limit).map(|k| RtxOp::Send { new: true, psn: 0, path: (k % p.paths as u32) as u8, path_psn: k }).collect();
+        // A SACK of the newest PSN (for tiny bit W - 1: the window is full from cum), then a
+        // cumulative ACK of PSN 0.
+        let mut top = Bitmap::default();
+        top.set(limit as usize - 1);
+        ops.push(RtxOp::Ack { cum: 0, sack: top });
         ops.push(RtxOp::Ack { cum: 1, sack: Bitmap::default() });
         ops.push(RtxOp::Send { new: true, psn: 0, path: 0, path_psn: 100 });
         for cycle in 0..ops.len() as u32 + 12 {
@@ -495,9 +505,12 @@ fn a_new_send_is_refused_when_no_record_is_free_or_the_window_is_full() {
         assert!(!refused.free, "{name}: no record is free");
         assert_eq!(refused.room, by_records, "{name}: the window is full only when R = W");
         assert_eq!(sh.state.queues[1].outstanding(), limit, "{name}: a refused SEND allocates nothing");
-        let ack = &results[limit as usize + 1];
+        let sack = &results[limit as usize + 1];
+        assert!(sack.ok && sack.n.iter().sum::<u16>() == 1 && sack.free, "{name}: the newest PSN SACKed frees its record");
+        assert_eq!(sack.room, by_records, "{name}: a SACK does not move the base");
+        let ack = &results[limit as usize + 2];
         assert!(ack.ok && ack.n.iter().sum::<u16>() == 1 && ack.free && ack.room);
-        let again = &results[limit as usize + 2];
+        let again = &results[limit as usize + 3];
         assert!(again.ok && again.psn == limit, "{name}: after an ACK the next new SEND is taken");
     }
 }
@@ -618,4 +631,70 @@ fn decode_and_drive_are_inverse_on_every_op() {
         assert_eq!(RtxOp::decode(&i), op);
         assert_eq!(i.s_conn, c);
     }
+}
+
+#[test]
+fn scanner_rereads_while_held_and_restarts_from_connection_0_after_reset() {
+    // tiny: C = 16, every connection armed and expired.
+    let p = RtxParams::preset("tiny").unwrap();
+    let c_n = p.connections as u32;
+    let mut sh = RtxShell::new(p).unwrap();
+    let mut ops = Vec::new();
+    for c in 0..c_n {
+        ops.push((c, RtxOp::Send { new: true, psn: 0, path: 0, path_psn: 0 }));
+        ops.push((c, RtxOp::NewData { flag: false }));
+        ops.push((c, RtxOp::Hwait { valid: true, wait: 1 }));
+    }
+    let arm_end = ops.len() as u32 + 12;
+    // Hold m_tmo_ready low from cycle `hold`; while held, HEADTMO every connection (their
+    // bank entries clear); then release.
+    let hold = arm_end + 40;
+    let clear_end = hold + 1 + c_n;
+    let release = clear_end + 12;
+    let mut events = Vec::new();
+    for cycle in 0..release + 3 * c_n {
+        let mut i = RtxInputs { now: cycle, m_ready: true, m_tmo_ready: !(hold..release).contains(&cycle), ..Default::default() };
+        if let Some((c, op)) = ops.get(cycle as usize) {
+            op.drive(*c, &mut i);
+        } else if (hold + 1..clear_end).contains(&cycle) {
+            RtxOp::HeadTmo.drive(cycle - hold - 1, &mut i);
+        }
+        let o = sh.step(&i);
+        if let (Some(c), true) = (o.m_tmo, i.m_tmo_ready) {
+            events.push((cycle, c));
+        }
+    }
+    assert!((0..c_n as usize).all(|c| sh.bank(c).is_none()));
+    let before: Vec<_> = events.iter().filter(|e| e.0 < hold).collect();
+    assert!(before.len() >= 30, "every armed connection fired before the hold: {}", before.len());
+    // After the release only the m_tmo and hit registers' events come out: the read
+    // register re-read its (now cleared) entry while held.
+    let after: Vec<_> = events.iter().filter(|e| e.0 >= release).collect();
+    assert_eq!(after.len(), 2, "events after the release: {after:?}");
+    assert_eq!((after[0].0, after[1].0), (release, release + 1));
+
+    // Re-arm every connection, then reset: the scanner restarts at connection 0 with empty
+    // registers, so the first event is connection 0's, 4 cycles after the rst cycle.
+    let mut t = release + 3 * c_n;
+    for c in 0..c_n {
+        let mut i = RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
+        RtxOp::Send { new: false, psn: 0, path: 0, path_psn: 1 }.drive(c, &mut i);
+        assert!(sh.step(&i).m.is_none_or(|m| m.ok));
+        t += 1;
+    }
+    for _ in 0..40 {
+        sh.step(&RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() });
+        t += 1;
+    }
+    assert!((0..c_n as usize).all(|c| sh.bank(c).is_some()), "re-armed");
+    let rst_at = t;
+    let mut first = None;
+    for k in 0..10 {
+        let o = sh.step(&RtxInputs { now: t, rst: k == 0, m_ready: true, m_tmo_ready: true, ..Default::default() });
+        if k > 0 && first.is_none() {
+            first = o.m_tmo.map(|c| (t - rst_at, c));
+        }
+        t += 1;
+    }
+    assert_eq!(first, Some((4, 0)), "first event after rst: (cycles after the rst cycle, connection)");
 }
