@@ -293,7 +293,7 @@ fn run(p: RtxParams, ops: usize, seed: u64, hot: u32, valid_p: f64, ready_p: f64
         if let Some((m, false)) = prev_out {
             assert_eq!(o.m, Some(m), "cycle {cycle}: a result not taken must hold");
         }
-        assert_eq!(o.s_ready, !(o.m.is_some() && !i.m_ready), "cycle {cycle}: s_ready is low exactly during a stall");
+        assert_eq!(o.s_ready, o.m.is_none() || i.m_ready, "cycle {cycle}: s_ready is low exactly during a stall");
         if i.s_valid && o.s_ready {
             let (c, op) = pending.take().unwrap();
             let now = HwTime(i.now);
@@ -464,7 +464,7 @@ fn reset_drops_ops_before_the_apply_stage_and_the_results_after_it() {
         assert_eq!(out.len() as u64, rst_at - 10, "rst at {rst_at}: results output");
         // The applied ops past the apply stage still wrote their head deadlines: the bank
         // holds the deadline of the state they left (base sent at now 1000 + 2, wait 500).
-        let want = (sends_applied > 0).then(|| HwTime(1002 + 500));
+        let want = (sends_applied > 0).then_some(HwTime(1002 + 500));
         assert_eq!(sh.bank(0), want, "rst at {rst_at}: bank");
         // And the shell takes ops again right after.
         let mut i = RtxInputs { m_ready: true, ..Default::default() };
