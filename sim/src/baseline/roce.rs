@@ -3,7 +3,10 @@
 //! * One path per QP: a fixed UDP source port and plane ([`super::qp_path`]).
 //! * Receiver: accepts only the expected PSN. An out-of-order PSN is dropped
 //!   and answered with one NAK(expected PSN) per gap (re-armed once the gap is
-//!   filled); duplicates are answered with an ACK. In-order data is
+//!   filled); duplicates are answered with an ACK. With `renak_us` > 0 the NAK is
+//!   repeated while out-of-order packets keep arriving at least `renak_us` after
+//!   the previous one (NICs re-send a sequence-error NAK on a timer, so a lost NAK
+//!   or a lost first retransmission costs a re-NAK interval instead of an RTO). In-order data is
 //!   acknowledged cumulatively every `ack_every` packets and at the end of
 //!   every message.
 //! * Sender: on a NAK it goes back to the NAKed PSN and resends everything
@@ -32,13 +35,23 @@ pub struct RoceConfig {
     pub ack_every: u32,
     /// Cap on outstanding packets (0 = none).
     pub max_inflight_pkts: u32,
+    /// Re-NAK interval, µs (0 = one NAK per gap, as shipped before).
+    pub renak_us: f64,
     /// Rate control.
     pub dcqcn: DcqcnConfig,
 }
 
 impl Default for RoceConfig {
     fn default() -> Self {
-        RoceConfig { rto_us: 100.0, ack_every: 1, max_inflight_pkts: 0, dcqcn: DcqcnConfig::default() }
+        RoceConfig { rto_us: 100.0, ack_every: 1, max_inflight_pkts: 0, renak_us: 0.0, dcqcn: DcqcnConfig::default() }
+    }
+}
+
+impl RoceConfig {
+    /// The fair RoCEv2 of the comparisons: a re-NAK every 10 µs (~1.6 base RTTs of the
+    /// 400 Gb/s leaf-spine) and DCQCN rescaled for the link rate.
+    pub fn fair() -> RoceConfig {
+        RoceConfig { renak_us: 10.0, dcqcn: DcqcnConfig::rescaled(), ..RoceConfig::default() }
     }
 }
 
@@ -47,6 +60,9 @@ impl RoceConfig {
     pub fn validate(&self) -> Result<(), SimError> {
         if !(self.rto_us.is_finite() && self.rto_us >= 1.0) {
             return Err(SimError::invalid("roce.rto_us", format!("{} must be >= 1", self.rto_us)));
+        }
+        if !(self.renak_us.is_finite() && self.renak_us >= 0.0) {
+            return Err(SimError::invalid("roce.renak_us", format!("{} must be >= 0", self.renak_us)));
         }
         if self.ack_every == 0 {
             return Err(SimError::invalid("roce.ack_every", "must be >= 1"));
@@ -100,6 +116,8 @@ pub struct RoceEndpoint {
     cc: Dcqcn,
     epsn: u64,
     nak_sent: bool,
+    nak_at: u64,
+    stats_naks: u64,
     unacked: u32,
     rx_msgs: u64,
     cnp: CnpGen,
@@ -114,6 +132,8 @@ impl RoceEndpoint {
     /// The QP at side `side` (0 = host a, 1 = host b) of `spec`.
     pub fn new(cfg: RoceConfig, spec: &ConnSpec, side: u8) -> RoceEndpoint {
         let (sport, plane) = qp_path(spec, side);
+        let mut cfg = cfg;
+        cfg.dcqcn = cfg.dcqcn.for_link(spec.link_bps);
         RoceEndpoint {
             cc: Dcqcn::new(cfg.dcqcn.clone(), spec.link_bps),
             cfg,
@@ -126,6 +146,8 @@ impl RoceEndpoint {
             rto_at: None,
             epsn: 0,
             nak_sent: false,
+            nak_at: 0,
+            stats_naks: 0,
             unacked: 0,
             rx_msgs: 0,
             cnp: CnpGen::default(),
@@ -139,6 +161,11 @@ impl RoceEndpoint {
 
     fn rto_ns(&self) -> u64 {
         (self.cfg.rto_us * 1000.0) as u64
+    }
+
+    /// Sequence-error NAKs this endpoint sent as a receiver.
+    pub fn naks_sent(&self) -> u64 {
+        self.stats_naks
     }
 
     fn window_open(&self) -> bool {
@@ -217,8 +244,12 @@ impl Endpoint for RoceEndpoint {
                         self.ctrl.push_back(RoceFrame::Ack { epsn: self.epsn });
                     }
                 } else if psn > self.epsn {
-                    if !self.nak_sent {
+                    let renak = self.cfg.renak_us > 0.0
+                        && now >= self.nak_at + (self.cfg.renak_us * 1000.0) as u64;
+                    if !self.nak_sent || renak {
                         self.nak_sent = true;
+                        self.nak_at = now;
+                        self.stats_naks += 1;
                         self.ctrl.push_back(RoceFrame::Nak { epsn: self.epsn });
                     }
                 } else {
@@ -278,5 +309,69 @@ impl Endpoint for RoceEndpoint {
 
     fn stats(&self) -> EndpointStats {
         self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::harness;
+    use super::*;
+
+    fn pair(cfg: &RoceConfig) -> (RoceEndpoint, RoceEndpoint) {
+        let s = harness::spec(6_300);
+        (RoceEndpoint::new(cfg.clone(), &s, 0), RoceEndpoint::new(cfg.clone(), &s, 1))
+    }
+
+    /// PSN 20's first transmission and the first NAK are both lost.
+    fn lose_psn20_and_first_nak(cfg: &RoceConfig) -> (harness::Outcome<RoceFrame>, EndpointStats, u64) {
+        let (mut a, mut b) = pair(cfg);
+        let mut psn20 = 0;
+        let mut naks = 0;
+        let out = harness::run(
+            &mut a,
+            &mut b,
+            1 << 20,
+            3_000,
+            2_000_000,
+            |d, _, f| match (d, f) {
+                (0, RoceFrame::Data { psn: 20, .. }) => {
+                    psn20 += 1;
+                    psn20 == 1
+                }
+                (1, RoceFrame::Nak { .. }) => {
+                    naks += 1;
+                    naks == 1
+                }
+                _ => false,
+            },
+            |_| 0,
+        );
+        (out, a.stats, b.naks_sent())
+    }
+
+    #[test]
+    fn renak_recovers_a_lost_nak_without_an_rto() {
+        let cfg = RoceConfig { renak_us: 10.0, ..RoceConfig::default() };
+        let (out, st, naks) = lose_psn20_and_first_nak(&cfg);
+        let done = out.done_ns.expect("completes");
+        assert_eq!(st.timeouts, 0, "the re-NAK, not the 100 µs RTO, repairs the gap");
+        assert!(naks >= 2, "a second NAK was sent ({naks})");
+        // 256 packets at ~84 ns + the loss: well before one RTO
+        assert!(done < 100_000, "done at {done} ns");
+        // shipped behaviour: one NAK per gap, so the lost NAK costs the RTO
+        let (out0, st0, naks0) = lose_psn20_and_first_nak(&RoceConfig::default());
+        assert_eq!(naks0, 1);
+        assert!(st0.timeouts >= 1);
+        assert!(out0.done_ns.expect("completes") > 100_000);
+    }
+
+    #[test]
+    fn fair_config_rescales_dcqcn_and_renaks() {
+        let f = RoceConfig::fair();
+        assert!(f.renak_us > 0.0);
+        let (a, _) = pair(&f);
+        assert!((a.cfg.dcqcn.increase_timer_us - 5.5).abs() < 1e-9, "55 µs at 40 Gb/s -> 5.5 µs at 400 Gb/s");
+        assert!(f.validate().is_ok());
+        assert!(RoceConfig { renak_us: -1.0, ..f }.validate().is_err());
     }
 }
