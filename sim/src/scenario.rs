@@ -54,8 +54,8 @@ pub enum TransportKind {
     /// UET-style sprayed selective repeat: per-packet entropy, SACK bitmap, no per-path
     /// state (`[spray]`, default [`IrnConfig::spray`]).
     Spray,
-    /// mrnic with `paths = 1` (the `[mrnic]` table otherwise): one path, so the
-    /// difference to `mrnic` is multipath alone.
+    /// mrnic with `paths = 1` and the same initial connection window ([`one_path`]; the
+    /// `[mrnic]` table otherwise): the difference to `mrnic` is multipath alone.
     #[serde(rename = "mrnic_1path")]
     Mrnic1Path,
 }
@@ -74,6 +74,16 @@ impl TransportKind {
             TransportKind::Mrnic1Path => "mrnic_1path",
         }
     }
+}
+
+/// mrnic's configuration with one path: `paths = 1`, and the one path's initial window
+/// the connection's initial window of `cfg` (`paths x cwnd_init`, at most `cwnd_max` and
+/// `window`), so that the run differs from `cfg`'s in the number of paths only, not in
+/// a smaller start (16 packets on one path take ~240 RTTs of additive increase to
+/// open to the 256-PSN window).
+pub fn one_path(cfg: &mrnic_model::transport::TransportConfig) -> mrnic_model::transport::TransportConfig {
+    let init = (cfg.cwnd_init * u32::from(cfg.paths)).min(cfg.cwnd_max).min(cfg.window);
+    mrnic_model::transport::TransportConfig { paths: 1, cwnd_init: init, ..cfg.clone() }
 }
 
 /// The transports a scenario's runs use, built once per scenario.
@@ -95,9 +105,7 @@ impl<'a> Factories<'a> {
             irn: IrnFactory { cfg: sc.irn.clone() },
             irn_fair: IrnFactory { cfg: sc.irn_fair.clone() },
             spray: IrnFactory { cfg: sc.spray.clone() },
-            mrnic1: sc.transports.contains(&TransportKind::Mrnic1Path).then(|| crate::mrnic::MrnicFactory {
-                cfg: mrnic_model::transport::TransportConfig { paths: 1, ..sc.mrnic.clone() },
-            }),
+            mrnic1: sc.transports.contains(&TransportKind::Mrnic1Path).then(|| crate::mrnic::MrnicFactory { cfg: one_path(&sc.mrnic) }),
             mrnic,
         }
     }
