@@ -17,11 +17,26 @@ def main():
     metric = sys.argv[2] if len(sys.argv) > 2 else "pct_line_rate"
     rows = list(csv.DictReader(open(path)))
     want = sys.argv[3].split(",") if len(sys.argv) > 3 else []
+    axes = [c for c in ("loss", "message_bytes", "planes", "conns_per_pair", "rate_hint") if c in rows[0]]
+    axes = [c for c in axes if len({r[c] for r in rows}) > 1]
+
+    def lab(r):
+        out = []
+        for c in axes:
+            v = r[c]
+            if c == "loss":
+                v = f"{float(v) * 100:g} %"
+            elif c == "message_bytes":
+                b = int(float(v))
+                v = f"{b >> 20} MiB" if b >= 1 << 20 else f"{b >> 10} KiB"
+            out.append(v if len(axes) == 1 else f"{c}={v}")
+        return " ".join(out) or "-"
+
     points, ts, cell = [], [], {}
     for r in rows:
         if r["metric"] != metric:
             continue
-        p = r.get("loss", "")
+        p = lab(r)
         if p not in points:
             points.append(p)
         if r["transport"] not in ts:
@@ -29,10 +44,10 @@ def main():
         cell[(p, r["transport"])] = (float(r["mean"]), float(r["ci95"]), int(r["n"]))
     ts = want or ts
     lower = metric == "completion_us"
-    print("| loss | " + " | ".join(ts) + " | strongest rival | mrnic / it |")
+    print("| " + (" ".join(axes) or "point") + " | " + " | ".join(ts) + " | strongest rival | mrnic / it |")
     print("|---|" + "---:|" * len(ts) + "---|---:|")
     for p in points:
-        label = f"{float(p) * 100:g} %" if p else "-"
+        label = p
         cells = []
         for t in ts:
             v = cell.get((p, t))
