@@ -60,6 +60,14 @@ pub fn run_file_seeds(path: &Path, ci: bool, out: &Path, quiet: bool, seeds: &[u
         std::fs::write(&p, text).map_err(|e| SimError::io("write", &p, e))?;
         files.push(p);
     }
+    // the main metric of `crate::output::Metric`: completion time when every run completed
+    let all_done = summary.rows.iter().filter(|r| r.metric == "completed").all(|r| r.stats.min == 1.0);
+    let metric = if all_done { "completion_us" } else { "pct_line_rate" };
+    if !base.swept_axes().is_empty() {
+        let p = out.join(format!("{}.seeds.svg", base.name));
+        summary.plot_svg(metric, &p)?;
+        files.push(p);
+    }
     print!("{md}");
     Ok(files)
 }

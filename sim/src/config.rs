@@ -143,6 +143,49 @@ pub enum LossScope {
     /// Host egress links only: every frame crosses exactly one lossy link, so
     /// `loss` is the end-to-end loss rate of data and of ACKs alike.
     HostEgress,
+    /// Only the links listed in `fabric.loss_links` (e.g. one bad cable).
+    Links,
+}
+
+/// How a lossy link decides which frames to drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossModel {
+    /// Every frame is lost independently with probability `loss`.
+    Bernoulli,
+    /// Gilbert-Elliott: a two-state Markov chain per link, advanced once per frame.
+    /// The bad state loses a frame with probability `ge_bad_loss`, the good state
+    /// never; the chain leaves the bad state with probability `1 / ge_burst_frames`
+    /// per frame, and enters it with probability `r * loss / (ge_bad_loss - loss)`
+    /// (`r = 1 / ge_burst_frames`), so the long-run loss rate is `loss`.
+    GilbertElliott,
+}
+
+/// Priority flow control (IEEE 802.1Qbb), one lossless class carrying every frame.
+///
+/// Each switch counts, per ingress link, the bytes that arrived on it and wait in its
+/// output queues. Above `xoff_bytes` it sends PAUSE upstream (it reaches the upstream
+/// sender one link delay later, which then starts no new frame on that link); at or
+/// below `xon_bytes` it sends RESUME. The headroom above XOFF is computed per link as
+/// `2 x (link delay x rate) + 2 full frames` (the bytes in flight both ways plus a
+/// frame being serialized at each end), and with PFC on the output queues do not
+/// tail-drop: a frame is dropped only if its ingress counter would exceed
+/// XOFF + headroom (never with that headroom). PAUSE frames take no link time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PfcSpec {
+    /// PFC on (the `roce_pfc` transport turns it on for its own runs).
+    pub enabled: bool,
+    /// Pause above this many bytes queued from one ingress link.
+    pub xoff_bytes: u64,
+    /// Resume at or below this many.
+    pub xon_bytes: u64,
+}
+
+impl Default for PfcSpec {
+    fn default() -> Self {
+        PfcSpec { enabled: false, xoff_bytes: 128 * 1024, xon_bytes: 120 * 1024 }
+    }
 }
 
 /// Which directions of a cable an event or setting applies to.
@@ -207,6 +250,16 @@ pub struct FabricSpec {
     pub loss_scope: LossScope,
     /// Per-link overrides.
     pub link_loss: Vec<LinkLoss>,
+    /// With `loss_scope = "links"`: the links `loss` applies to.
+    pub loss_links: Vec<LinkRef>,
+    /// Bernoulli or Gilbert-Elliott (bursty) loss.
+    pub loss_model: LossModel,
+    /// Gilbert-Elliott: loss probability in the bad state.
+    pub ge_bad_loss: f64,
+    /// Gilbert-Elliott: mean frames spent in the bad state per visit.
+    pub ge_burst_frames: f64,
+    /// Priority flow control (lossless fabric).
+    pub pfc: PfcSpec,
     /// Preamble + inter-frame gap added to every frame on the wire, bytes.
     pub ifg_bytes: u32,
     /// Maximum payload bytes per data frame.
@@ -224,6 +277,11 @@ impl Default for FabricSpec {
             loss: 0.0,
             loss_scope: LossScope::All,
             link_loss: Vec::new(),
+            loss_links: Vec::new(),
+            loss_model: LossModel::Bernoulli,
+            ge_bad_loss: 0.5,
+            ge_burst_frames: 10.0,
+            pfc: PfcSpec::default(),
             ifg_bytes: 20,
             mtu: 4096,
         }
@@ -265,6 +323,24 @@ impl FabricSpec {
         check_prob("fabric.loss", self.loss, false)?;
         for l in &self.link_loss {
             check_prob("fabric.link_loss.loss", l.loss, true)?;
+        }
+        if self.loss_model == LossModel::GilbertElliott {
+            check_prob("fabric.ge_bad_loss", self.ge_bad_loss, true)?;
+            if !(self.ge_burst_frames.is_finite() && self.ge_burst_frames >= 1.0) {
+                return Err(SimError::invalid("fabric.ge_burst_frames", format!("{} must be >= 1", self.ge_burst_frames)));
+            }
+            if self.loss >= self.ge_bad_loss || self.link_loss.iter().any(|l| l.loss >= self.ge_bad_loss) {
+                return Err(SimError::invalid("fabric.loss", format!("must be below ge_bad_loss {}", self.ge_bad_loss)));
+            }
+        }
+        if self.loss_scope == LossScope::Links && self.loss_links.is_empty() {
+            return Err(SimError::invalid("fabric.loss_links", "loss_scope = \"links\" needs at least one link"));
+        }
+        if self.pfc.enabled && (self.pfc.xon_bytes > self.pfc.xoff_bytes || self.pfc.xoff_bytes < (self.mtu as u64 + 200)) {
+            return Err(SimError::invalid(
+                "fabric.pfc",
+                format!("need one frame <= xoff_bytes ({}) and xon_bytes ({}) <= xoff_bytes", self.pfc.xoff_bytes, self.pfc.xon_bytes),
+            ));
         }
         if self.ifg_bytes > 1000 {
             return Err(SimError::invalid("fabric.ifg_bytes", format!("{} is absurd (> 1000)", self.ifg_bytes)));

@@ -40,8 +40,24 @@ pub enum TransportKind {
     Mrnic,
     /// RoCEv2-style go-back-N ([`crate::baseline::roce`]).
     Roce,
-    /// IRN-style selective repeat ([`crate::baseline::irn`]).
+    /// IRN as written in the paper ([`crate::baseline::irn`], `[irn]`).
     Irn,
+    /// RoCEv2 with a re-NAK interval and DCQCN rescaled for the link rate (`[roce_fair]`,
+    /// default [`RoceConfig::fair`]).
+    RoceRenak,
+    /// [`TransportKind::RoceRenak`] over a lossless fabric: PFC pause frames on every
+    /// link (`[fabric.pfc]`, forced on for this transport only).
+    RocePfc,
+    /// IRN with mrnic's window, lost-retransmission re-detection and rescaled timers
+    /// (`[irn_fair]`, default [`IrnConfig::fair`]).
+    IrnFair,
+    /// UET-style sprayed selective repeat: per-packet entropy, SACK bitmap, no per-path
+    /// state (`[spray]`, default [`IrnConfig::spray`]).
+    Spray,
+    /// mrnic with `paths = 1` and the same initial connection window ([`one_path`]; the
+    /// `[mrnic]` table otherwise): the difference to `mrnic` is multipath alone.
+    #[serde(rename = "mrnic_1path")]
+    Mrnic1Path,
 }
 
 impl TransportKind {
@@ -51,6 +67,58 @@ impl TransportKind {
             TransportKind::Mrnic => "mrnic",
             TransportKind::Roce => "roce",
             TransportKind::Irn => "irn",
+            TransportKind::RoceRenak => "roce_renak",
+            TransportKind::RocePfc => "roce_pfc",
+            TransportKind::IrnFair => "irn_fair",
+            TransportKind::Spray => "spray",
+            TransportKind::Mrnic1Path => "mrnic_1path",
+        }
+    }
+}
+
+/// mrnic's configuration with one path: `paths = 1`, and the one path's initial window
+/// the connection's initial window of `cfg` (`paths x cwnd_init`, at most `cwnd_max` and
+/// `window`), so that the run differs from `cfg`'s in the number of paths only, not in
+/// a smaller start (16 packets on one path take ~240 RTTs of additive increase to
+/// open to the 256-PSN window).
+pub fn one_path(cfg: &mrnic_model::transport::TransportConfig) -> mrnic_model::transport::TransportConfig {
+    let init = (cfg.cwnd_init * u32::from(cfg.paths)).min(cfg.cwnd_max).min(cfg.window);
+    mrnic_model::transport::TransportConfig { paths: 1, cwnd_init: init, ..cfg.clone() }
+}
+
+/// The transports a scenario's runs use, built once per scenario.
+struct Factories<'a> {
+    roce: RoceFactory,
+    roce_fair: RoceFactory,
+    irn: IrnFactory,
+    irn_fair: IrnFactory,
+    spray: IrnFactory,
+    mrnic1: Option<crate::mrnic::MrnicFactory>,
+    mrnic: Option<&'a (dyn Transport + Sync)>,
+}
+
+impl<'a> Factories<'a> {
+    fn new(sc: &Scenario, mrnic: Option<&'a (dyn Transport + Sync)>) -> Factories<'a> {
+        Factories {
+            roce: RoceFactory { cfg: sc.roce.clone() },
+            roce_fair: RoceFactory { cfg: sc.roce_fair.clone() },
+            irn: IrnFactory { cfg: sc.irn.clone() },
+            irn_fair: IrnFactory { cfg: sc.irn_fair.clone() },
+            spray: IrnFactory { cfg: sc.spray.clone() },
+            mrnic1: sc.transports.contains(&TransportKind::Mrnic1Path).then(|| crate::mrnic::MrnicFactory { cfg: one_path(&sc.mrnic) }),
+            mrnic,
+        }
+    }
+
+    fn get(&self, k: TransportKind) -> &(dyn Transport + Sync) {
+        match k {
+            TransportKind::Roce => &self.roce,
+            TransportKind::RoceRenak | TransportKind::RocePfc => &self.roce_fair,
+            TransportKind::Irn => &self.irn,
+            TransportKind::IrnFair => &self.irn_fair,
+            TransportKind::Spray => &self.spray,
+            TransportKind::Mrnic1Path => self.mrnic1.as_ref().expect("built when listed"),
+            TransportKind::Mrnic => self.mrnic.expect("checked before running"),
         }
     }
 }
@@ -165,9 +233,18 @@ pub struct Scenario {
     /// RoCE baseline parameters.
     #[serde(default)]
     pub roce: RoceConfig,
-    /// IRN baseline parameters.
+    /// IRN baseline parameters (the paper as written unless changed).
     #[serde(default)]
     pub irn: IrnConfig,
+    /// Parameters of `roce_renak` and `roce_pfc`.
+    #[serde(default = "RoceConfig::fair")]
+    pub roce_fair: RoceConfig,
+    /// Parameters of `irn_fair`.
+    #[serde(default = "IrnConfig::fair")]
+    pub irn_fair: IrnConfig,
+    /// Parameters of `spray`.
+    #[serde(default = "IrnConfig::spray")]
+    pub spray: IrnConfig,
     /// mrnic transport parameters (`[transport]` of docs/protocol.md §5; `mtu` comes
     /// from the fabric).
     #[serde(default)]
@@ -227,7 +304,7 @@ impl Scenario {
             return Err(SimError::invalid("name", format!("{:?} must be non-empty [A-Za-z0-9_-]", self.name)));
         }
         if self.transports.is_empty() {
-            return Err(SimError::invalid("transports", "list at least one of mrnic, roce, irn"));
+            return Err(SimError::invalid("transports", "list at least one of mrnic, mrnic_1path, roce, roce_renak, roce_pfc, irn, irn_fair, spray"));
         }
         let mut t = self.transports.clone();
         t.sort();
@@ -237,6 +314,9 @@ impl Scenario {
         }
         self.roce.validate()?;
         self.irn.validate()?;
+        self.roce_fair.validate()?;
+        self.irn_fair.validate()?;
+        self.spray.validate()?;
         self.mrnic.validate().map_err(SimError::Mrnic)?;
         let points = self.points();
         if points.len() * self.transports.len() > MAX_RUNS {
@@ -291,6 +371,16 @@ impl Scenario {
     pub fn point_label(&self, p: &Point) -> String {
         let v: Vec<String> = self.swept_axes().iter().map(|a| format!("{a}={}", p.axis_label(a))).collect();
         v.join(" ")
+    }
+
+    /// The run configuration of one sweep point for transport `k` (`roce_pfc` turns
+    /// PFC on; every other transport runs [`Scenario::run_config`]).
+    pub fn run_config_for(&self, p: &Point, k: TransportKind, label: &str) -> RunConfig {
+        let mut c = self.run_config(p, label);
+        if k == TransportKind::RocePfc {
+            c.fabric.pfc.enabled = true;
+        }
+        c
     }
 
     /// The run configuration of one sweep point.
@@ -381,17 +471,15 @@ pub fn run_scenario(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Results, SimError> {
     check_mrnic(sc, mrnic.is_some())?;
-    let roce = RoceFactory { cfg: sc.roce.clone() };
-    let irn = IrnFactory { cfg: sc.irn.clone() };
+    // `dyn Transport` without `Sync`: run the mrnic transport outside the factory table.
+    let f = Factories::new(sc, None);
     let mut records = Vec::new();
     for (_, p, k, label) in runs(sc) {
-        let t: &dyn Transport = match k {
-            TransportKind::Roce => &roce,
-            TransportKind::Irn => &irn,
-            TransportKind::Mrnic => mrnic.expect("checked above"),
+        let cfg = sc.run_config_for(&p, k, &label);
+        let mut result = match k {
+            TransportKind::Mrnic => mrnic.expect("checked above").run(&cfg, progress)?,
+            _ => f.get(k).run(&cfg, progress)?,
         };
-        let cfg = sc.run_config(&p, &label);
-        let mut result = t.run(&cfg, progress)?;
         result.transport = k.name().to_string();
         records.push(Record { point: p, result });
     }
@@ -427,8 +515,7 @@ pub fn run_points_parallel(
     if let Some(&bad) = points.iter().find(|&&i| i >= n) {
         return Err(SimError::invalid("points", format!("index {bad} >= {n} sweep points")));
     }
-    let roce = RoceFactory { cfg: sc.roce.clone() };
-    let irn = IrnFactory { cfg: sc.irn.clone() };
+    let f = Factories::new(sc, mrnic);
     let mut wanted = vec![false; n];
     for &i in points {
         wanted[i] = true;
@@ -443,12 +530,8 @@ pub fn run_points_parallel(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some((_, p, k, label)) = list.get(i) else { break };
-                let t: &(dyn Transport + Sync) = match k {
-                    TransportKind::Roce => &roce,
-                    TransportKind::Irn => &irn,
-                    TransportKind::Mrnic => mrnic.expect("checked above"),
-                };
-                let cfg = sc.run_config(p, label);
+                let t = f.get(*k);
+                let cfg = sc.run_config_for(p, *k, label);
                 let r = t.run(&cfg, &mut |x: &Progress| (progress.lock().expect("progress"))(x));
                 *slots[i].lock().expect("slot") = Some(r);
             });

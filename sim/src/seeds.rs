@@ -164,9 +164,32 @@ impl Stats {
         Some(Stats { n, mean, sd, min, max })
     }
 
+    /// Half-width of the 95 % confidence interval of the mean: `t(0.975, n − 1) sd / √n`
+    /// (Student's t; 0 for one value).
+    pub fn ci95(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        t975(self.n - 1) * self.sd / (self.n as f64).sqrt()
+    }
+
     /// max − min: the spread the flag rule uses.
     pub fn range(&self) -> f64 {
         self.max - self.min
+    }
+}
+
+/// The 0.975 quantile of Student's t distribution with `df` degrees of freedom (table to
+/// 30, then the normal 1.96 approached as 1.96 + 2.4 / df).
+pub fn t975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::NAN,
+        1..=30 => T[df - 1],
+        _ => 1.96 + 2.4 / df as f64,
     }
 }
 
@@ -335,13 +358,13 @@ impl Summary {
         for c in &pcols {
             let _ = write!(s, "{c},");
         }
-        s.push_str("transport,metric,mean,sd,min,max,n\n");
+        s.push_str("transport,metric,mean,sd,min,max,n,ci95\n");
         for r in &self.rows {
             for p in &r.point {
                 let _ = write!(s, "{},", p.1);
             }
             let st = &r.stats;
-            let _ = writeln!(s, "{},{},{},{},{},{},{}", r.transport, r.metric, st.mean, st.sd, st.min, st.max, st.n);
+            let _ = writeln!(s, "{},{},{},{},{},{},{},{}", r.transport, r.metric, st.mean, st.sd, st.min, st.max, st.n, st.ci95());
         }
         s
     }
@@ -372,6 +395,94 @@ impl Summary {
         Ok(Summary { name: name.to_string(), seeds: Vec::new(), rows })
     }
 
+    /// `NAME.seeds.svg`: `metric` (mean over the seeds) against the first swept axis, one
+    /// line per transport, with 95 % confidence-interval error bars.
+    pub fn plot_svg(&self, metric: &str, path: &Path) -> Result<(), SimError> {
+        use plotters::prelude::*;
+        let perr = |e: &dyn std::fmt::Debug| SimError::Plot { path: path.to_path_buf(), reason: format!("{e:?}") };
+        let swept = self.swept();
+        let Some(axis) = swept.first().cloned() else {
+            return Err(SimError::Plot { path: path.to_path_buf(), reason: "nothing is swept".into() });
+        };
+        let rows: Vec<&SummaryRow> = self.rows.iter().filter(|r| r.metric == metric).collect();
+        let xv = |r: &SummaryRow| r.point.iter().find(|p| p.0 == axis).map(|p| p.1.clone()).unwrap_or_default();
+        let mut xs: Vec<String> = Vec::new();
+        let mut series: Vec<(String, Vec<(f64, f64, f64)>)> = Vec::new();
+        for r in &rows {
+            let x = xv(r);
+            if !xs.contains(&x) {
+                xs.push(x.clone());
+            }
+            let others: Vec<String> = swept.iter().skip(1).filter_map(|a| r.point.iter().find(|p| &p.0 == a).map(|p| format!("{a}={}", p.1))).collect();
+            let name = if others.is_empty() { r.transport.clone() } else { format!("{} {}", r.transport, others.join(" ")) };
+            let i = xs.iter().position(|v| *v == x).unwrap_or(0) as f64;
+            let pt = (i, r.stats.mean, r.stats.ci95());
+            match series.iter_mut().find(|s| s.0 == name) {
+                Some(s) => s.1.push(pt),
+                None => series.push((name, vec![pt])),
+            }
+        }
+        let hi = series.iter().flat_map(|s| s.1.iter().map(|p| p.1 + p.2)).fold(1.0f64, f64::max) * 1.1;
+        let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(&e))?;
+        let n = self.rows.first().map_or(0, |r| r.stats.n);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{}: {metric} vs {axis}, mean over {n} seeds ± 95 % CI", self.name), ("sans-serif", 20))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(-0.3f64..(xs.len() as f64 - 0.7), 0f64..hi)
+            .map_err(|e| perr(&e))?;
+        let xl = xs.clone();
+        let xfmt = move |x: &f64| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < xl.len() {
+                xl[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_labels(xs.len().max(2) * 4)
+            .x_label_formatter(&xfmt)
+            .x_desc(axis.as_str())
+            .y_desc(metric)
+            .draw()
+            .map_err(|e| perr(&e))?;
+        let k = series.len().max(1) as f64;
+        for (i, (name, pts)) in series.iter().enumerate() {
+            let c = Palette99::pick(i).to_rgba();
+            // spread the series a little along x so the error bars do not overlap
+            let dx = 0.25 * (i as f64 / k - 0.5);
+            let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0 + dx, p.1)).collect();
+            chart
+                .draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))
+                .map_err(|e| perr(&e))?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+            // error bars drawn as paths: a vertical line from mean - ci to mean + ci with caps
+            let w = 0.04;
+            let bars = pts.iter().flat_map(|p| {
+                let (x, lo, hi) = (p.0 + dx, p.1 - p.2, p.1 + p.2);
+                [
+                    PathElement::new(vec![(x, lo), (x, hi)], c.stroke_width(1)),
+                    PathElement::new(vec![(x - w, lo), (x + w, lo)], c.stroke_width(1)),
+                    PathElement::new(vec![(x - w, hi), (x + w, hi)], c.stroke_width(1)),
+                ]
+            });
+            chart.draw_series(bars).map_err(|e| perr(&e))?;
+            chart.draw_series(line.iter().map(|&q| Circle::new(q, 3, c.filled()))).map_err(|e| perr(&e))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| perr(&e))?;
+        root.present().map_err(|e| perr(&e))
+    }
+
     /// The point columns whose value differs between rows (the swept axes).
     fn swept(&self) -> Vec<String> {
         swept_of(self.rows.iter().map(|r| &r.point))
@@ -385,13 +496,13 @@ impl Summary {
             let l: Vec<String> = self.seeds.iter().map(|x| x.to_string()).collect();
             let _ = writeln!(
                 s,
-                "{} variant, seeds {}; sd is the sample standard deviation; metrics that are 0 in every run are left out.\n",
+                "{} variant, seeds {}; sd is the sample standard deviation, ±95 % the half-width of the 95 % confidence interval of the mean (Student's t, n − 1 degrees of freedom); metrics that are 0 in every run are left out.\n",
                 if ci { "CI" } else { "Full-size" },
                 l.join(", ")
             );
         }
         let swept = self.swept();
-        s.push_str("| point | transport | metric | mean ± sd | min .. max | n |\n|---|---|---|---|---|---|\n");
+        s.push_str("| point | transport | metric | mean ± sd | ±95 % | min .. max | n |\n|---|---|---|---|---|---|---|\n");
         for r in &self.rows {
             let st = &r.stats;
             if st.min == 0.0 && st.max == 0.0 {
@@ -399,12 +510,13 @@ impl Summary {
             }
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} ± {} | {} .. {} | {} |",
+                "| {} | {} | {} | {} ± {} | {} | {} .. {} | {} |",
                 point_label(&r.point, &swept),
                 r.transport,
                 r.metric,
                 num(st.mean),
                 num(st.sd),
+                num(st.ci95()),
                 num(st.min),
                 num(st.max),
                 st.n

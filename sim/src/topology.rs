@@ -231,7 +231,15 @@ impl Topology {
                 LossScope::Fabric => 0.0,
                 LossScope::HostEgress if l.host_link && l.src < hosts => fab.loss,
                 LossScope::HostEgress => 0.0,
+                LossScope::Links => 0.0,
             };
+        }
+        if fab.loss_scope == LossScope::Links {
+            for lr in &fab.loss_links {
+                for id in t.resolve(lr)? {
+                    t.links[id as usize].loss = fab.loss;
+                }
+            }
         }
         for ll in &fab.link_loss {
             for id in t.resolve(&ll.link)? {

@@ -89,7 +89,10 @@ fn a_summary_has_mean_and_spread_per_point_transport_metric_and_round_trips() {
     let back = Summary::from_csv("x", Path::new("x.seeds.csv"), &s.to_csv()).unwrap();
     assert_eq!(back.rows, s.rows);
     let md = s.to_markdown(true);
-    assert!(md.contains("| loss=1% | mrnic | goodput_gbps | 60 ± 10 | 50 .. 70 | 3 |"), "{md}");
+    // ±95 %: t(0.975, 2) = 4.303, 4.303 x 10 / sqrt(3) = 24.84
+    assert!(md.contains("| loss=1% | mrnic | goodput_gbps | 60 ± 10 | 24.84 | 50 .. 70 | 3 |"), "{md}");
+    assert!((g[1].stats.ci95() - 4.303 * 10.0 / 3f64.sqrt()).abs() < 1e-9);
+    assert!(s.to_csv().lines().next().unwrap().ends_with(",n,ci95"));
     assert!(!md.contains("drops_buffer"), "all-zero metrics are left out: {md}");
 }
 

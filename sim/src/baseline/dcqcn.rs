@@ -23,6 +23,18 @@
 //! Defaults follow the paper (g = 1/256, timers 55 µs, F = 5, byte counter
 //! 10 MB) with `R_AI` = 0.1% of line rate (the paper's 40 Mb/s at 40 Gb/s)
 //! and `R_HAI` = 1%.
+//!
+//! **Rescaling for the link rate** (`reference_gbps` > 0, [`DcqcnConfig::rescaled`]):
+//! the paper's parameters were tuned at 40 Gb/s. With `reference_gbps = 40` the
+//! rate-increase timer is multiplied by `reference_gbps / link rate` (55 µs -> 5.5 µs
+//! at 400 Gb/s), so that increase events come per byte of line rate as in the paper
+//! (the byte counter, 10 MB, and the steps, fractions of the line rate, already scale).
+//! The alpha timer and the CNP spacing are kept: they are tied to the feedback delay
+//! (the round trip), which does not shrink with the link rate. Scaling those too
+//! (alpha timer 5.5 µs, a CNP every 5 µs) was measured and rejected: it halves the
+//! rate about once per round trip while the queue is marked, and cut RoCEv2's and
+//! IRN's goodput on the CI-size path-failure run from 57 % / 66 % to 29 % of line rate
+//! (docs/results.md, issue 13).
 
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +64,9 @@ pub struct DcqcnConfig {
     pub min_rate_frac: f64,
     /// Minimum spacing of CNPs per connection at the receiver, µs.
     pub cnp_interval_us: f64,
+    /// Link rate (Gb/s) the increase timer is given for; 0 = use it as it is at any
+    /// link rate (see the module docs).
+    pub reference_gbps: f64,
 }
 
 impl Default for DcqcnConfig {
@@ -67,6 +82,28 @@ impl Default for DcqcnConfig {
             rhai_frac: 0.01,
             min_rate_frac: 0.0001,
             cnp_interval_us: 50.0,
+            reference_gbps: 0.0,
+        }
+    }
+}
+
+impl DcqcnConfig {
+    /// The paper's parameters, given for its 40 Gb/s links and rescaled to the link rate.
+    pub fn rescaled() -> DcqcnConfig {
+        DcqcnConfig { reference_gbps: 40.0, ..DcqcnConfig::default() }
+    }
+
+    /// The parameters in force on a link of `link_bps`: the increase timer scaled by
+    /// `reference_gbps / link rate` when `reference_gbps` > 0 (then set to 0).
+    pub fn for_link(&self, link_bps: u64) -> DcqcnConfig {
+        if self.reference_gbps <= 0.0 {
+            return self.clone();
+        }
+        let k = self.reference_gbps * 1e9 / link_bps as f64;
+        DcqcnConfig {
+            increase_timer_us: self.increase_timer_us * k,
+            reference_gbps: 0.0,
+            ..self.clone()
         }
     }
 }
@@ -91,6 +128,9 @@ impl DcqcnConfig {
         }
         if self.min_rate_frac > 1.0 {
             return Err(SimError::invalid(&format!("{what}.dcqcn.min_rate_frac"), "must be <= 1"));
+        }
+        if !(self.reference_gbps.is_finite() && self.reference_gbps >= 0.0) {
+            return Err(SimError::invalid(&format!("{what}.dcqcn.reference_gbps"), "must be >= 0"));
         }
         if self.byte_counter == 0 {
             return Err(SimError::invalid(&format!("{what}.dcqcn.byte_counter"), "must be > 0"));
@@ -301,6 +341,31 @@ mod tests {
         e.on_cnp(0);
         e.on_timer(55_000);
         assert!(e.rate_bps() > line as f64 / 2.0 && e.rate_bps() < line as f64);
+    }
+
+    #[test]
+    fn rescaled_times_follow_the_link_rate() {
+        let r = DcqcnConfig::rescaled().for_link(400_000_000_000);
+        assert!((r.increase_timer_us - 5.5).abs() < 1e-9);
+        assert_eq!(r.alpha_timer_us, 55.0, "tied to the round trip: kept");
+        assert_eq!(r.cnp_interval_us, 50.0);
+        assert_eq!(r.byte_counter, 10_000_000);
+        assert_eq!(DcqcnConfig::rescaled().for_link(40_000_000_000).increase_timer_us, 55.0);
+        assert_eq!(DcqcnConfig::default().for_link(400_000_000_000), DcqcnConfig::default());
+        // after one cut, the rescaled controller is back at line rate ~10x sooner
+        let line = 400_000_000_000u64;
+        let back = |cfg: DcqcnConfig| {
+            let mut d = Dcqcn::new(cfg.for_link(line), line);
+            d.on_cnp(0);
+            let mut t = 0;
+            while let Some(w) = d.timer_wakeup() {
+                t = w;
+                d.on_timer(t);
+            }
+            t
+        };
+        let (slow, fast) = (back(DcqcnConfig::default()), back(DcqcnConfig::rescaled()));
+        assert!(fast * 9 < slow && fast * 11 > slow, "paper {slow} ns, rescaled {fast} ns");
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub(super) enum Ev {
     Arrive(u32),
     Timer(u32, u32),
     Link(u32),
+    /// PFC: PAUSE (true) or RESUME (false) reaches the sender of a link.
+    Pause(u32, bool),
     Start,
 }
 

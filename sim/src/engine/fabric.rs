@@ -28,7 +28,22 @@ pub(super) struct Pkt<F> {
     pub(super) ect: bool,
     pub(super) ce: bool,
     pub(super) bytes: u32,
+    /// PFC: the switch ingress link the frame is queued from (`NO_LINK` otherwise).
+    pub(super) ingress: u32,
     pub(super) frame: F,
+}
+
+/// No ingress link.
+pub(super) const NO_LINK: u32 = u32::MAX;
+
+/// PFC run state: per link, the bytes from it waiting in its receiving switch's queues.
+pub(super) struct PfcState {
+    pub(super) xoff: u64,
+    pub(super) xon: u64,
+    pub(super) headroom: Vec<u64>,
+    pub(super) ingress_bytes: Vec<u64>,
+    pub(super) pause_sent: Vec<bool>,
+    pub(super) pauses: u64,
 }
 
 #[derive(Clone, Default)]
@@ -44,6 +59,10 @@ pub(super) struct LinkState {
     pub(super) peak: u64,
     pub(super) drops: DropStats,
     pub(super) marks: u64,
+    /// PFC: the receiver of this link has paused it.
+    pub(super) paused: bool,
+    /// Gilbert-Elliott: the link's loss chain is in the bad state.
+    pub(super) ge_bad: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +72,15 @@ pub(super) enum LinkAction {
     Recover,
     DropNext(u32),
     Route(bool),
+}
+
+/// One frame of a Gilbert-Elliott chain with long-run loss `loss`, bad-state loss `h` and
+/// exit probability `r` ([`crate::config::LossModel::GilbertElliott`]): advance the state,
+/// then say whether the frame is lost.
+pub(super) fn ge_step(bad: &mut bool, loss: f64, h: f64, r: f64, rng: &mut crate::rng::Xoshiro256) -> bool {
+    let enter = r * loss / (h - loss);
+    *bad = if *bad { !rng.chance(r) } else { rng.chance(enter) };
+    *bad && rng.chance(h)
 }
 
 /// Serialization time of `bytes` at `bps`, ps.
@@ -75,12 +103,23 @@ impl<F: 'static> Sim<F> {
     #[inline]
     pub(super) fn idle(&self, l: u32) -> bool {
         let s = &self.links[l as usize];
-        s.busy_until <= self.now && !s.txdone_pending
+        s.busy_until <= self.now && !s.txdone_pending && !s.paused
+    }
+
+    /// Does the loss model drop a frame starting on link `l` (loss rate `loss` > 0)?
+    fn lose(&mut self, l: u32, loss: f64) -> bool {
+        match self.ge {
+            None => self.rng.chance(loss),
+            Some((h, r)) => ge_step(&mut self.links[l as usize].ge_bad, loss, h, r, &mut self.rng),
+        }
     }
 
 
     pub(super) fn transmit(&mut self, l: u32, pkt: Pkt<F>) {
         let ser = ((pkt.bytes + self.ifg) as f64 * self.ps_per_byte).round() as u64;
+        let loss = self.topo.links[l as usize].loss;
+        let lost = loss > 0.0 && !self.links[l as usize].blackhole && !self.links[l as usize].failed
+            && self.links[l as usize].drop_next == 0 && self.lose(l, loss);
         let info = &self.topo.links[l as usize];
         let st = &mut self.links[l as usize];
         st.busy_until = self.now + ser;
@@ -93,7 +132,7 @@ impl<F: 'static> Sim<F> {
             st.drop_next -= 1;
             st.drops.failed += 1;
             true
-        } else if info.loss > 0.0 && self.rng.chance(info.loss) {
+        } else if lost {
             st.drops.random += 1;
             true
         } else {
@@ -116,12 +155,47 @@ impl<F: 'static> Sim<F> {
     pub(super) fn on_txdone(&mut self, l: u32) {
         self.links[l as usize].txdone_pending = false;
         let src = self.topo.links[l as usize].src;
-        if src < self.topo.hosts {
+        if self.links[l as usize].paused {
+            // PFC: the next frame waits for RESUME
+        } else if src < self.topo.hosts {
             let p = self.topo.links[l as usize].plane;
             self.pull(src, p, l);
-        } else if let Some(pkt) = self.queues[l as usize].pop_front() {
+        } else if let Some(mut pkt) = self.queues[l as usize].pop_front() {
             self.links[l as usize].qbytes -= pkt.bytes as u64;
+            self.pfc_release(&mut pkt);
             self.transmit(l, pkt);
+        }
+    }
+
+    /// PFC: a frame leaves its switch's queues; RESUME its ingress link at XON.
+    fn pfc_release(&mut self, pkt: &mut Pkt<F>) {
+        let i = std::mem::replace(&mut pkt.ingress, NO_LINK);
+        let Some(pfc) = self.pfc.as_mut() else { return };
+        if i == NO_LINK {
+            return;
+        }
+        let ib = &mut pfc.ingress_bytes[i as usize];
+        *ib -= pkt.bytes as u64;
+        if pfc.pause_sent[i as usize] && *ib <= pfc.xon {
+            pfc.pause_sent[i as usize] = false;
+            let at = self.now + self.topo.links[i as usize].delay_ps;
+            self.push(at, Ev::Pause(i, false));
+        }
+    }
+
+    /// PFC: PAUSE / RESUME reaches the sender of link `l`.
+    pub(super) fn on_pause(&mut self, l: u32, on: bool) {
+        let st = &mut self.links[l as usize];
+        st.paused = on;
+        if on || st.txdone_pending {
+            return;
+        }
+        if st.busy_until > self.now {
+            st.txdone_pending = true;
+            let t = st.busy_until;
+            self.push(t, Ev::TxDone(l));
+        } else {
+            self.on_txdone(l);
         }
     }
 
@@ -139,6 +213,8 @@ impl<F: 'static> Sim<F> {
         }
         let key = FlowKey::udp(pkt.src, pkt.dst, pkt.sport);
         let out = self.topo.route(node, pkt.dst, &key, &self.routed_down, self.n_routed_down > 0, &mut self.scratch);
+        let mut pkt = pkt;
+        pkt.ingress = l;
         match out {
             Some(o) => self.enqueue(o, pkt),
             None => self.links[l as usize].drops.no_route += 1,
@@ -147,9 +223,16 @@ impl<F: 'static> Sim<F> {
 
     pub(super) fn enqueue(&mut self, l: u32, mut pkt: Pkt<F>) {
         let idle = self.idle(l);
-        let st = &mut self.links[l as usize];
         let b = pkt.bytes as u64;
-        if st.qbytes + b > self.buffer {
+        let i = pkt.ingress;
+        if let Some(pfc) = self.pfc.as_ref() {
+            if i != NO_LINK && pfc.ingress_bytes[i as usize] + b > pfc.xoff + pfc.headroom[i as usize] {
+                self.links[l as usize].drops.buffer += 1;
+                return;
+            }
+        }
+        let st = &mut self.links[l as usize];
+        if self.pfc.is_none() && st.qbytes + b > self.buffer {
             st.drops.buffer += 1;
             return;
         }
@@ -162,9 +245,22 @@ impl<F: 'static> Sim<F> {
         }
         if idle {
             debug_assert!(self.queues[l as usize].is_empty());
+            pkt.ingress = NO_LINK;
             self.transmit(l, pkt);
             return;
         }
+        if let Some(pfc) = self.pfc.as_mut() {
+            if i != NO_LINK {
+                pfc.ingress_bytes[i as usize] += b;
+                if !pfc.pause_sent[i as usize] && pfc.ingress_bytes[i as usize] > pfc.xoff {
+                    pfc.pause_sent[i as usize] = true;
+                    pfc.pauses += 1;
+                    let at = self.now + self.topo.links[i as usize].delay_ps;
+                    self.push(at, Ev::Pause(i, true));
+                }
+            }
+        }
+        let st = &mut self.links[l as usize];
         st.qbytes += b;
         st.peak = st.peak.max(st.qbytes);
         let bi = ((self.now / self.bin_ps) as usize).min(self.qbins.len() - 1);
@@ -203,5 +299,32 @@ impl<F: 'static> Sim<F> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ge_step;
+
+    #[test]
+    fn gilbert_elliott_has_the_long_run_rate_and_bursts() {
+        let mut rng = crate::rng::Xoshiro256::seed_from_u64(3);
+        let (n, loss, h, r) = (2_000_000, 0.01, 0.5, 0.1);
+        let mut bad = false;
+        let (mut lost, mut after_loss, mut lost_after_loss, mut prev) = (0u64, 0u64, 0u64, false);
+        for _ in 0..n {
+            let l = ge_step(&mut bad, loss, h, r, &mut rng);
+            lost += l as u64;
+            if prev {
+                after_loss += 1;
+                lost_after_loss += l as u64;
+            }
+            prev = l;
+        }
+        let rate = lost as f64 / n as f64;
+        assert!((rate - loss).abs() < 0.05 * loss, "long-run loss {rate}");
+        // P(loss | previous frame lost) = h (1 - r) = 0.45, against 0.01 for Bernoulli
+        let cond = lost_after_loss as f64 / after_loss as f64;
+        assert!((cond - 0.45).abs() < 0.03, "P(loss | loss) = {cond}");
     }
 }

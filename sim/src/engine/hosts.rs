@@ -265,6 +265,7 @@ impl<F: 'static> Sim<F> {
                         ect: meta.ect,
                         ce: false,
                         bytes: meta.bytes,
+                        ingress: super::fabric::NO_LINK,
                         frame,
                     };
                     self.transmit(l, pkt);

@@ -61,7 +61,7 @@ pub use report::{DropStats, FlowReport, LinkReport, Progress, RunResult};
 pub use stats::{convergence_bins, jain};
 
 use events::{Ev, Qe};
-use fabric::{LinkAction, LinkState, Pkt};
+use fabric::{LinkAction, LinkState, PfcState, Pkt};
 use hosts::{App, EpSlot, HostState};
 
 struct Sim<F> {
@@ -80,6 +80,9 @@ struct Sim<F> {
     rng: Xoshiro256,
     ecn: EcnSpec,
     buffer: u64,
+    pfc: Option<PfcState>,
+    /// Gilbert-Elliott loss: (bad-state loss, exit probability); None = Bernoulli.
+    ge: Option<(f64, f64)>,
     ps_per_byte: f64,
     ifg: u32,
     actions: Vec<(Vec<u32>, LinkAction)>,
@@ -182,6 +185,24 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
         rng: Xoshiro256::seed_from_u64(derive_seed(cfg.seed, 0xFAB, 0)),
         ecn: cfg.fabric.ecn.clone(),
         buffer: cfg.fabric.buffer_bytes,
+        pfc: cfg.fabric.pfc.enabled.then(|| {
+            let frame = (cfg.fabric.mtu + DATA_OVERHEAD + 200) as u64;
+            let bps = cfg.fabric.link_bps() as u128;
+            PfcState {
+                xoff: cfg.fabric.pfc.xoff_bytes,
+                xon: cfg.fabric.pfc.xon_bytes,
+                headroom: topo
+                    .links
+                    .iter()
+                    .map(|l| (2 * bps * l.delay_ps as u128 / 8_000_000_000_000) as u64 + 2 * frame)
+                    .collect(),
+                ingress_bytes: vec![0; nlinks],
+                pause_sent: vec![false; nlinks],
+                pauses: 0,
+            }
+        }),
+        ge: (cfg.fabric.loss_model == crate::config::LossModel::GilbertElliott)
+            .then(|| (cfg.fabric.ge_bad_loss, 1.0 / cfg.fabric.ge_burst_frames)),
         ps_per_byte: 8e12 / cfg.fabric.link_bps() as f64,
         ifg: cfg.fabric.ifg_bytes,
         actions: Vec::new(),
@@ -251,6 +272,7 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
             Ev::Arrive(l) => sim.on_arrive(l),
             Ev::Timer(e, g) => sim.on_timer(e, g),
             Ev::Link(i) => sim.on_link_action(i),
+            Ev::Pause(l, on) => sim.on_pause(l, on),
             Ev::Start => sim.on_start(),
         }
         if sim.app.done_at.is_some() {

@@ -134,6 +134,9 @@ pub struct RunResult {
     pub peak_queue_link: String,
     /// Fabric drops.
     pub drops: DropStats,
+    /// PFC PAUSE frames sent (0 without PFC).
+    #[serde(default)]
+    pub pfc_pauses: u64,
     /// ECN marks.
     pub ecn_marks: u64,
     /// Summed endpoint counters.
@@ -249,6 +252,7 @@ impl<F: 'static> Sim<F> {
             peak_queue_bytes: peak,
             peak_queue_link: peak_link,
             drops,
+            pfc_pauses: self.pfc.as_ref().map_or(0, |p| p.pauses),
             ecn_marks: marks,
             endpoint_stats: es,
             bin_ns: self.bin_ps / 1000,
