@@ -9,7 +9,7 @@
 use mrnic_hdl::ports::top_ports;
 use mrnic_hdl::prim::{crc_fold_model, Crc32Stream, CrcFold};
 use mrnic_model::wire::icrc::{icrc_ipv4, Crc32, ICRC_SEED};
-use mrnic_verif::vl::{BuildOpts, Model, Sim};
+use mrnic_verif::vl::{BuildOpts, Model, Port, Sim};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
@@ -29,6 +29,36 @@ fn words(bytes: &[u8], d: usize) -> Vec<u32> {
         w[i / 4] |= (b as u32) << (8 * (i % 4));
     }
     w
+}
+
+/// The results a streaming primitive owes: (cycle at which its `m_valid` must be high, the
+/// value its result port must show then), oldest first.
+#[derive(Default)]
+struct Due {
+    q: VecDeque<(u64, u64)>,
+    done: usize,
+}
+
+impl Due {
+    /// Evaluates this cycle and asserts `valid` is high exactly when a result is due, with
+    /// `value` equal to it.
+    fn check(&mut self, sim: &mut Sim, cycle: u64, valid: &Port, value: &Port) {
+        sim.eval();
+        let v = sim.get(valid) == 1;
+        match self.q.front() {
+            Some(&(at, x)) if at == cycle => {
+                assert!(v, "cycle {cycle}: m_valid expected");
+                assert_eq!(sim.get(value), x, "cycle {cycle}: result");
+                self.q.pop_front();
+                self.done += 1;
+            }
+            _ => assert!(!v, "cycle {cycle}: m_valid without a message due"),
+        }
+    }
+    /// A reset in `cycle` drops every result due after it.
+    fn reset(&mut self, cycle: u64) {
+        self.q.retain(|&(at, _)| at <= cycle);
+    }
 }
 
 /// One `CrcFold<D>` of `bytes` bytes against the model on `n` random (state, beat) pairs,
@@ -94,25 +124,11 @@ fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u6
     let lat = Crc32Stream::<D>::latency();
     let beat = D / 8;
     let mut rng = SmallRng::seed_from_u64(seed);
-    // expected results: (cycle at which m_valid must be high, crc register)
-    let mut expect: VecDeque<(u64, u32)> = VecDeque::new();
-    let (mut cycle, mut done, mut resets) = (0u64, 0usize, 0usize);
+    let mut due = Due::default();
+    let (mut cycle, mut resets) = (0u64, 0usize);
     sim.set(&rst, 1);
     sim.ticks(&clock, 2);
     sim.set(&rst, 0);
-    let check = |sim: &mut Sim, cycle: u64, expect: &mut VecDeque<(u64, u32)>, done: &mut usize| {
-        sim.eval();
-        let v = sim.get(&m_valid) == 1;
-        match expect.front() {
-            Some(&(at, crc)) if at == cycle => {
-                assert!(v, "cycle {cycle}: m_valid expected (latency {lat})");
-                assert_eq!(sim.get(&m_crc) as u32, crc, "cycle {cycle}: m_crc");
-                expect.pop_front();
-                *done += 1;
-            }
-            _ => assert!(!v, "cycle {cycle}: m_valid without a message due"),
-        }
-    };
     for k in 0..msgs {
         let len = if k < 4 * beat { 1 + k % (2 * beat) } else { rng.gen_range(1..=max_len) };
         let msg: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
@@ -123,7 +139,7 @@ fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u6
             while rng.gen_bool(0.2) {
                 sim.set(&s_valid, 0);
                 sim.set_wide(&s_data, &words(&(0..beat).map(|_| rng.gen()).collect::<Vec<u8>>(), D));
-                check(&mut sim, cycle, &mut expect, &mut done);
+                due.check(&mut sim, cycle, &m_valid, &m_crc);
                 sim.tick(&clock);
                 cycle += 1;
             }
@@ -138,13 +154,13 @@ fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u6
             sim.set_wide(&s_data, &words(&padded, D));
             let reset_now = cut && b == cut_at;
             sim.set(&rst, reset_now as u64);
-            check(&mut sim, cycle, &mut expect, &mut done);
+            due.check(&mut sim, cycle, &m_valid, &m_crc);
             if reset_now {
                 // the reset drops every result still in the tail (and this message)
-                expect.retain(|&(at, _)| at <= cycle);
+                due.reset(cycle);
                 resets += 1;
             } else if last {
-                expect.push_back((cycle + lat as u64, crc_fold_model(init, &msg)));
+                due.q.push_back((cycle + lat as u64, crc_fold_model(init, &msg) as u64));
             }
             sim.tick(&clock);
             cycle += 1;
@@ -156,12 +172,12 @@ fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u6
     }
     sim.set(&s_valid, 0);
     for _ in 0..lat + 2 {
-        check(&mut sim, cycle, &mut expect, &mut done);
+        due.check(&mut sim, cycle, &m_valid, &m_crc);
         sim.tick(&clock);
         cycle += 1;
     }
-    assert!(expect.is_empty(), "results never came: {expect:?}");
-    (done, resets)
+    assert!(due.q.is_empty(), "results never came: {:?}", due.q);
+    (due.done, resets)
 }
 
 #[test]
@@ -240,24 +256,11 @@ fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize,
     );
     let lat = OnesSum::<D, K>::latency() as u64;
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut expect: VecDeque<(u64, u16)> = VecDeque::new();
-    let (mut cycle, mut done) = (0u64, 0usize);
+    let mut due = Due::default();
+    let mut cycle = 0u64;
     sim.set(&rst, 1);
     sim.ticks(&clock, 2);
     sim.set(&rst, 0);
-    let check = |sim: &mut Sim, cycle: u64, expect: &mut VecDeque<(u64, u16)>, done: &mut usize| {
-        sim.eval();
-        let v = sim.get(&m_valid) == 1;
-        match expect.front() {
-            Some(&(at, sum)) if at == cycle => {
-                assert!(v, "cycle {cycle}: m_valid expected");
-                assert_eq!(sim.get(&m_sum) as u16, sum, "cycle {cycle}: m_sum");
-                expect.pop_front();
-                *done += 1;
-            }
-            _ => assert!(!v, "cycle {cycle}: m_valid without a message due"),
-        }
-    };
     for k in 0..msgs {
         let nbeats = rng.gen_range(1..=max_beats);
         // keep patterns: all, none, a contiguous range (the parser's), random; all-0xFF data
@@ -270,7 +273,7 @@ fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize,
         for b in 0..nbeats {
             while rng.gen_bool(0.2) {
                 sim.set(&s_valid, 0);
-                check(&mut sim, cycle, &mut expect, &mut done);
+                due.check(&mut sim, cycle, &m_valid, &m_sum);
                 sim.tick(&clock);
                 cycle += 1;
             }
@@ -299,11 +302,11 @@ fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize,
             sim.set(&s_add, add as u64);
             let reset_now = cut == Some(b);
             sim.set(&rst, reset_now as u64);
-            check(&mut sim, cycle, &mut expect, &mut done);
+            due.check(&mut sim, cycle, &m_valid, &m_sum);
             if reset_now {
-                expect.retain(|&(at, _)| at <= cycle);
+                due.reset(cycle);
             } else if last {
-                expect.push_back((cycle + lat, ones_sum_model(&bytes, &keep, add)));
+                due.q.push_back((cycle + lat, ones_sum_model(&bytes, &keep, add) as u64));
             }
             sim.tick(&clock);
             cycle += 1;
@@ -315,12 +318,12 @@ fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize,
     }
     sim.set(&s_valid, 0);
     for _ in 0..lat + 2 {
-        check(&mut sim, cycle, &mut expect, &mut done);
+        due.check(&mut sim, cycle, &m_valid, &m_sum);
         sim.tick(&clock);
         cycle += 1;
     }
-    assert!(expect.is_empty(), "results never came: {expect:?}");
-    done
+    assert!(due.q.is_empty(), "results never came: {:?}", due.q);
+    due.done
 }
 
 #[test]
