@@ -52,7 +52,8 @@
 //! the "can multiply" flag is the type, not the outcome) with the same (connection, path)
 //! as register 18, and register 18's op multiplied, registers 1..=17 hold, register 18
 //! takes a bubble and registers 18..=25 advance; `s_ready` is low in that cycle. So the
-//! result comes one cycle later; everyone is held for that cycle. The bubble is not needed
+//! op in register 17 and every op behind it (all connections) come out one cycle later;
+//! the output shows one empty cycle. The bubble is not needed
 //! for correctness in an atomic-apply shell (the state is already exact); it is modelled
 //! because the RTL's product for op N is taken from op N-1's input window (§2.10), so the
 //! result timing the RTL will show is this one.
