@@ -680,6 +680,12 @@ fn rto_and_probe_timers_fire_within_c_plus_3_cycles_never_early_at_core_full_siz
         let ev = &events[e];
         assert!(!ev.is_empty(), "({}, {}): never fired", e / np, e % np);
         assert!(ev.iter().all(|&(_, p)| p == pr), "RTO and probe events on their own masks");
+        // Exactly: the first read of the entry (at the edge of a cycle k = c mod C, from the
+        // edge after the write on) whose compare (with `now` of cycle k + 1) finds it
+        // expired puts it on m_tmo in cycle k + 3.
+        let c = (e / np) as u64;
+        let k = (written..end).find(|&k| k % c_n == c && HwTime(t0.wrapping_add(k as u32 + 1)).after_eq(d)).unwrap();
+        assert_eq!(ev[0].0, k + 3, "({}, {}): the first event's cycle", e / np, e % np);
         let late = ev[0].0.checked_sub(due).unwrap_or_else(|| panic!("({}, {}): fired at {} before due {due}", e / np, e % np, ev[0].0));
         assert!(late <= c_n + 3, "({}, {}): {late} cycles late", e / np, e % np);
         worst = worst.max(late);
@@ -747,4 +753,64 @@ fn decode_and_drive_are_inverse_on_every_op() {
         assert_eq!(PathOp::decode(&i), op);
         assert_eq!(i.s_conn, c);
     }
+}
+
+#[test]
+fn scanner_rereads_while_held_and_restarts_from_connection_0_after_reset() {
+    // tiny: C 16. Every connection's path 0 sends at about now 0 with rto 40: all expire.
+    let mut p = PathParams::preset("tiny").unwrap();
+    p.transport.rto_min_ns = 1;
+    p.transport.rto_init_ns = 40;
+    let c_n = p.connections as u32;
+    let mut sh = PathShell::new(p).unwrap();
+    let arm_end = c_n + 30;
+    // Hold m_tmo_ready low from `hold`; while held, an ACK empties every path 0 (timer
+    // stopped, entry cleared 25 cycles later); then release.
+    let hold = arm_end + 40;
+    let clear_end = hold + 1 + c_n;
+    let release = clear_end + 30;
+    let mut events = Vec::new();
+    for cycle in 0..release + 3 * c_n {
+        let mut i = PathInputs { now: cycle, m_ready: true, m_tmo_ready: !(hold..release).contains(&cycle), ..Default::default() };
+        if cycle < c_n {
+            PathOp::Select { avoid: None, plane: 1 }.drive(cycle, &mut i);
+        } else if (hold + 1..clear_end).contains(&cycle) {
+            PathOp::AckB { path: 0, n: 1, nl: 0 }.drive(cycle - hold - 1, &mut i);
+        }
+        let o = sh.step(&i);
+        if let (Some(m), true) = (o.m_tmo, i.m_tmo_ready) {
+            events.push((cycle, m.conn));
+        }
+    }
+    assert!((0..c_n as usize).all(|c| sh.bank(c, 0).is_none()));
+    assert!(events.iter().filter(|e| e.0 < hold).count() >= 30, "every armed connection fired before the hold");
+    // After the release only the m_tmo and hit registers' events come out: the read
+    // register re-read its (now cleared) entry while held.
+    let after: Vec<_> = events.iter().filter(|e| e.0 >= release).collect();
+    assert_eq!(after.len(), 2, "events after the release: {after:?}");
+    assert_eq!((after[0].0, after[1].0), (release, release + 1));
+    // Re-arm, then reset: the scanner restarts at connection 0 with empty registers, so
+    // the first event is connection 0's, 4 cycles after the rst cycle.
+    let mut t = release + 3 * c_n;
+    for c in 0..c_n {
+        let mut i = PathInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
+        PathOp::Select { avoid: None, plane: 1 }.drive(c, &mut i);
+        sh.step(&i);
+        t += 1;
+    }
+    for _ in 0..100 {
+        sh.step(&PathInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() });
+        t += 1;
+    }
+    assert!((0..c_n as usize).all(|c| sh.bank(c, 0).is_some()), "re-armed");
+    let rst_at = t;
+    let mut first = None;
+    for k in 0..10 {
+        let o = sh.step(&PathInputs { now: t, rst: k == 0, m_ready: true, m_tmo_ready: true, ..Default::default() });
+        if k > 0 && first.is_none() {
+            first = o.m_tmo.map(|m| (t - rst_at, m.conn));
+        }
+        t += 1;
+    }
+    assert_eq!(first, Some((4, 0)), "first event after rst: (cycles after the rst cycle, connection)");
 }
