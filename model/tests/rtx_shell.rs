@@ -99,12 +99,27 @@ impl Ref {
                     for &psn in &v {
                         q.mark_lost(psn);
                     }
+                    // F11: declare_lost_on_path's two batches, split after the first PSN (path
+                    // order) the path table's `loss_decreases` would accept.
+                    let mut cut = v.len();
+                    if let RtxOp::Ldet { ldp, .. } = *op {
+                        for (j, &x) in v.iter().enumerate() {
+                            if ldp.is_none() || seq_after_eq(x, ldp.unwrap()) {
+                                cut = j + 1;
+                                break;
+                            }
+                        }
+                    }
                     let base = q.base;
+                    let (a, b) = v.split_at(cut);
                     r.ok = true;
-                    r.k = v.len() as u32;
+                    r.k = a.len() as u32;
+                    r.k2 = b.len() as u32;
                     r.path = path;
-                    r.psn = v.iter().copied().min_by_key(|&x| seq_dist(x, base)).unwrap_or(0);
-                    psn2 = Some(v.iter().copied().max_by_key(|&x| seq_dist(x, base)).unwrap_or(0));
+                    r.psn = a.iter().copied().min_by_key(|&x| seq_dist(x, base)).unwrap_or(0);
+                    psn2 = Some(a.iter().copied().max_by_key(|&x| seq_dist(x, base)).unwrap_or(0));
+                    r.psn3 = b.iter().copied().min_by_key(|&x| seq_dist(x, base)).unwrap_or(0);
+                    r.psn4 = b.iter().copied().max_by_key(|&x| seq_dist(x, base)).unwrap_or(0);
                 } else {
                     psn2 = Some(0);
                 }
@@ -234,7 +249,13 @@ impl Gen {
             }
             60..=67 => {
                 let pp = self.ppsn[c as usize].get(path as usize).copied().unwrap_or(0);
-                RtxOp::Ldet { path, highest: seq_add(pp, SEQ_MASK + 1 - rng.gen_range(0..8)) }
+                // The decrease point: none, or a PSN around the window (often inside it).
+                let ldp = match rng.gen_range(0..4) {
+                    0 => None,
+                    1 => Some(rng.gen::<u32>() & SEQ_MASK),
+                    _ => Some(seq_add(q.base, rng.gen_range(0..=out + 1))),
+                };
+                RtxOp::Ldet { path, highest: seq_add(pp, SEQ_MASK + 1 - rng.gen_range(0..8)), ldp }
             }
             68..=70 => RtxOp::Drain { path },
             71..=82 => {
@@ -348,7 +369,7 @@ fn check_end_state(r: &Run) {
                 s.acked += sum(&m.n);
                 s.spurious += sum(&m.l);
             }
-            RtxOp::LDET => s.lost_path += m.k,
+            RtxOp::LDET => s.lost_path += m.k + m.k2,
             RtxOp::DRAIN => s.lost_drain += m.k,
             RtxOp::HEADTMO if m.ok => s.head += 1,
             _ => {}
@@ -367,7 +388,9 @@ fn assert_coverage(r: &Run) {
     for code in 0..=10 {
         assert!(ok[code] > 0, "op {code} never succeeded: {ok:?}");
     }
-    let lost_found: u32 = r.got.iter().filter(|(m, _)| m.op == RtxOp::LDET).map(|(m, _)| m.k).sum();
+    let lost_found: u32 = r.got.iter().filter(|(m, _)| m.op == RtxOp::LDET).map(|(m, _)| m.k + m.k2).sum();
+    let split = r.got.iter().filter(|(m, _)| m.op == RtxOp::LDET && m.k2 > 0).count();
+    assert!(split > 50, "LDETs with a second batch: {split}");
     let retx = r.got.iter().filter(|(m, _)| m.op == RtxOp::SEND && m.retx).count();
     let spurious: u32 = r.got.iter().filter(|(m, _)| m.op == RtxOp::ACK).map(|(m, _)| m.l.iter().map(|&x| u32::from(x)).sum::<u32>()).sum();
     let refused = r.got.iter().filter(|(m, _)| m.op == RtxOp::SEND && !m.ok).count();

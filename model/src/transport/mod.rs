@@ -27,6 +27,7 @@ pub mod qp;
 pub mod requester;
 pub mod responder;
 pub mod rtx;
+pub mod path_shell;
 pub mod rtx_shell;
 
 pub use qp::{Qp, QpAddr, QpSetup, QpStats};

@@ -490,7 +490,7 @@ impl PathTable {
     }
 
     /// Mask of the paths of `plane` (a constant per plane in the RTL).
-    fn plane_mask(&self, plane: Option<Plane>) -> u16 {
+    pub fn plane_mask(&self, plane: Option<Plane>) -> u16 {
         let n = self.paths.len();
         match plane {
             None => ((1u32 << n) - 1) as u16,
@@ -503,9 +503,16 @@ impl PathTable {
     /// only when no other can send, and OK paths are preferred to SUSPECT ones.
     /// `plane`: only paths of that NIC plane (see [`Plane`]).
     pub fn select(&self, avoid: Option<usize>, plane: Option<Plane>) -> Option<usize> {
+        self.select_masked(avoid, self.plane_mask(plane))
+    }
+
+    /// [`PathTable::select`] with the plane given as a path mask (bit p: path p may be
+    /// used; the cycle shell's `s_plane` port). `select(avoid, plane)` is
+    /// `select_masked(avoid, mask)` with the mask of the paths of `plane`.
+    pub fn select_masked(&self, avoid: Option<usize>, mask: u16) -> Option<usize> {
         let n = self.paths.len();
         let start = (self.summary.rr as usize + 1) % n;
-        let cand = self.summary.eligible & self.plane_mask(plane);
+        let cand = self.summary.eligible & mask;
         let Some(a) = avoid else { return first_from(cand, start) };
         let abit = if a < n { 1u16 << a } else { 0 };
         first_from(cand & self.summary.ok & !abit, start)
@@ -879,6 +886,53 @@ mod tests {
         TransportConfig { paths: 4, cwnd_init: 2, loss_beta_pct: 50, ..Default::default() }
     }
     const ONE: u32 = 1 << CWND_FRAC;
+
+    /// The mask form the path shell uses selects what the plane form selected (the old
+    /// body of `select`, which filtered the eligible paths by `Plane::has`).
+    #[test]
+    fn select_masked_with_the_plane_mask_equals_select_on_every_plane_and_avoid() {
+        let c = TransportConfig { paths: 8, ..Default::default() };
+        let mut t = PathTable::new(&c, 7, 0);
+        for step in 0..400u32 {
+            let p = (step * 5 % 8) as usize;
+            match step % 4 {
+                0 => {
+                    t.on_send(p, HwTime(step));
+                }
+                1 => {
+                    t.on_timeout(p, step);
+                }
+                2 => t.on_acked(p, 1, 0, HwTime(step)),
+                _ => t.set_rr((step % 8) as usize),
+            }
+            for planes in 0..4u8 {
+                for plane in 0..planes.max(1) {
+                    let pl = Plane { plane, planes };
+                    let m = t.plane_mask(Some(pl));
+                    assert_eq!(m, (0..8).filter(|&q| pl.has(q)).fold(0u16, |a, q| a | 1 << q));
+                    for avoid in [None, Some(0), Some(3), Some(7), Some(9)] {
+                        let old = {
+                            let n = t.paths.len();
+                            let start = (t.summary.rr as usize + 1) % n;
+                            let cand = t.summary.eligible & (0..n).filter(|&q| pl.has(q)).fold(0u16, |a, q| a | 1 << q);
+                            match avoid {
+                                None => first_from(cand, start),
+                                Some(a) => {
+                                    let abit = if a < n { 1u16 << a } else { 0 };
+                                    first_from(cand & t.summary.ok & !abit, start)
+                                        .or_else(|| first_from(cand & !t.summary.ok & !abit, start))
+                                        .or((cand & abit != 0).then_some(a))
+                                }
+                            }
+                        };
+                        assert_eq!(t.select(avoid, Some(pl)), old);
+                        assert_eq!(t.select_masked(avoid, m), old);
+                    }
+                }
+            }
+            assert_eq!(t.select(None, None), t.select_masked(None, 0xFF));
+        }
+    }
 
     #[test]
     fn entropies_are_distinct_and_reroll_picks_an_unused_one() {

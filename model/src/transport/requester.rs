@@ -1421,6 +1421,62 @@ mod tests {
         assert!(checked > 500 && mid_fail > 20 && mid_decrease > 20, "checked {checked}, mid-batch failures {mid_fail}, mid-batch decreases {mid_decrease}");
     }
 
+    /// F11: the rtx shell's LDET, given the path's decrease point, returns the two
+    /// batches `declare_lost_on_path` makes. Driving LDET, then LOSS (batch 1), then
+    /// either (the path failed) the failure with batch 2 counted as drained, or LOSS
+    /// (batch 2), leaves the requester exactly as `declare_lost_on_path` does, from the
+    /// same random states as the batch test, with splits and mid-batch failures exercised.
+    #[test]
+    fn rtx_shell_ldet_with_the_decrease_point_gives_the_requesters_two_loss_batches() {
+        use crate::transport::rtx_shell::{RtxOp, RtxParams, RtxState};
+        let (mut checked, mut split, mut failed) = (0, 0, 0);
+        for seed in 0..60u64 {
+            for fail_threshold in [1, 2, 3] {
+                let cfg = TransportConfig { paths: 4, window: 64, cwnd_init: 4, cwnd_max: 64, msg_window: 8, fail_threshold, rnr_retry: 7, head_rto_pct: 0, reorder_threshold: 2, ..Default::default() };
+                random_run(&cfg, seed, 300, |r, _, a| {
+                    let p = a.path_id as usize;
+                    let mut v = vec![];
+                    r.rtx.path_losses(p, a.path_psn, cfg.reorder_threshold, &mut v);
+                    if v.is_empty() {
+                        return;
+                    }
+                    let mut want = r.clone();
+                    want.declare_lost_on_path(p, &v);
+                    let mut got = r.clone();
+                    let params = RtxParams { connections: 1, paths: 4, window: cfg.window, records: cfg.tx_records(), reorder_threshold: cfg.reorder_threshold, head_on: false };
+                    let mut st = RtxState::new(params);
+                    st.queues[0] = got.rtx.clone();
+                    let row = &got.paths.paths[p];
+                    let ldp = row.decreased_any.then_some(row.last_decrease_psn);
+                    let m = st.apply(0, &RtxOp::Ldet { path: p as u8, highest: a.path_psn, ldp }, HwTime(0));
+                    assert_eq!(m.k + m.k2, v.len() as u32);
+                    got.rtx = st.queues[0].clone();
+                    let next = got.rtx.next;
+                    got.stats.losses_by_path += u64::from(m.k);
+                    if got.paths.on_lost_batch(p, m.k, m.psn, m.psn2, next) {
+                        // The path fails (DRAIN + FAIL): batch 2 was already marked lost by
+                        // LDET, so it counts as drained, as the requester's drain counts it.
+                        got.stats.losses_by_timeout += u64::from(m.k2);
+                        got.fail_path(p);
+                        failed += usize::from(m.k2 > 0);
+                    } else {
+                        got.stats.losses_by_path += u64::from(m.k2);
+                        if got.paths.on_lost_batch(p, m.k2, m.psn3, m.psn4, next) {
+                            got.fail_path(p);
+                        }
+                    }
+                    split += usize::from(m.k2 > 0);
+                    // `scratch` is a reused buffer, not state.
+                    got.scratch.clear();
+                    want.scratch.clear();
+                    assert_eq!(serde_json::to_string(&got).unwrap(), serde_json::to_string(&want).unwrap(), "seed {seed}, psns {v:?}");
+                    checked += 1;
+                });
+            }
+        }
+        assert!(checked > 500 && split > 50 && failed > 20, "checked {checked}, split {split}, failed mid-detection {failed}");
+    }
+
     /// The held mask built from the message table gives `oldest_lost` the result of
     /// the former per-PSN predicate (`msg_of` then the message's hold) at every time,
     /// from random states with RNR holds, windows 32 and 256, across the PSN wrap.

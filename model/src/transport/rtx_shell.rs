@@ -14,7 +14,7 @@
 //! | 0 | RESET | `s_psn` isn | `RetransmitQueue::new`; head wait invalid, new-data 0 | ok 1 |
 //! | 1 | SEND | `s_new`, `s_psn` (retransmission only), `s_path`, `s_ppsn` | new: `push_new` then `on_transmit`; else `on_transmit` of an InFlight or Lost PSN | ok (refused: new and no room or no free record; not new and the PSN neither in flight nor lost; path >= P), `m_psn` the PSN sent, `m_retx` |
 //! | 2 | ACK | `s_psn` cum, `s_sack` (bit i = PSN cum + i, the wire's layout; bits >= W ignored) | `ack` of `[base, cum)`, `advance_base(cum)`, then `ack` of each live SACKed PSN | ok (cum not after next; refused: nothing changes), `m_n[p]` in flight acked, `m_l[p]` lost acked (spurious) |
-//! | 3 | LDET | `s_path`, `s_ppsn` highest | `path_losses(p, highest, cfg_k)` + `mark_lost` each | ok (p < P), `m_k`, `m_psn` first, `m_psn2` last (by distance from the base; 0 when k = 0) |
+//! | 3 | LDET | `s_path`, `s_ppsn` highest, `s_ldp_valid`/`s_ldp` the path's decrease point | `path_losses(p, highest, cfg_k)` + `mark_lost` each | ok (p < P); two batches split as the requester's `declare_lost_on_path` does (F11): the first ends with the first PSN in path order that passes the decrease point (`!s_ldp_valid` or at/after `s_ldp`), the second is the rest; `m_k`, `m_psn` first, `m_psn2` last of batch 1, `m_k2`, `m_psn3`, `m_psn4` of batch 2 (by distance from the base; 0 when empty) |
 //! | 4 | DRAIN | `s_path` | `drain_path` + `mark_lost` each | as LDET |
 //! | 5 | QUERY | `s_held` (bit i = slot i, PSN mod W, set = held) | `oldest_lost(held)`, `last_path` | ok (a lost PSN found), `m_psn` it, `m_path` its avoid path; nothing lost: ok 0, `m_psn` 0, `m_path` 0 |
 //! | 6 | HEADTMO | - | `mark_lost(base)` if the base is in flight (no deadline check) | ok (fired), `m_psn` the base, `m_path` its path |
@@ -67,7 +67,7 @@
 //!
 //! **Counters** (`stat_*`, 32-bit wrapping), counted as a result enters the output
 //! register: `send` accepted SENDs, `retx` accepted SENDs with `m_retx`, `acked` sum of
-//! ACK `m_n`, `spurious` sum of ACK `m_l`, `lost_path` LDET `m_k`, `lost_drain` DRAIN
+//! ACK `m_n`, `spurious` sum of ACK `m_l`, `lost_path` LDET `m_k + m_k2`, `lost_drain` DRAIN
 //! `m_k`, `head` HEADTMOs that fired; `tmo` counts timer events taken (`m_tmo_valid &&
 //! m_tmo_ready`).
 
@@ -151,7 +151,9 @@ pub enum RtxOp {
     Reset { isn: u32 },
     Send { new: bool, psn: u32, path: u8, path_psn: u32 },
     Ack { cum: u32, sack: Bitmap },
-    Ldet { path: u8, highest: u32 },
+    /// `ldp`: the path's last decrease point from the path table (`last_decrease_psn`
+    /// if `decreased_any`, else `None`), to split the detection as the requester does (F11).
+    Ldet { path: u8, highest: u32, ldp: Option<u32> },
     Drain { path: u8 },
     Query { held: Bitmap },
     HeadTmo,
@@ -203,7 +205,7 @@ impl RtxOp {
             Self::RESET => RtxOp::Reset { isn: psn },
             Self::SEND => RtxOp::Send { new: i.s_new, psn, path, path_psn: i.s_ppsn & SEQ_MASK },
             Self::ACK => RtxOp::Ack { cum: psn, sack: i.s_sack },
-            Self::LDET => RtxOp::Ldet { path, highest: i.s_ppsn & SEQ_MASK },
+            Self::LDET => RtxOp::Ldet { path, highest: i.s_ppsn & SEQ_MASK, ldp: i.s_ldp_valid.then_some(i.s_ldp & SEQ_MASK) },
             Self::DRAIN => RtxOp::Drain { path },
             Self::QUERY => RtxOp::Query { held: i.s_held },
             Self::HEADTMO => RtxOp::HeadTmo,
@@ -231,9 +233,11 @@ impl RtxOp {
                 i.s_psn = cum;
                 i.s_sack = sack;
             }
-            RtxOp::Ldet { path, highest } => {
+            RtxOp::Ldet { path, highest, ldp } => {
                 i.s_path = path;
                 i.s_ppsn = highest;
+                i.s_ldp_valid = ldp.is_some();
+                i.s_ldp = ldp.unwrap_or(0);
             }
             RtxOp::Drain { path } => i.s_path = path,
             RtxOp::Query { held } => i.s_held = held,
@@ -267,6 +271,9 @@ pub struct RtxInputs {
     pub s_hw_valid: bool,
     pub s_hw: u32,
     pub s_nd: bool,
+    /// LDET: the path's decrease point is valid (`decreased_any`) and its PSN (F11).
+    pub s_ldp_valid: bool,
+    pub s_ldp: u32,
     pub m_ready: bool,
     pub m_tmo_ready: bool,
 }
@@ -288,6 +295,10 @@ pub struct RtxResult {
     pub room: bool,
     pub free: bool,
     pub retx: bool,
+    /// LDET's second batch (F11): its count, first and last PSN (0 when empty); DRAIN: 0.
+    pub k2: u32,
+    pub psn3: u32,
+    pub psn4: u32,
 }
 
 /// Status counters (32 bits, wrapping).
@@ -399,18 +410,32 @@ impl RtxState {
                     _ => q.drain_path(usize::from(path), &mut v),
                 }
                 let base = q.base;
+                // F11: the requester's split (`declare_lost_on_path`): the first batch ends
+                // with the first PSN, in path order, that passes the decrease point.
+                let cut = match *op {
+                    RtxOp::Ldet { ldp, .. } => v.iter().position(|&psn| ldp.is_none_or(|d| seq_after_eq(psn, d))).map_or(v.len(), |j| j + 1),
+                    _ => v.len(),
+                };
+                let triple = |part: &[u32]| {
+                    part.iter().fold(None, |acc: Option<(u32, u32)>, &psn| {
+                        let d = seq_dist(psn, base);
+                        Some(match acc {
+                            None => (psn, psn),
+                            Some((f, l)) => (if d < seq_dist(f, base) { psn } else { f }, if d > seq_dist(l, base) { psn } else { l }),
+                        })
+                    })
+                };
                 for &psn in &v {
                     q.mark_lost(psn);
-                    let d = seq_dist(psn, base);
-                    last_set = Some(match last_set {
-                        None => (psn, psn),
-                        Some((f, l)) => (if d < seq_dist(f, base) { psn } else { f }, if d > seq_dist(l, base) { psn } else { l }),
-                    });
                 }
-                let (first, last) = last_set.unwrap_or((0, 0));
+                let (first, last) = triple(&v[..cut]).unwrap_or((0, 0));
+                let (first2, last2) = triple(&v[cut..]).unwrap_or((0, 0));
                 last_set = Some((first, last));
                 r.ok = true;
-                r.k = v.len() as u32;
+                r.k = cut as u32;
+                r.k2 = (v.len() - cut) as u32;
+                r.psn3 = first2;
+                r.psn4 = last2;
                 r.path = path;
                 r.psn = first;
             }
@@ -607,7 +632,7 @@ impl RtxShell {
                 s.acked = s.acked.wrapping_add(sum(&m.n));
                 s.spurious = s.spurious.wrapping_add(sum(&m.l));
             }
-            RtxOp::LDET => s.lost_path = s.lost_path.wrapping_add(m.k),
+            RtxOp::LDET => s.lost_path = s.lost_path.wrapping_add(m.k).wrapping_add(m.k2),
             RtxOp::DRAIN => s.lost_drain = s.lost_drain.wrapping_add(m.k),
             RtxOp::HEADTMO if m.ok => s.head = s.head.wrapping_add(1),
             _ => {}
