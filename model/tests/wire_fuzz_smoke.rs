@@ -10,7 +10,7 @@
 //!   decoder's deeper checks are reached) either fails with a typed error or is a
 //!   valid frame that re-encodes to itself.
 
-use mrnic_model::wire::{self, decode, encode, gen::random_frame, Frame};
+use mrnic_model::wire::{self, decode, encode, gen::{mutate, random_frame}, Frame};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -24,51 +24,6 @@ fn covered(f: &Frame) -> Frame {
     g.ip.dscp = 0;
     g.ip.ecn = wire::Ecn::NotEct;
     g
-}
-
-fn mutate(rng: &mut SmallRng, b: &mut Vec<u8>) {
-    match rng.gen_range(0..7) {
-        0 => {
-            // 1..=8 bit flips
-            for _ in 0..rng.gen_range(1..=8) {
-                let i = rng.gen_range(0..b.len());
-                b[i] ^= 1 << rng.gen_range(0..8);
-            }
-        }
-        1 => {
-            // a burst of random bytes
-            let i = rng.gen_range(0..b.len());
-            let n = rng.gen_range(1..=16).min(b.len() - i);
-            rng.fill(&mut b[i..i + n]);
-        }
-        2 => {
-            let n = rng.gen_range(0..b.len());
-            b.truncate(n);
-        }
-        3 => {
-            let n = rng.gen_range(1..64);
-            for _ in 0..n {
-                b.push(rng.gen());
-            }
-        }
-        4 => {
-            // delete a range
-            let i = rng.gen_range(0..b.len());
-            let n = rng.gen_range(1..=8).min(b.len() - i);
-            b.drain(i..i + n);
-        }
-        5 => {
-            // insert a range
-            let i = rng.gen_range(0..=b.len());
-            let ins: Vec<u8> = (0..rng.gen_range(1..=8)).map(|_| rng.gen()).collect();
-            b.splice(i..i, ins);
-        }
-        _ => {
-            // one byte set to an interesting value
-            let i = rng.gen_range(0..b.len());
-            b[i] = [0x00, 0xff, 0x7f, 0x80, 0x01, 0xc0, 0x45][rng.gen_range(0..7)];
-        }
-    }
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //! DSCP above 63) are truncated to the field's width by [`encode`];
 //! [`Frame::validate`] reports them.
 
+pub mod axis;
 pub mod bth;
 pub mod eth;
 pub mod ext;
