@@ -7,7 +7,7 @@
 //! Run: source ~/.cache/mrnic-tools/env.sh && cargo test -p mrnic-verif --test prim_crc
 
 use mrnic_hdl::ports::top_ports;
-use mrnic_hdl::prim::{crc_fold_model, Crc32Stream, CrcFold};
+use mrnic_hdl::prim::{crc_fold_model, Crc32Stream, CrcFold, CrcTailStage};
 use mrnic_model::wire::icrc::{icrc_ipv4, Crc32, ICRC_SEED};
 use mrnic_verif::vl::{BuildOpts, Model, Port, Sim};
 use rand::rngs::SmallRng;
@@ -100,6 +100,11 @@ fn the_fold_refuses_widths_that_are_not_whole_power_of_two_bytes_and_too_many_by
     let e = CrcFold::<64>::try_new(9).err().unwrap().to_string();
     assert_eq!(e, "CrcFold: parameter bytes = 9 is not supported: at most D / 8 = 8");
     assert!(Crc32Stream::<4>::try_new(0).is_err());
+    // the tail stage shares the width check and refuses chunks of 256 bytes and more
+    let e = CrcTailStage::<24>::try_new(0).err().unwrap().to_string();
+    assert_eq!(e, "CrcTailStage: parameter D = 24 is not supported: must be a power of two in 8..=512 (whole bytes)");
+    let e = CrcTailStage::<64>::try_new(8).err().unwrap().to_string();
+    assert_eq!(e, "CrcTailStage: parameter k = 8 is not supported: chunks of 2^k bytes, k < 8");
 }
 
 /// Drives `Crc32Stream<D>` with `msgs` random messages (lengths 1..=max_len, every length
@@ -107,7 +112,11 @@ fn the_fold_refuses_widths_that_are_not_whole_power_of_two_bytes_and_too_many_by
 /// between or inside messages; asserts every m_valid cycle against the model and that each
 /// completed message's result comes exactly `latency` cycles after its last beat.
 fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u64) -> (usize, usize) {
-    let m = build(Crc32Stream::<D>::new(init), &format!("prim_crcstream{D}"));
+    check_stream_on::<D>(build(Crc32Stream::<D>::new(init), &format!("prim_crcstream{D}")), init, msgs, max_len, seed)
+}
+
+/// [`check_stream`] on a model built already (a mutant's).
+fn check_stream_on<const D: usize>(m: Model, init: u32, msgs: usize, max_len: usize, seed: u64) -> (usize, usize) {
     let mut sim = m.sim().unwrap();
     let p = |n: &str| sim.port(n).unwrap();
     let (clock, rst, s_valid, s_first, s_last, s_data, s_bytes, m_valid, m_crc) = (
@@ -184,6 +193,26 @@ fn check_stream<const D: usize>(init: u32, msgs: usize, max_len: usize, seed: u6
 fn the_stream_engine_gives_the_models_crc_of_every_message_length_at_64_bits_back_to_back() {
     let (done, resets) = check_stream::<64>(0xFFFF_FFFF, 20_000, 200, 1);
     assert!(done > 19_000 && resets > 100, "{done} messages, {resets} resets");
+}
+
+/// The stream test can fail: a tail stage that folds its 4-byte chunk but does not shift it
+/// out of the data (so the 2- and 1-byte stages fold the same bytes again) is caught. The
+/// mutation is made in the generated Verilog of stage `t2` alone.
+#[test]
+fn a_tail_stage_that_does_not_shift_its_chunk_out_is_caught_by_the_stream_test() {
+    let mut uut = Crc32Stream::<64>::new(0xFFFF_FFFF);
+    uut.connect_all();
+    let module = "mrnic_prim_crcstream64_mut";
+    let verilog = mrnic_hdl::verilog::generate(&uut, module).unwrap_or_else(|e| panic!("{e}"));
+    let start = verilog.find(&format!("module {module}$t2(")).expect("stage t2's module");
+    let end = start + verilog[start..].find("endmodule").expect("its end");
+    let (pat, with) = ("o_data = s_data >> k_sh;", "o_data = s_data;");
+    assert_eq!(verilog[start..end].matches(pat).count(), 1, "the shift occurs once in t2");
+    let mutated = format!("{}{}{}", &verilog[..start], verilog[start..end].replacen(pat, with, 1), &verilog[end..]);
+    let m = Model::build("prim_crcstream64_mut", &mutated, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_stream_on::<64>(m, 0xFFFF_FFFF, 2_000, 64, 7)));
+    let msg = r.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default()).expect("the mutant must fail the stream test");
+    assert!(msg.contains("result"), "it fails on a result, not on timing: {msg}");
 }
 
 #[test]

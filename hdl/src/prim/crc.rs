@@ -15,7 +15,9 @@
 //!   beats fold in one cycle (the loop: one `CrcFold<D>`, 32 parities of up to D + 32 bits,
 //!   log4 depth); a partial last beat (n < D/8 bytes) goes through a tail pipeline of one
 //!   stage per set bit of n, largest chunk first (D/16, ..., 2, 1 bytes: log2(D/8) stages),
-//!   outside the loop, so the next message starts on the next cycle.
+//!   outside the loop, so the next message starts on the next cycle. Each chunk stage but
+//!   the last is one [`CrcTailStage`]`<D>` (fold 2^k bytes when bit k of n is set, shift
+//!   them out, register; bypassed when its chunk is not below D/8).
 //!
 //! **Ports of `Crc32Stream<D>`.**
 //! - inputs: `clock`, `rst` (synchronous, active high); `s_valid`, `s_first` (this beat starts
@@ -48,7 +50,7 @@
 //! parser never has to find where the ICRC starts before `tlast` (`verif/tests/prim_diff.rs`
 //! proves the constant against the model).
 
-use super::PrimError;
+use super::{check_pow2, PrimError};
 use mrnic_model::wire::icrc::Crc32;
 use rust_hdl::prelude::*;
 
@@ -61,15 +63,7 @@ const MD_STRIDE: usize = 512;
 const TAIL_STAGES: usize = 6;
 
 fn check_crc_width(prim: &'static str, d: usize) -> Result<(), PrimError> {
-    if !(8..=CRC_MAX_D).contains(&d) || !d.is_power_of_two() {
-        return Err(PrimError::Parameter {
-            prim,
-            field: "D",
-            value: d,
-            reason: format!("must be a power of two in 8..={CRC_MAX_D} (whole bytes)"),
-        });
-    }
-    Ok(())
+    check_pow2(prim, "D", d, 8, CRC_MAX_D, "whole bytes")
 }
 
 /// The raw CRC-32 register after folding `bytes` bytes of `data` (byte 0 first) into `state`:
@@ -159,6 +153,110 @@ impl<const D: usize> Logic for CrcFold<D> {
     }
 }
 
+/// One stage of [`Crc32Stream`]'s tail: folds a chunk of 2^k bytes into the register when
+/// bit k of `s_n` is set (and shifts the chunk out of the data), then registers the result,
+/// or passes it through combinationally when the stage is not used (its chunk is not below
+/// D/8, so bit k of n < D/8 is never set). Latency 1 when used, 0 when bypassed; II 1.
+/// Reset clears the valid bit only.
+#[derive(LogicBlock)]
+pub struct CrcTailStage<const D: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub s_valid: Signal<In, bool>,
+    pub s_crc: Signal<In, Bits<32>>,
+    pub s_data: Signal<In, Bits<D>>,
+    pub s_n: Signal<In, Bits<8>>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_crc: Signal<Out, Bits<32>>,
+    pub m_data: Signal<Out, Bits<D>>,
+    pub m_n: Signal<Out, Bits<8>>,
+    fold: CrcFold<D>,
+    o_crc: Signal<Local, Bits<32>>,
+    o_data: Signal<Local, Bits<D>>,
+    r_valid: DFF<bool>,
+    r_crc: DFF<Bits<32>>,
+    r_data: DFF<Bits<D>>,
+    r_n: DFF<Bits<8>>,
+    /// 1 << k: the bit of n that selects this stage's fold
+    k_bit: Constant<Bits<8>>,
+    /// the chunk in bits (the data shift after a fold)
+    k_sh: Constant<Bits<16>>,
+    /// whether the stage exists (its chunk is below D/8)
+    k_used: Constant<bool>,
+}
+
+impl<const D: usize> CrcTailStage<D> {
+    /// The stage for chunks of 2^k bytes (k < 8); refuses D outside the powers of two in
+    /// 8..=512 and k >= 8.
+    pub fn try_new(k: usize) -> Result<Self, PrimError> {
+        check_crc_width("CrcTailStage", D)?;
+        if k >= 8 {
+            return Err(PrimError::Parameter { prim: "CrcTailStage", field: "k", value: k, reason: "chunks of 2^k bytes, k < 8".into() });
+        }
+        let used = (1usize << k) < D / 8;
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_valid: Default::default(),
+            s_crc: Default::default(),
+            s_data: Default::default(),
+            s_n: Default::default(),
+            m_valid: Default::default(),
+            m_crc: Default::default(),
+            m_data: Default::default(),
+            m_n: Default::default(),
+            fold: CrcFold::new(if used { 1 << k } else { 0 }),
+            o_crc: Default::default(),
+            o_data: Default::default(),
+            r_valid: Default::default(),
+            r_crc: Default::default(),
+            r_data: Default::default(),
+            r_n: Default::default(),
+            k_bit: Constant::new(((1u64 << k) as u64).into()),
+            k_sh: Constant::new(((8u64 << k) as u64).into()),
+            k_used: Constant::new(used),
+        })
+    }
+    /// [`CrcTailStage::try_new`], panicking with the reason.
+    pub fn new(k: usize) -> Self {
+        Self::try_new(k).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl<const D: usize> Logic for CrcTailStage<D> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, r_valid, r_crc, r_data, r_n);
+        self.fold.state.next = self.s_crc.val();
+        self.fold.data.next = self.s_data.val();
+        self.o_crc.next = self.s_crc.val();
+        self.o_data.next = self.s_data.val();
+        // a mask, not get_bit(k): the whole of n is read (lint) and k stays a constant
+        if (self.s_n.val() & self.k_bit.val()).any() {
+            self.o_crc.next = self.fold.y.val();
+            self.o_data.next = self.s_data.val() >> self.k_sh.val();
+        }
+        self.r_valid.d.next = self.s_valid.val();
+        self.r_crc.d.next = self.o_crc.val();
+        self.r_data.d.next = self.o_data.val();
+        self.r_n.d.next = self.s_n.val();
+        self.m_valid.next = self.s_valid.val();
+        self.m_crc.next = self.o_crc.val();
+        self.m_data.next = self.o_data.val();
+        self.m_n.next = self.s_n.val();
+        if self.k_used.val() {
+            self.m_valid.next = self.r_valid.q.val();
+            self.m_crc.next = self.r_crc.q.val();
+            self.m_data.next = self.r_data.q.val();
+            self.m_n.next = self.r_n.q.val();
+        }
+        // reset: the valid bit (control), never the register (data)
+        if self.rst.val() {
+            self.r_valid.d.next = false;
+        }
+    }
+}
+
 /// A message's CRC-32 register at one beat per cycle (module header above).
 #[derive(LogicBlock)]
 pub struct Crc32Stream<const D: usize> {
@@ -180,88 +278,27 @@ pub struct Crc32Stream<const D: usize> {
     t0_crc: DFF<Bits<32>>,
     t0_data: DFF<Bits<D>>,
     t0_n: DFF<Bits<8>>,
-    // tail stages for chunks of 32, 16, 8, 4, 2, 1 bytes (k = 5..0); stage k folds its
-    // chunk when bit k of n is set. A stage whose chunk is not below D/8 never folds
-    // (n < D/8) and is bypassed, not registered: latency 1 + log2(D/8) for every D.
-    f5: CrcFold<D>,
-    f4: CrcFold<D>,
-    f3: CrcFold<D>,
-    f2: CrcFold<D>,
-    f1: CrcFold<D>,
+    // tail stages for chunks of 32, 16, 8, 4, 2 bytes (k = 5..1), largest first, then 1; a stage
+    // whose chunk is not below D/8 is bypassed, not registered: latency 1 + log2(D/8)
+    t5: CrcTailStage<D>,
+    t4: CrcTailStage<D>,
+    t3: CrcTailStage<D>,
+    t2: CrcTailStage<D>,
+    t1: CrcTailStage<D>,
+    // the 1-byte stage, inline: nothing after it reads its data or n (a sub-block's unread
+    // outputs would be unused wires in this module)
     f0: CrcFold<D>,
-    o5_crc: Signal<Local, Bits<32>>,
-    o5_data: Signal<Local, Bits<D>>,
-    o4_crc: Signal<Local, Bits<32>>,
-    o4_data: Signal<Local, Bits<D>>,
-    o3_crc: Signal<Local, Bits<32>>,
-    o3_data: Signal<Local, Bits<D>>,
-    o2_crc: Signal<Local, Bits<32>>,
-    o2_data: Signal<Local, Bits<D>>,
-    o1_crc: Signal<Local, Bits<32>>,
-    o1_data: Signal<Local, Bits<D>>,
     o0_crc: Signal<Local, Bits<32>>,
-    // the input of each stage: its predecessor's register, or (bypassed) its output
-    i4_valid: Signal<Local, bool>,
-    i4_crc: Signal<Local, Bits<32>>,
-    i4_data: Signal<Local, Bits<D>>,
-    i4_n: Signal<Local, Bits<8>>,
-    i3_valid: Signal<Local, bool>,
-    i3_crc: Signal<Local, Bits<32>>,
-    i3_data: Signal<Local, Bits<D>>,
-    i3_n: Signal<Local, Bits<8>>,
-    i2_valid: Signal<Local, bool>,
-    i2_crc: Signal<Local, Bits<32>>,
-    i2_data: Signal<Local, Bits<D>>,
-    i2_n: Signal<Local, Bits<8>>,
-    i1_valid: Signal<Local, bool>,
-    i1_crc: Signal<Local, Bits<32>>,
-    i1_data: Signal<Local, Bits<D>>,
-    i1_n: Signal<Local, Bits<8>>,
-    i0_valid: Signal<Local, bool>,
-    i0_crc: Signal<Local, Bits<32>>,
-    i0_data: Signal<Local, Bits<D>>,
-    i0_n: Signal<Local, bool>,
-    r5_valid: DFF<bool>,
-    r5_crc: DFF<Bits<32>>,
-    r5_data: DFF<Bits<D>>,
-    r5_n: DFF<Bits<8>>,
-    r4_valid: DFF<bool>,
-    r4_crc: DFF<Bits<32>>,
-    r4_data: DFF<Bits<D>>,
-    r4_n: DFF<Bits<8>>,
-    r3_valid: DFF<bool>,
-    r3_crc: DFF<Bits<32>>,
-    r3_data: DFF<Bits<D>>,
-    r3_n: DFF<Bits<8>>,
-    r2_valid: DFF<bool>,
-    r2_crc: DFF<Bits<32>>,
-    r2_data: DFF<Bits<D>>,
-    r2_n: DFF<Bits<8>>,
-    r1_valid: DFF<bool>,
-    r1_crc: DFF<Bits<32>>,
-    r1_data: DFF<Bits<D>>,
-    r1_n: DFF<Bits<8>>,
     r0_valid: DFF<bool>,
     r0_crc: DFF<Bits<32>>,
+    k_bit0: Constant<Bits<8>>,
+    k_use0: Constant<bool>,
     k_init: Constant<Bits<32>>,
     k_zero8: Constant<Bits<8>>,
     /// D/8, the bytes of a full beat
     k_full: Constant<Bits<8>>,
     /// D/8 - 1: n = bytes mod D/8
     k_nmask: Constant<Bits<8>>,
-    /// whether stage k exists (its chunk is below D/8)
-    k_use5: Constant<bool>,
-    k_use4: Constant<bool>,
-    k_use3: Constant<bool>,
-    k_use2: Constant<bool>,
-    k_use1: Constant<bool>,
-    k_use0: Constant<bool>,
-    /// stage k's chunk in bits (the data shift after a fold)
-    k_sh5: Constant<Bits<16>>,
-    k_sh4: Constant<Bits<16>>,
-    k_sh3: Constant<Bits<16>>,
-    k_sh2: Constant<Bits<16>>,
-    k_sh1: Constant<Bits<16>>,
 }
 
 impl<const D: usize> Crc32Stream<D> {
@@ -270,11 +307,7 @@ impl<const D: usize> Crc32Stream<D> {
     pub fn try_new(init: u32) -> Result<Self, PrimError> {
         check_crc_width("Crc32Stream", D)?;
         let beat = D / 8;
-        let used = |k: usize| (1usize << k) < beat;
-        let fold = |k: usize| CrcFold::<D>::new(if used(k) { 1 << k } else { 0 });
-        let b = |v: bool| Constant::new(v);
-        let sh = |k: usize| Constant::new(((8usize << k) as u64).into());
-        debug_assert!(TAIL_STAGES == 6);
+        debug_assert!(TAIL_STAGES == 6 && (1 << (TAIL_STAGES - 1)) == CRC_MAX_D / 16);
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -292,80 +325,21 @@ impl<const D: usize> Crc32Stream<D> {
             t0_crc: Default::default(),
             t0_data: Default::default(),
             t0_n: Default::default(),
-            f5: fold(5),
-            f4: fold(4),
-            f3: fold(3),
-            f2: fold(2),
-            f1: fold(1),
-            f0: fold(0),
-            o5_crc: Default::default(),
-            o5_data: Default::default(),
-            o4_crc: Default::default(),
-            o4_data: Default::default(),
-            o3_crc: Default::default(),
-            o3_data: Default::default(),
-            o2_crc: Default::default(),
-            o2_data: Default::default(),
-            o1_crc: Default::default(),
-            o1_data: Default::default(),
+            t5: CrcTailStage::try_new(5)?,
+            t4: CrcTailStage::try_new(4)?,
+            t3: CrcTailStage::try_new(3)?,
+            t2: CrcTailStage::try_new(2)?,
+            t1: CrcTailStage::try_new(1)?,
+            f0: CrcFold::new(if beat > 1 { 1 } else { 0 }),
             o0_crc: Default::default(),
-            i4_valid: Default::default(),
-            i4_crc: Default::default(),
-            i4_data: Default::default(),
-            i4_n: Default::default(),
-            i3_valid: Default::default(),
-            i3_crc: Default::default(),
-            i3_data: Default::default(),
-            i3_n: Default::default(),
-            i2_valid: Default::default(),
-            i2_crc: Default::default(),
-            i2_data: Default::default(),
-            i2_n: Default::default(),
-            i1_valid: Default::default(),
-            i1_crc: Default::default(),
-            i1_data: Default::default(),
-            i1_n: Default::default(),
-            i0_valid: Default::default(),
-            i0_crc: Default::default(),
-            i0_data: Default::default(),
-            i0_n: Default::default(),
-            r5_valid: Default::default(),
-            r5_crc: Default::default(),
-            r5_data: Default::default(),
-            r5_n: Default::default(),
-            r4_valid: Default::default(),
-            r4_crc: Default::default(),
-            r4_data: Default::default(),
-            r4_n: Default::default(),
-            r3_valid: Default::default(),
-            r3_crc: Default::default(),
-            r3_data: Default::default(),
-            r3_n: Default::default(),
-            r2_valid: Default::default(),
-            r2_crc: Default::default(),
-            r2_data: Default::default(),
-            r2_n: Default::default(),
-            r1_valid: Default::default(),
-            r1_crc: Default::default(),
-            r1_data: Default::default(),
-            r1_n: Default::default(),
             r0_valid: Default::default(),
             r0_crc: Default::default(),
+            k_bit0: Constant::new(1u64.into()),
+            k_use0: Constant::new(beat > 1),
             k_init: Constant::new((init as u64).into()),
             k_zero8: Constant::new(0u64.into()),
             k_full: Constant::new((beat as u64).into()),
             k_nmask: Constant::new(((beat - 1) as u64).into()),
-            k_use5: b(used(5)),
-            k_use4: b(used(4)),
-            k_use3: b(used(3)),
-            k_use2: b(used(2)),
-            k_use1: b(used(1)),
-            k_use0: b(used(0)),
-            k_sh5: sh(5),
-            k_sh4: sh(4),
-            k_sh3: sh(3),
-            k_sh2: sh(2),
-            k_sh1: sh(1),
         })
     }
     /// [`Crc32Stream::try_new`], panicking with the reason.
@@ -381,11 +355,8 @@ impl<const D: usize> Crc32Stream<D> {
 impl<const D: usize> Logic for Crc32Stream<D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, crc, t0_valid, t0_crc, t0_data, t0_n, r5_valid, r5_crc, r5_data, r5_n, r4_valid, r4_crc, r4_data,
-            r4_n, r3_valid, r3_crc, r3_data, r3_n, r2_valid, r2_crc, r2_data, r2_n, r1_valid, r1_crc, r1_data, r1_n, r0_valid,
-            r0_crc
-        );
+        dff_setup!(self, clock, crc, t0_valid, t0_crc, t0_data, t0_n, r0_valid, r0_crc);
+        clock!(self, clock, t5, t4, t3, t2, t1);
         // ---- the loop: one full-beat fold
         self.base.next = self.crc.q.val();
         if self.s_first.val() {
@@ -405,131 +376,42 @@ impl<const D: usize> Logic for Crc32Stream<D> {
             self.t0_crc.d.next = self.full.y.val();
             self.t0_n.d.next = self.k_zero8.val();
         }
-        // ---- stage 5 (32 bytes)
-        self.f5.state.next = self.t0_crc.q.val();
-        self.f5.data.next = self.t0_data.q.val();
-        self.o5_crc.next = self.t0_crc.q.val();
-        self.o5_data.next = self.t0_data.q.val();
-        if self.t0_n.q.val().get_bit(5) {
-            self.o5_crc.next = self.f5.y.val();
-            self.o5_data.next = self.t0_data.q.val() >> self.k_sh5.val();
-        }
-        self.r5_valid.d.next = self.t0_valid.q.val();
-        self.r5_crc.d.next = self.o5_crc.val();
-        self.r5_data.d.next = self.o5_data.val();
-        self.r5_n.d.next = self.t0_n.q.val();
-        self.i4_valid.next = self.t0_valid.q.val();
-        self.i4_crc.next = self.o5_crc.val();
-        self.i4_data.next = self.o5_data.val();
-        self.i4_n.next = self.t0_n.q.val();
-        if self.k_use5.val() {
-            self.i4_valid.next = self.r5_valid.q.val();
-            self.i4_crc.next = self.r5_crc.q.val();
-            self.i4_data.next = self.r5_data.q.val();
-            self.i4_n.next = self.r5_n.q.val();
-        }
-        // ---- stage 4 (16 bytes)
-        self.f4.state.next = self.i4_crc.val();
-        self.f4.data.next = self.i4_data.val();
-        self.o4_crc.next = self.i4_crc.val();
-        self.o4_data.next = self.i4_data.val();
-        if self.i4_n.val().get_bit(4) {
-            self.o4_crc.next = self.f4.y.val();
-            self.o4_data.next = self.i4_data.val() >> self.k_sh4.val();
-        }
-        self.r4_valid.d.next = self.i4_valid.val();
-        self.r4_crc.d.next = self.o4_crc.val();
-        self.r4_data.d.next = self.o4_data.val();
-        self.r4_n.d.next = self.i4_n.val();
-        self.i3_valid.next = self.i4_valid.val();
-        self.i3_crc.next = self.o4_crc.val();
-        self.i3_data.next = self.o4_data.val();
-        self.i3_n.next = self.i4_n.val();
-        if self.k_use4.val() {
-            self.i3_valid.next = self.r4_valid.q.val();
-            self.i3_crc.next = self.r4_crc.q.val();
-            self.i3_data.next = self.r4_data.q.val();
-            self.i3_n.next = self.r4_n.q.val();
-        }
-        // ---- stage 3 (8 bytes)
-        self.f3.state.next = self.i3_crc.val();
-        self.f3.data.next = self.i3_data.val();
-        self.o3_crc.next = self.i3_crc.val();
-        self.o3_data.next = self.i3_data.val();
-        if self.i3_n.val().get_bit(3) {
-            self.o3_crc.next = self.f3.y.val();
-            self.o3_data.next = self.i3_data.val() >> self.k_sh3.val();
-        }
-        self.r3_valid.d.next = self.i3_valid.val();
-        self.r3_crc.d.next = self.o3_crc.val();
-        self.r3_data.d.next = self.o3_data.val();
-        self.r3_n.d.next = self.i3_n.val();
-        self.i2_valid.next = self.i3_valid.val();
-        self.i2_crc.next = self.o3_crc.val();
-        self.i2_data.next = self.o3_data.val();
-        self.i2_n.next = self.i3_n.val();
-        if self.k_use3.val() {
-            self.i2_valid.next = self.r3_valid.q.val();
-            self.i2_crc.next = self.r3_crc.q.val();
-            self.i2_data.next = self.r3_data.q.val();
-            self.i2_n.next = self.r3_n.q.val();
-        }
-        // ---- stage 2 (4 bytes)
-        self.f2.state.next = self.i2_crc.val();
-        self.f2.data.next = self.i2_data.val();
-        self.o2_crc.next = self.i2_crc.val();
-        self.o2_data.next = self.i2_data.val();
-        if self.i2_n.val().get_bit(2) {
-            self.o2_crc.next = self.f2.y.val();
-            self.o2_data.next = self.i2_data.val() >> self.k_sh2.val();
-        }
-        self.r2_valid.d.next = self.i2_valid.val();
-        self.r2_crc.d.next = self.o2_crc.val();
-        self.r2_data.d.next = self.o2_data.val();
-        self.r2_n.d.next = self.i2_n.val();
-        self.i1_valid.next = self.i2_valid.val();
-        self.i1_crc.next = self.o2_crc.val();
-        self.i1_data.next = self.o2_data.val();
-        self.i1_n.next = self.i2_n.val();
-        if self.k_use2.val() {
-            self.i1_valid.next = self.r2_valid.q.val();
-            self.i1_crc.next = self.r2_crc.q.val();
-            self.i1_data.next = self.r2_data.q.val();
-            self.i1_n.next = self.r2_n.q.val();
-        }
-        // ---- stage 1 (2 bytes)
-        self.f1.state.next = self.i1_crc.val();
-        self.f1.data.next = self.i1_data.val();
-        self.o1_crc.next = self.i1_crc.val();
-        self.o1_data.next = self.i1_data.val();
-        if self.i1_n.val().get_bit(1) {
-            self.o1_crc.next = self.f1.y.val();
-            self.o1_data.next = self.i1_data.val() >> self.k_sh1.val();
-        }
-        self.r1_valid.d.next = self.i1_valid.val();
-        self.r1_crc.d.next = self.o1_crc.val();
-        self.r1_data.d.next = self.o1_data.val();
-        self.r1_n.d.next = self.i1_n.val();
-        self.i0_valid.next = self.i1_valid.val();
-        self.i0_crc.next = self.o1_crc.val();
-        self.i0_data.next = self.o1_data.val();
-        self.i0_n.next = self.i1_n.val().get_bit(0);
-        if self.k_use1.val() {
-            self.i0_valid.next = self.r1_valid.q.val();
-            self.i0_crc.next = self.r1_crc.q.val();
-            self.i0_data.next = self.r1_data.q.val();
-            self.i0_n.next = self.r1_n.q.val().get_bit(0);
-        }
-        // ---- stage 0 (1 byte), then the output
-        self.f0.state.next = self.i0_crc.val();
-        self.f0.data.next = self.i0_data.val();
-        self.o0_crc.next = self.i0_crc.val();
-        if self.i0_n.val() {
+        // ---- the chunk stages, 32 bytes down to 2, each fed by the one before
+        self.t5.rst.next = self.rst.val();
+        self.t5.s_valid.next = self.t0_valid.q.val();
+        self.t5.s_crc.next = self.t0_crc.q.val();
+        self.t5.s_data.next = self.t0_data.q.val();
+        self.t5.s_n.next = self.t0_n.q.val();
+        self.t4.rst.next = self.rst.val();
+        self.t4.s_valid.next = self.t5.m_valid.val();
+        self.t4.s_crc.next = self.t5.m_crc.val();
+        self.t4.s_data.next = self.t5.m_data.val();
+        self.t4.s_n.next = self.t5.m_n.val();
+        self.t3.rst.next = self.rst.val();
+        self.t3.s_valid.next = self.t4.m_valid.val();
+        self.t3.s_crc.next = self.t4.m_crc.val();
+        self.t3.s_data.next = self.t4.m_data.val();
+        self.t3.s_n.next = self.t4.m_n.val();
+        self.t2.rst.next = self.rst.val();
+        self.t2.s_valid.next = self.t3.m_valid.val();
+        self.t2.s_crc.next = self.t3.m_crc.val();
+        self.t2.s_data.next = self.t3.m_data.val();
+        self.t2.s_n.next = self.t3.m_n.val();
+        self.t1.rst.next = self.rst.val();
+        self.t1.s_valid.next = self.t2.m_valid.val();
+        self.t1.s_crc.next = self.t2.m_crc.val();
+        self.t1.s_data.next = self.t2.m_data.val();
+        self.t1.s_n.next = self.t2.m_n.val();
+        // ---- the 1-byte stage, then the output
+        self.f0.state.next = self.t1.m_crc.val();
+        self.f0.data.next = self.t1.m_data.val();
+        self.o0_crc.next = self.t1.m_crc.val();
+        if (self.t1.m_n.val() & self.k_bit0.val()).any() {
             self.o0_crc.next = self.f0.y.val();
         }
-        self.r0_valid.d.next = self.i0_valid.val();
+        self.r0_valid.d.next = self.t1.m_valid.val();
         self.r0_crc.d.next = self.o0_crc.val();
-        self.m_valid.next = self.i0_valid.val();
+        self.m_valid.next = self.t1.m_valid.val();
         self.m_crc.next = self.o0_crc.val();
         if self.k_use0.val() {
             self.m_valid.next = self.r0_valid.q.val();
@@ -538,11 +420,6 @@ impl<const D: usize> Logic for Crc32Stream<D> {
         // ---- reset: the tail's valid bits (control), never the CRC registers (data)
         if self.rst.val() {
             self.t0_valid.d.next = false;
-            self.r5_valid.d.next = false;
-            self.r4_valid.d.next = false;
-            self.r3_valid.d.next = false;
-            self.r2_valid.d.next = false;
-            self.r1_valid.d.next = false;
             self.r0_valid.d.next = false;
         }
     }

@@ -30,7 +30,7 @@ mod seg_search;
 mod skid;
 
 pub use bram::BlockRam;
-pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CRC_MAX_D};
+pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CrcTailStage, CRC_MAX_D};
 pub use first_zero::FirstZero;
 pub use ones_sum::{ones_sum_model, OnesSum, ONES_SUM_MAX_D};
 pub use prefix_and::PrefixAnd;
@@ -51,17 +51,19 @@ pub enum PrimError {
 /// Widest tree the primitives build (8 levels / stages).
 pub const MAX_TREE_WIDTH: usize = 256;
 
-/// Tree width check shared by the trees: W must be a power of two in 2..=256.
-pub(crate) fn check_tree_width(prim: &'static str, w: usize) -> Result<(), PrimError> {
-    if !(2..=MAX_TREE_WIDTH).contains(&w) || !w.is_power_of_two() {
-        return Err(PrimError::Parameter {
-            prim,
-            field: "W",
-            value: w,
-            reason: format!("must be a power of two in 2..={MAX_TREE_WIDTH}"),
-        });
+/// The one parameter check the primitives share: `value` must be a power of two in
+/// `lo..=hi`; `why` says what the bound stands for (it ends the error's reason).
+pub(crate) fn check_pow2(prim: &'static str, field: &'static str, value: usize, lo: usize, hi: usize, why: &str) -> Result<(), PrimError> {
+    if !(lo..=hi).contains(&value) || !value.is_power_of_two() {
+        let why = if why.is_empty() { String::new() } else { format!(" ({why})") };
+        return Err(PrimError::Parameter { prim, field, value, reason: format!("must be a power of two in {lo}..={hi}{why}") });
     }
     Ok(())
+}
+
+/// Tree width check shared by the trees: W must be a power of two in 2..=256.
+pub(crate) fn check_tree_width(prim: &'static str, w: usize) -> Result<(), PrimError> {
+    check_pow2(prim, "W", w, 2, MAX_TREE_WIDTH, "")
 }
 
 /// A W-bit constant with bit i set where `f(i)`.

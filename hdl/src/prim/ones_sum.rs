@@ -33,7 +33,7 @@
 //!
 //! **Reset** clears the tail's valid bits; the lanes are data, loaded at `s_first`.
 
-use super::PrimError;
+use super::{check_pow2, PrimError};
 use rust_hdl::prelude::*;
 
 /// Widest data word [`OnesSum`] accepts (bits).
@@ -88,14 +88,7 @@ pub struct OnesSum<const D: usize, const K: usize> {
 impl<const D: usize, const K: usize> OnesSum<D, K> {
     /// Refuses D outside the powers of two in 16..=512 and K != D/8.
     pub fn try_new() -> Result<Self, PrimError> {
-        if !(16..=ONES_SUM_MAX_D).contains(&D) || !D.is_power_of_two() {
-            return Err(PrimError::Parameter {
-                prim: "OnesSum",
-                field: "D",
-                value: D,
-                reason: format!("must be a power of two in 16..={ONES_SUM_MAX_D} (whole 16-bit words)"),
-            });
-        }
+        check_pow2("OnesSum", "D", D, 16, ONES_SUM_MAX_D, "whole 16-bit words")?;
         if K * 8 != D {
             return Err(PrimError::Parameter { prim: "OnesSum", field: "K", value: K, reason: format!("must be D / 8 = {}", D / 8) });
         }

@@ -40,7 +40,7 @@
 //! **Combinational paths.** none from the inputs to the outputs (`en`, `a`, `from` only reach
 //! the register). **Hazards** none. **Reset** none (the register holds data only).
 
-use super::{mask, PrimError};
+use super::{check_pow2, mask, PrimError};
 use rust_hdl::prelude::*;
 
 /// Segments of 16 bits the summary register holds at most (W = 256).
@@ -121,9 +121,7 @@ pub struct SegSearch<const W: usize> {
 impl<const W: usize> SegSearch<W> {
     /// Refuses a W that is not a power of two in 32..=256.
     pub fn try_new() -> Result<Self, PrimError> {
-        if !(32..=256).contains(&W) || !W.is_power_of_two() {
-            return Err(PrimError::Parameter { prim: "SegSearch", field: "W", value: W, reason: "must be a power of two in 32..=256 (16-bit segments, at most 16 of them)".into() });
-        }
+        check_pow2("SegSearch", "W", W, 32, 256, "16-bit segments, at most 16 of them")?;
         Ok(Self {
             clock: Default::default(),
             en: Default::default(),
