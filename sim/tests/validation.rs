@@ -102,7 +102,10 @@ fn flow_start_us_delays_a_connection_and_its_fct_counts_from_its_own_start() {
     // disjoint pairs, no sharing: the same FCT within a few ns when counted from each start
     assert!(a.abs_diff(b) < 50, "fct {a} vs {b} ns");
     assert!(r.completion_ns.unwrap() >= 100_000 + b - 10);
-    // a negative offset is refused
+    // a negative offset, and more offsets than connections, are refused
     c.traffic.flow_start_us = vec![-1.0];
     assert!(c.validate().is_err());
+    c.traffic.flow_start_us = vec![0.0, 1.0, 2.0];
+    let e = mrnic_sim::simulate(&roce(true), &c, &mut |_| {}).unwrap_err();
+    assert!(e.to_string().contains("3 offsets for 2 connections"), "{e}");
 }

@@ -113,6 +113,12 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
     let topo = Topology::build(&cfg.topology, &cfg.fabric, cfg.seed)?;
     let plan = Plan::new(&cfg.traffic, topo.hosts);
     let conns = plan.conns();
+    if cfg.traffic.flow_start_us.len() > conns.len() {
+        return Err(SimError::invalid(
+            "traffic.flow_start_us",
+            format!("{} offsets for {} connections", cfg.traffic.flow_start_us.len(), conns.len()),
+        ));
+    }
     let base_rtt = base_rtt_ns(&topo, &cfg.fabric);
     let planes = topo.planes;
     let mut hosts: Vec<HostState> = (0..topo.hosts)
