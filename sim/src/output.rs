@@ -361,7 +361,9 @@ pub fn flow_series_csv(r: &Results) -> Option<String> {
 /// Per-connection goodput over time (runs with at most [`MAX_FLOW_SERIES`] connections,
 /// up to 12 lines).
 pub fn plot_flows_svg(r: &Results, path: &Path) -> Result<(), SimError> {
-    let mut lines: Vec<(String, f64, Vec<(f64, f64)>)> = Vec::new();
+    // (legend, bin width in ns, points)
+    type Line = (String, f64, Vec<(f64, f64)>);
+    let mut lines: Vec<Line> = Vec::new();
     for rec in &r.records {
         let Some(fb) = rec.result.flow_bins.as_ref().filter(|f| f.len() <= MAX_FLOW_SERIES) else { continue };
         let bin_ns = rec.result.bin_ns as f64;
