@@ -10,6 +10,10 @@ Reads DIR/seed-*/NAME-flows.csv (per-flow goodput per bin). Per transport and se
   f0, f1   mean goodput of each flow over the last TAIL_US (default: the last half
            of the time after the join), Gb/s
   jain     Jain's index of (f0, f1);  util  (f0 + f1) over the same window, Gb/s
+  full_ms  time after the join until the two flows' summed goodput, averaged over 2 ms,
+           is back to >= 95 % of flow 0's goodput alone (first time)
+
+or, with --fluid FILE.csv (sim/scripts/dcqcn_fluid.py output), the same metrics of the model.
 and prints mean +- 95 % CI (Student's t, n - 1 df) over the seeds as a markdown table.
 """
 import collections, csv, glob, math, os, sys
@@ -49,14 +53,25 @@ def metrics(rows, join_us, tail_us):
         if not ok[i]:
             break
         conv = (after[i] - join_us) / 1000.0
+    full = None
+    for i in range(0, len(after) - k + 1):
+        w = after[i:i + k]
+        tot = sum(f[0][t] + f[1].get(t, 0.0) for t in w) / k
+        if tot >= 0.95 * (sum(alone) / max(1, len(alone))):
+            full = (after[i] - join_us) / 1000.0
+            break
     tail = [t for t in ts if t >= end - tail_us]
     f0 = sum(f[0][t] for t in tail) / len(tail)
     f1 = sum(f[1].get(t, 0.0) for t in tail) / len(tail)
     jain = (f0 + f1) ** 2 / (2 * (f0 * f0 + f1 * f1)) if f0 + f1 > 0 else 0.0
-    return {"alone": sum(alone) / max(1, len(alone)), "conv_ms": conv, "f0": f0, "f1": f1, "jain": jain, "util": f0 + f1}
+    return {"alone": sum(alone) / max(1, len(alone)), "conv_ms": conv, "full_ms": full, "f0": f0, "f1": f1, "jain": jain, "util": f0 + f1}
 
 
 def main():
+    if sys.argv[1] == "--fluid":
+        m = metrics(list(csv.DictReader(open(sys.argv[2]))), float(sys.argv[3]), None)
+        print(" ".join(f"{k}={v:.3f}" if v is not None else f"{k}=never" for k, v in m.items()))
+        return
     d, name, join_us = sys.argv[1], sys.argv[2], float(sys.argv[3])
     tail_us = float(sys.argv[4]) if len(sys.argv) > 4 else None
     per = collections.defaultdict(list)
@@ -69,7 +84,7 @@ def main():
             runs[(r["run"], r["transport"], r["point"])].append(r)
         for (_, tr, pt), rows in runs.items():
             per[(tr, pt)].append(metrics(rows, join_us, tail_us))
-    keys = ["alone", "conv_ms", "f0", "f1", "jain", "util"]
+    keys = ["alone", "conv_ms", "full_ms", "f0", "f1", "jain", "util"]
     print(f"{len(seeds)} seeds; mean ± 95 % CI\n")
     print("| transport | point | " + " | ".join(keys) + " |")
     print("|---|---|" + "---:|" * len(keys))
