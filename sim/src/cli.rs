@@ -127,6 +127,9 @@ fn run_loaded(sc: &Scenario, ci: bool, out: &Path, quiet: bool, shard: Option<Sh
     let mut md = String::new();
     if !res.records.is_empty() {
         files = write_all(&res, out)?;
+        if shard.is_none() {
+            files.extend(crate::output::write_flow_series(&res, out)?);
+        }
         md = crate::output::to_markdown(&res);
     } else if !quiet {
         eprintln!("this shard has no sweep points (N is larger than the {npoints} points): only shard.json is written");

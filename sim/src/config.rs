@@ -462,6 +462,10 @@ pub struct TrafficSpec {
     pub receiver: u32,
     /// Start time of the workload, µs.
     pub start_us: f64,
+    /// `flows`: per-connection start offsets after `start_us`, µs, in connection order
+    /// (connections past the end of the list start at `start_us`); e.g. `[0, 10000]`
+    /// starts the second flow 10 ms after the first (the DCQCN two-flow convergence).
+    pub flow_start_us: Vec<f64>,
 }
 
 impl Default for TrafficSpec {
@@ -478,6 +482,7 @@ impl Default for TrafficSpec {
             senders: 8,
             receiver: 0,
             start_us: 0.0,
+            flow_start_us: Vec::new(),
         }
     }
 }
@@ -493,6 +498,12 @@ impl TrafficSpec {
         }
         if !(self.start_us.is_finite() && self.start_us >= 0.0) {
             return Err(SimError::invalid("traffic.start_us", format!("{} is not a time >= 0", self.start_us)));
+        }
+        if let Some(bad) = self.flow_start_us.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
+            return Err(SimError::invalid("traffic.flow_start_us", format!("{bad} is not an offset >= 0")));
+        }
+        if !self.flow_start_us.is_empty() && self.kind == TrafficKind::AllReduce {
+            return Err(SimError::invalid("traffic.flow_start_us", "the ring all-reduce starts every host together"));
         }
         if self.hosts > hosts {
             return Err(SimError::invalid("traffic.hosts", format!("{} > {} hosts in the topology", self.hosts, hosts)));

@@ -327,6 +327,112 @@ pub fn plot_time_svg(r: &Results, path: &Path) -> Result<(), SimError> {
     legend_and_present(&mut chart, &root, path)
 }
 
+/// Most connections per run for which the per-flow outputs (`NAME-flows.csv`, `.svg`) are
+/// written.
+pub const MAX_FLOW_SERIES: usize = 8;
+
+/// Per-connection goodput per bin, `run,transport,point,flow,t_us,gbps`, for runs with at
+/// most [`MAX_FLOW_SERIES`] connections (None if no run qualifies).
+pub fn flow_series_csv(r: &Results) -> Option<String> {
+    let mut s = String::from("run,transport,point,flow,t_us,gbps\n");
+    let mut any = false;
+    for (i, rec) in r.records.iter().enumerate() {
+        let Some(fb) = rec.result.flow_bins.as_ref().filter(|f| f.len() <= MAX_FLOW_SERIES) else { continue };
+        any = true;
+        let label = point_label(r, rec);
+        let bin_ns = rec.result.bin_ns as f64;
+        let nb = rec.result.goodput_bins_gbps.len();
+        for (f, bins) in fb.iter().enumerate() {
+            for (b, &bytes) in bins.iter().take(nb).enumerate() {
+                let _ = writeln!(
+                    s,
+                    "{i},{},{},{f},{},{:.3}",
+                    rec.result.transport,
+                    label,
+                    b as f64 * bin_ns / 1000.0,
+                    bytes as f64 * 8.0 / bin_ns
+                );
+            }
+        }
+    }
+    any.then_some(s)
+}
+
+/// Per-connection goodput over time (runs with at most [`MAX_FLOW_SERIES`] connections,
+/// up to 12 lines).
+pub fn plot_flows_svg(r: &Results, path: &Path) -> Result<(), SimError> {
+    // (legend, bin width in ns, points)
+    type Line = (String, f64, Vec<(f64, f64)>);
+    let mut lines: Vec<Line> = Vec::new();
+    for rec in &r.records {
+        let Some(fb) = rec.result.flow_bins.as_ref().filter(|f| f.len() <= MAX_FLOW_SERIES) else { continue };
+        let bin_ns = rec.result.bin_ns as f64;
+        let nb = rec.result.goodput_bins_gbps.len();
+        for (f, bins) in fb.iter().enumerate() {
+            let pts = bins.iter().take(nb).enumerate().map(|(b, &x)| ((b as f64 + 0.5) * bin_ns / 1e6, x as f64 * 8.0 / bin_ns)).collect();
+            let label = format!("{} {} flow {f}", rec.result.transport, point_label(r, rec));
+            lines.push((label, bin_ns, pts));
+        }
+    }
+    lines.truncate(12);
+    let tmax = lines.iter().flat_map(|l| l.2.last().map(|p| p.0 + l.1 / 2e6)).fold(0.001, f64::max);
+    let ymax = lines.iter().flat_map(|l| l.2.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
+    let root = SVGBackend::new(path, (960, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(perr(path))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("{}: goodput of each flow over time", r.name), ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..tmax, 0f64..ymax)
+        .map_err(perr(path))?;
+    chart.configure_mesh().x_desc("time (ms)").y_desc("goodput (Gb/s)").draw().map_err(perr(path))?;
+    for (i, (label, _, pts)) in lines.into_iter().enumerate() {
+        let c = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+            .map_err(perr(path))?
+            .label(label.split_whitespace().collect::<Vec<_>>().join(" "))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+    }
+    legend_and_present(&mut chart, &root, path)
+}
+
+/// Per-flow results, `run,transport,point,flow,src,dst,delivered_bytes,fct_us` (every run;
+/// `fct_us` empty for a flow that did not finish), for the mean flow completion time.
+pub fn flows_csv(r: &Results) -> String {
+    let mut s = String::from("run,transport,point,flow,src,dst,delivered_bytes,fct_us\n");
+    for (i, rec) in r.records.iter().enumerate() {
+        let label = point_label(r, rec);
+        for (f, x) in rec.result.flows.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{i},{},{},{f},{},{},{},{}",
+                rec.result.transport,
+                label,
+                x.src,
+                x.dst,
+                x.delivered_bytes,
+                opt(x.fct_ns.map(|t| t as f64 / 1000.0), 3)
+            );
+        }
+    }
+    s
+}
+
+/// Write `NAME-flows.csv` and `NAME-flows.svg` (per-connection goodput over time) into
+/// `dir` if a run has at most [`MAX_FLOW_SERIES`] connections; returns the files written.
+/// Not part of [`write_all`]: the per-bin flow counters are not carried in shard files,
+/// so `mrnic merge` cannot write these.
+pub fn write_flow_series(r: &Results, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
+    let Some(csv) = flow_series_csv(r) else { return Ok(Vec::new()) };
+    let p = dir.join(format!("{}-flows.csv", r.name));
+    std::fs::write(&p, csv).map_err(|e| SimError::io("write", &p, e))?;
+    let svg = dir.join(format!("{}-flows.svg", r.name));
+    plot_flows_svg(r, &svg)?;
+    Ok(vec![p, svg])
+}
+
 /// Make sure `dir` exists (created if needed) and accepts files, before anything is
 /// computed for it: a run that would fail only when writing its results is refused up
 /// front, naming the directory.
@@ -357,6 +463,9 @@ pub fn write_all(r: &Results, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
     }
     let p = dir.join(format!("{}-time.svg", r.name));
     plot_time_svg(r, &p)?;
+    out.push(p);
+    let p = dir.join(format!("{}-fct.csv", r.name));
+    std::fs::write(&p, flows_csv(r)).map_err(|e| SimError::io("write", &p, e))?;
     out.push(p);
     Ok(out)
 }

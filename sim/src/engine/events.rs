@@ -19,6 +19,8 @@ pub(super) enum Ev {
     /// PFC: PAUSE (true) or RESUME (false) reaches the sender of a link.
     Pause(u32, bool),
     Start,
+    /// A connection with a later start (`traffic.flow_start_us`) posts its messages.
+    StartConn(u32),
 }
 
 pub(super) struct Qe {

@@ -48,12 +48,28 @@ pub(super) struct App {
     pub(super) ring_steps: u32,
     pub(super) remaining: usize,
     pub(super) done_at: Option<u64>,
+    /// Start of each connection, ps (later than the workload's with `traffic.flow_start_us`).
+    pub(super) conn_start: Vec<u64>,
 }
 
 impl<F: 'static> Sim<F> {
     pub(super) fn on_start(&mut self) {
         let n = self.app.posted.len();
         for c in 0..n {
+            if self.app.conn_start[c] <= self.start_ps {
+                self.post_initial(c);
+            }
+        }
+        self.flush();
+    }
+
+    pub(super) fn on_start_conn(&mut self, c: u32) {
+        self.post_initial(c as usize);
+        self.flush();
+    }
+
+    fn post_initial(&mut self, c: usize) {
+        {
             let k = match &self.app.plan {
                 Plan::Flows(_) if self.app.unlimited[c] => 2,
                 Plan::Flows(_) => self.app.target[c],
@@ -63,7 +79,6 @@ impl<F: 'static> Sim<F> {
                 self.post(c as u32);
             }
         }
-        self.flush();
     }
 
     pub(super) fn post(&mut self, c: u32) {
@@ -151,7 +166,8 @@ impl<F: 'static> Sim<F> {
                     h.rx_active = h.rx_active.saturating_sub(1);
                     self.load_changed(dst);
                 }
-                let since = self.now.saturating_sub(self.start_ps) / 1000;
+                // a flow's completion time counts from its own start
+                let since = self.now.saturating_sub(self.app.conn_start[ci]) / 1000;
                 match self.app.plan {
                     Plan::Flows(_) => {
                         if !self.app.unlimited[ci] && self.app.received[ci] == self.app.target[ci] {

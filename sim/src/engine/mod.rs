@@ -113,6 +113,12 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
     let topo = Topology::build(&cfg.topology, &cfg.fabric, cfg.seed)?;
     let plan = Plan::new(&cfg.traffic, topo.hosts);
     let conns = plan.conns();
+    if cfg.traffic.flow_start_us.len() > conns.len() {
+        return Err(SimError::invalid(
+            "traffic.flow_start_us",
+            format!("{} offsets for {} connections", cfg.traffic.flow_start_us.len(), conns.len()),
+        ));
+    }
     let base_rtt = base_rtt_ns(&topo, &cfg.fabric);
     let planes = topo.planes;
     let mut hosts: Vec<HostState> = (0..topo.hosts)
@@ -218,6 +224,7 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
             ring_steps,
             remaining,
             done_at: None,
+            conn_start: vec![(cfg.traffic.start_us * 1e6).round() as u64; n],
         },
         start_ps: (cfg.traffic.start_us * 1e6).round() as u64,
         rate_hint: cfg.rate_hint,
@@ -258,6 +265,13 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
     }
     let start = sim.start_ps;
     sim.push(start, Ev::Start);
+    for (c, &off) in cfg.traffic.flow_start_us.iter().enumerate().take(sim.app.posted.len()) {
+        let at = start + (off * 1e6).round() as u64;
+        if at > start {
+            sim.app.conn_start[c] = at;
+            sim.push(at, Ev::StartConn(c as u32));
+        }
+    }
     let label = cfg.label.as_str();
     let mut last_report = Instant::now();
     let mut hit_limit = false;
@@ -274,6 +288,7 @@ pub fn simulate<T: EndpointFactory + ?Sized>(
             Ev::Link(i) => sim.on_link_action(i),
             Ev::Pause(l, on) => sim.on_pause(l, on),
             Ev::Start => sim.on_start(),
+            Ev::StartConn(c) => sim.on_start_conn(c),
         }
         if sim.app.done_at.is_some() {
             break;

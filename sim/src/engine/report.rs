@@ -184,10 +184,13 @@ impl<F: 'static> Sim<F> {
                 fct_ns: self.app.fct[c],
             });
         }
+        // each flow's rate over its own active time (flows may start late: traffic.flow_start_us)
         let rates: Vec<f64> = flows
             .iter()
-            .map(|f| {
-                let t = f.fct_ns.map(|x| x.max(1) as f64).unwrap_or(measured_ps as f64 / 1000.0);
+            .zip(&self.app.conn_start)
+            .map(|(f, &s0)| {
+                let active_ns = end.saturating_sub(s0).max(1) as f64 / 1000.0;
+                let t = f.fct_ns.map(|x| x.max(1) as f64).unwrap_or(active_ns);
                 f.delivered_bytes as f64 / t
             })
             .collect();
@@ -229,8 +232,15 @@ impl<F: 'static> Sim<F> {
         let queue_bins: Vec<u64> = self.qbins[..=last_bin].to_vec();
         let qlimit = if cfg.fabric.ecn.enabled { 2 * cfg.fabric.ecn.kmax_bytes } else { cfg.fabric.buffer_bytes / 2 };
         let convergence = self.flow_bins.as_ref().and_then(|fb| {
-            let first_done = flows.iter().filter_map(|f| f.fct_ns).min().map(|t| start + t * 1000).unwrap_or(end);
-            convergence_bins(fb, &queue_bins, (start / self.bin_ps) as usize, (first_done / self.bin_ps) as usize, qlimit)
+            let first_done = flows
+                .iter()
+                .zip(&self.app.conn_start)
+                .filter_map(|(f, &s0)| f.fct_ns.map(|t| s0 + t * 1000))
+                .min()
+                .unwrap_or(end);
+            // from the last flow's start: before it, fairness among the flows is undefined
+            let last_start = self.app.conn_start.iter().copied().max().unwrap_or(start).max(start);
+            convergence_bins(fb, &queue_bins, (last_start / self.bin_ps) as usize, (first_done / self.bin_ps) as usize, qlimit)
                 .map(|b| b as f64 * bin_ns_f / base_rtt as f64)
         });
         let done = self.app.done_at.is_some();
