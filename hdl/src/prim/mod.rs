@@ -16,6 +16,8 @@
 //!   CRC register at one beat per cycle with a pipelined partial last beat (the ICRC).
 //! - [`OnesSum`]: the Internet checksum's one's-complement sum at one beat per cycle, byte
 //!   enables per beat (the IPv4 header and UDP checksums).
+//! - [`ByteStrobes`]: one AXI4 beat's `wstrb` from a checked byte range (the DMA placement
+//!   unit's partial first and last beats), proven with SymbiYosys (`verif/tests/formal.rs`).
 //!
 //! Tree widths are const generics; the constructors (`try_new`) refuse an illegal width
 //! with a [`PrimError`] naming the parameter and the reason (`new`/`default` panic with it).
@@ -28,6 +30,7 @@ mod prefix_and;
 mod rotate;
 mod seg_search;
 mod skid;
+mod strobes;
 
 pub use bram::BlockRam;
 pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CrcTailStage, CRC_MAX_D};
@@ -37,6 +40,7 @@ pub use prefix_and::PrefixAnd;
 pub use rotate::RotateRight;
 pub use seg_search::{SegPrefixOr, SegSearch};
 pub use skid::SkidBuffer;
+pub use strobes::{byte_strobes_model, ByteStrobes, STROBES_MAX_B};
 
 use rust_hdl::prelude::*;
 
