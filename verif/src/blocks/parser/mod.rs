@@ -164,5 +164,30 @@ impl Testbench for ParserBench {
 
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
-    vec![]
+    [
+        // handshakes
+        ("tready_ignores_a_waiting_record", "ready_i = ~rst & ~(o_valid$q & ~m_hdr_ready);", "ready_i = ~rst;"),
+        ("record_dropped_when_not_ready", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin"),
+        // stream-level checks and their priority
+        ("zero_tkeep_on_the_last_beat_accepted", "keep_ok = contig & (n != k_n0);", "keep_ok = contig;"),
+        ("too_long_off_by_one", "tl_now = acc_tl$q | (cnt_now > k_max);", "tl_now = acc_tl$q | (cnt_now >= k_max);"),
+        ("mac_error_loses_its_priority", "code = k_c25;", "code = k_c26;"),
+        // header parsing
+        ("vlan_tag_not_normalised", "hdr_norm = hdr_wide >> 32'h20;", "hdr_norm = hdr_wide;"),
+        ("short_tagged_frame_not_truncated", "c_tr_eth = (f1_n$q < k_14n) | (hdr_tag & (f1_n$q < k_18n));", "c_tr_eth = f1_n$q < k_14n;"),
+        ("trailing_bytes_not_checked", "c_trail = x_total < rem3;", "c_trail = 1'b0;"),
+        ("truncated_udp_counted_as_truncated_bth", "code = k_c3;", "code = k_c4;"),
+        ("udp_length_compared_with_the_wrong_count", "c_ulen = x_ulen != rem4;", "c_ulen = x_ulen != rem3;"),
+        ("nak_path_id_read_from_the_code_byte", "pid = x_b1;", "pid = x_b0;"),
+        ("data_pad_expected_as_length_mod_4", "d_wpad = k_z2 - x_len[(32'h0)+:(2)];", "d_wpad = x_len[(32'h0)+:(2)];"),
+        ("sack_bit_0_read_one_bit_off", "x_sack0 = hdr_norm[32'h348];", "x_sack0 = hdr_norm[32'h349];"),
+        // checksums
+        ("zero_udp_checksum_not_exempt", "if (f4_c_ucs_nz$q & ~s4_udp_ok$q) begin", "if (~s4_udp_ok$q) begin"),
+        ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
+        ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
+        ("icrc_not_checked", "code = k_c17;", "code = k_c0;"),
+    ]
+    .into_iter()
+    .map(|(n, f, t)| Mutant::new(n, f, t))
+    .collect()
 }
