@@ -120,8 +120,8 @@ pub struct ParserOutputs {
 #[derive(Clone, Debug)]
 pub struct ParserShell {
     rx: AxisRx,
-    /// Verdicts in flight: `pipe[k]` reaches the output k + 1 edges from now... reversed:
-    /// index 0 is the newest (its `tlast` was taken at the last edge).
+    /// Verdicts in flight, newest first: `pipe[0]`'s `tlast` was taken at the last edge;
+    /// `pipe[LATENCY - 2]` reaches the output at the next edge.
     pipe: [Option<Verdict>; PARSER_LATENCY - 1],
     out: Option<HdrRecord>,
     counters: DropCounters,
