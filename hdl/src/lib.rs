@@ -5,6 +5,7 @@
 pub use mrnic_model;
 pub use rust_hdl;
 
+pub mod parser;
 pub mod ports;
 pub mod prim;
 pub mod sack;

@@ -18,7 +18,7 @@ pub const GENERATOR: &str = concat!("mrnic-gen ", env!("CARGO_PKG_VERSION"));
 pub const SPDX: &str = "Apache-2.0";
 
 /// Every block a configuration generates, by name.
-pub const BLOCKS: &[&str] = &["sack"];
+pub const BLOCKS: &[&str] = &["sack", "parser"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -141,10 +141,43 @@ fn sack(cfg: &Config) -> Result<Generated, GenError> {
     })
 }
 
+/// The receive frame parser (block `parser`): 64-bit AXI4-Stream, no parameters (the
+/// configuration is validated but does not change it).
+fn parser(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_parser";
+    let mut uut = crate::parser::Parser::new();
+    uut.connect_all();
+    let verilog = crate::verilog::generate(&uut, module)?;
+    let ports = top_ports(&uut);
+    let params = BTreeMap::from([("data_bits".to_string(), 64), ("max_frame".to_string(), 9216)]);
+    let hdr: Vec<String> = ports.iter().filter(|p| p.name.starts_with("m_hdr_") && p.name != "m_hdr_valid" && p.name != "m_hdr_ready").map(|p| p.name.clone()).collect();
+    Ok(Generated {
+        name: "parser".into(),
+        module: module.into(),
+        file: format!("{module}.v"),
+        verilog: format!("{}{}", header("parser", module, cfg, &params), verilog),
+        ports,
+        params,
+        latency: crate::parser::LATENCY as u32,
+        streams: vec![
+            StreamInfo {
+                name: "s_axis".into(),
+                dir: PortDir::In,
+                valid: "s_axis_tvalid".into(),
+                ready: "s_axis_tready".into(),
+                payload: ["s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser"].iter().map(|s| s.to_string()).collect(),
+            },
+            StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr },
+        ],
+    })
+}
+
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
         "sack" => sack(cfg),
+        "parser" => parser(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -224,7 +257,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser");
     }
 
     #[test]

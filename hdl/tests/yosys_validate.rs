@@ -56,6 +56,12 @@ fn sack_engine_ice40_passes_yosys_validate() {
 }
 
 #[test]
+fn parser_passes_yosys_validate_with_no_latch_and_every_wire_driven() {
+    let g = mrnic_hdl::tops::block(&Config::preset("default").unwrap(), "parser").unwrap();
+    validate("parser", &g.module, &g.verilog);
+}
+
+#[test]
 fn primitives_pass_yosys_validate() {
     prim(PrefixAnd::<256>::new(), "prefix_and256");
     prim(PrefixAnd::<8>::new(), "prefix_and8");

@@ -366,3 +366,44 @@ fn counters_are_32_bit_wrapping_and_named_as_the_rtl_stat_ports() {
     }
     assert!(names.contains(&"drop_truncated_extension") && names.contains(&"drop_mac_error"));
 }
+
+/// A frame cut inside the UDP header (or inside the BTH), with the IPv4 total length and
+/// header checksum (and the UDP length, checksum 0) made to agree with what is left, so
+/// that IPv4 passes and the first failing check is that layer's truncation.
+fn cut_consistently(b: &[u8], keep_after_l4: usize) -> Vec<u8> {
+    let mut v = b[..wire::ETH_HLEN + wire::IPV4_HLEN + keep_after_l4].to_vec();
+    let l3 = wire::ETH_HLEN;
+    let total = (v.len() - l3) as u16;
+    v[l3 + 2..l3 + 4].copy_from_slice(&total.to_be_bytes());
+    v[l3 + 10] = 0;
+    v[l3 + 11] = 0;
+    let c = wire::ipv4::internet_checksum(&v[l3..l3 + 20]);
+    v[l3 + 10..l3 + 12].copy_from_slice(&c.to_be_bytes());
+    if keep_after_l4 >= wire::UDP_HLEN {
+        v[l3 + 24..l3 + 26].copy_from_slice(&(keep_after_l4 as u16).to_be_bytes());
+        v[l3 + 26] = 0;
+        v[l3 + 27] = 0;
+    }
+    v
+}
+
+#[test]
+fn truncated_udp_and_truncated_bth_are_counted_under_their_own_counters_not_each_others() {
+    let mut rng = SmallRng::seed_from_u64(12);
+    let mut f = random_frame(&mut rng, 40);
+    f.eth.vlan = None;
+    let b = encode(&f);
+    let mut rx = AxisRx::new(8).unwrap();
+    let udp_cut = cut_consistently(&b, 5);
+    assert!(matches!(rx.frame(&udp_cut), Err(AxisDrop::Wire(WireError::Truncated { layer: wire::Layer::Udp, .. }))));
+    let c = rx.counters().clone();
+    assert_eq!((c.of(&AxisDrop::Wire(WireError::Truncated { layer: wire::Layer::Udp, need: 0, have: 0 })), c.drop[3]), (1, 0));
+    assert_eq!(c.list().iter().find(|(n, _)| *n == "drop_truncated_udp").unwrap().1, 1);
+    assert_eq!(c.list().iter().find(|(n, _)| *n == "drop_truncated_bth").unwrap().1, 0);
+    let bth_cut = cut_consistently(&b, wire::UDP_HLEN + 10);
+    assert!(matches!(rx.frame(&bth_cut), Err(AxisDrop::Wire(WireError::Truncated { layer: wire::Layer::Bth, .. }))));
+    let c = rx.counters();
+    assert_eq!(c.list().iter().find(|(n, _)| *n == "drop_truncated_udp").unwrap().1, 1);
+    assert_eq!(c.list().iter().find(|(n, _)| *n == "drop_truncated_bth").unwrap().1, 1);
+    assert_eq!(c.drop.iter().sum::<u32>(), 2, "nothing else counted: {:?}", c.list());
+}

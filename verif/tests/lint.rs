@@ -97,7 +97,8 @@ fn the_waivers_are_needed_without_them_lint_fails_on_exactly_the_waived_rules() 
     for line in &warnings {
         let declfilename_of_a_submodule = line.contains("DECLFILENAME") && line.contains("MODULE name: 'mrnic_") && line.contains('$');
         let widening_bit_cast = line.contains("WIDTHEXPAND") && line.contains("Operator AND expects") && line.contains("bits on the LHS, but LHS's");
-        assert!(declfilename_of_a_submodule || widening_bit_cast, "unwaived kind of warning: {line}");
+        let parser_header_bytes_not_read = line.contains("UNUSEDSIGNAL") && line.contains("mrnic_parser.v") && line.contains("'hdr_norm'");
+        assert!(declfilename_of_a_submodule || widening_bit_cast || parser_header_bytes_not_read, "unwaived kind of warning: {line}");
     }
     // The top module itself matches its file name: no DECLFILENAME for it.
     assert!(

@@ -19,6 +19,7 @@ pub mod ext;
 pub mod gen;
 pub mod icrc;
 pub mod ipv4;
+pub mod parser_shell;
 pub mod pcap;
 pub mod udp;
 

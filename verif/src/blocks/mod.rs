@@ -3,6 +3,7 @@
 //! profiles, and its run sizes (CI and full). `mrnic verify` and the tests read it; adding a
 //! block is adding a row here plus its `blocks/<name>/` module.
 
+pub mod parser;
 pub mod sack;
 
 use crate::kit::{Interface, KitError, Mutant, Testbench};
@@ -52,6 +53,14 @@ fn sack_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(sack::SackBench::new(cfg)?))
 }
 
+fn parser_generate(cfg: &Config) -> Result<Generated, KitError> {
+    mrnic_hdl::tops::block(cfg, "parser").map_err(|e| KitError::Config(e.to_string()))
+}
+
+fn parser_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(parser::ParserBench::new(cfg)?))
+}
+
 /// Every block, in the order `--all` runs them.
 pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     name: "sack",
@@ -61,6 +70,14 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     directed: sack::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 200_000, directed_cycles: 50_000, power_up_seeds: 2, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "parser",
+    generate: parser_generate,
+    testbench: parser_testbench,
+    mutants: parser::mutants,
+    directed: parser::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 1_000_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 100_000 },
+    full: Sizes { seeds: 8, cycles: 10_000_000, directed_cycles: 2_000_000, power_up_seeds: 4, power_up_cycles: 1_000_000 },
 }];
 
 /// The block called `name`, or an error naming the known blocks.

@@ -1,0 +1,185 @@
+//! Cycle shell of the receive frame parser `mrnic_parser` (issue 12) at 64 bits: the
+//! beat-level reference model [`AxisRx`] with the RTL's handshakes and latency, compared
+//! with the generated Verilog cycle by cycle (`verif/tests/parser_diff.rs`).
+//!
+//! **Input** `s_axis` (AXI4-Stream, 8 bytes per beat): `tdata` (byte k = bits 8k+7..8k),
+//! `tkeep` (8), `tlast`, `tuser`, `tvalid`; `tready = !rst && !(m_hdr_valid && !m_hdr_ready)`
+//! (a combinational path from `m_hdr_ready`): a beat is taken every cycle, frames back to
+//! back with no idle cycle, except while a header record waits to be taken.
+//!
+//! **Output** `m_hdr`: one [`HdrRecord`] per good frame (`Ok` verdict), valid from cycle
+//! [`PARSER_LATENCY`] after the cycle its `tlast` beat is transferred, held until
+//! `m_hdr_ready`. The counters ([`DropCounters`], ports `stat_<name>`) and
+//! `stat_last_verdict` ([`verdict_code`]) change in the same cycle, for every frame.
+//!
+//! **Why one output register is enough.** A good frame is at least 58 bytes (8 beats), so
+//! two good frames' `tlast` beats are at least 8 transfers apart, more than the latency:
+//! when a good frame's `tlast` is taken the output register is empty or being emptied,
+//! and no other good frame is in flight. (A frame the shell cannot place is a model bug:
+//! it panics.)
+//!
+//! **Reset** (synchronous): the frame in progress, the frames in flight, the output
+//! record and every counter are dropped; `stat_last_verdict` = [`VERDICT_NONE`].
+
+use super::axis::{drop_index, AxisRx, DropCounters, Verdict};
+use super::{Body, Frame};
+
+/// Cycles from the transfer of a frame's `tlast` beat to its record / counter update.
+pub const PARSER_LATENCY: usize = 5;
+/// Bytes per beat.
+pub const PARSER_BYTES: usize = 8;
+/// `stat_last_verdict` after reset, before any frame.
+pub const VERDICT_NONE: u8 = 31;
+
+/// `stat_last_verdict` of a verdict: 0 good, 1 + the drop index ([`drop_index`]) otherwise.
+pub fn verdict_code(v: &Verdict) -> u8 {
+    match v {
+        Ok(_) => 0,
+        Err(d) => 1 + drop_index(d) as u8,
+    }
+}
+
+/// One header record: the fields the SACK engine and placement need. Fields an opcode
+/// does not carry are 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HdrRecord {
+    pub opcode: u8,
+    pub dest_qp: u32,
+    pub psn: u32,
+    /// Data, ACK, PROBE, PROBE_REPLY: body byte 0; NAK: body byte 1 (< 16 after decode).
+    pub path_id: u8,
+    /// Data and ACK.
+    pub path_psn: u32,
+    /// Data (MPETH) and NAK.
+    pub msn: u32,
+    /// Data: packet offset.
+    pub offset: u32,
+    /// Data: MPETH flags; ACK: ACK flags.
+    pub flags: u8,
+    /// Data: PLETH virtual address, rkey, payload length.
+    pub va: u64,
+    pub rkey: u32,
+    pub length: u32,
+    /// IPv4 ECN bits.
+    pub ecn: u8,
+}
+
+impl HdrRecord {
+    pub fn of(f: &Frame) -> HdrRecord {
+        let mut r = HdrRecord {
+            opcode: f.opcode(),
+            dest_qp: f.bth.dest_qp,
+            psn: f.bth.psn,
+            path_id: f.body.path_id(),
+            ecn: f.ip.ecn as u8,
+            ..HdrRecord::default()
+        };
+        match &f.body {
+            Body::Data { ext, placement, payload, .. } => {
+                r.path_psn = ext.path_psn;
+                r.msn = ext.msn;
+                r.offset = ext.pkt_offset;
+                r.flags = ext.flags;
+                r.va = placement.va;
+                r.rkey = placement.rkey;
+                r.length = payload.len() as u32;
+            }
+            Body::Ack(a) => {
+                r.path_psn = a.path_psn;
+                r.flags = a.flags;
+            }
+            Body::Nak(n) => r.msn = n.msn,
+            Body::Probe(_) | Body::ProbeReply(_) => {}
+        }
+        r
+    }
+}
+
+/// Inputs during one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParserInputs {
+    pub rst: bool,
+    pub tvalid: bool,
+    pub tdata: u64,
+    pub tkeep: u8,
+    pub tlast: bool,
+    pub tuser: bool,
+    pub m_hdr_ready: bool,
+}
+
+/// Outputs during one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParserOutputs {
+    pub tready: bool,
+    pub m_hdr: Option<HdrRecord>,
+    pub counters: DropCounters,
+    pub last_verdict: u8,
+}
+
+/// The cycle shell (module header).
+#[derive(Clone, Debug)]
+pub struct ParserShell {
+    rx: AxisRx,
+    /// Verdicts in flight, newest first: `pipe[0]`'s `tlast` was taken at the last edge;
+    /// `pipe[LATENCY - 2]` reaches the output at the next edge.
+    pipe: [Option<Verdict>; PARSER_LATENCY - 1],
+    out: Option<HdrRecord>,
+    counters: DropCounters,
+    last_verdict: u8,
+    frames: u64,
+}
+
+impl Default for ParserShell {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ParserShell {
+    pub fn new() -> ParserShell {
+        ParserShell {
+            rx: AxisRx::new(PARSER_BYTES).expect("8 bytes is a model width"),
+            pipe: Default::default(),
+            out: None,
+            counters: DropCounters::default(),
+            last_verdict: VERDICT_NONE,
+            frames: 0,
+        }
+    }
+
+    /// Frames whose verdict has been counted since construction (resets included).
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// The outputs during a cycle with inputs `i`, then one clock edge.
+    pub fn step(&mut self, i: &ParserInputs) -> ParserOutputs {
+        let blocked = self.out.is_some() && !i.m_hdr_ready;
+        let tready = !i.rst && !blocked;
+        let o = ParserOutputs { tready, m_hdr: self.out, counters: self.counters.clone(), last_verdict: self.last_verdict };
+        if i.rst {
+            *self = ParserShell { frames: self.frames, ..ParserShell::new() };
+            return o;
+        }
+        if self.out.is_some() && i.m_hdr_ready {
+            self.out = None;
+        }
+        let n = self.pipe.len();
+        if let Some(v) = self.pipe[n - 1].take() {
+            self.counters.count(&v);
+            self.last_verdict = verdict_code(&v);
+            self.frames += 1;
+            if let Ok(f) = &v {
+                assert!(self.out.is_none(), "parser shell: a good frame's record found the output register full");
+                self.out = Some(HdrRecord::of(f));
+            }
+        }
+        for k in (1..n).rev() {
+            self.pipe[k] = self.pipe[k - 1].take();
+        }
+        if i.tvalid && tready {
+            self.pipe[0] = self.rx.beat(&i.tdata.to_le_bytes(), u64::from(i.tkeep), i.tlast, i.tuser);
+        }
+        o
+    }
+}
