@@ -344,6 +344,16 @@ pub struct RetxQueue<
     e_cn: Signal<Local, Bits<9>>,
     e_cl: Signal<Local, Bits<9>>,
     t_idx: Signal<Local, Bits<RI>>,
+    t_oh: Signal<Local, Bits<R>>,
+    t_f: Signal<Local, bool>,
+    t_slot8: Signal<Local, Bits<8>>,
+    hd_v: Signal<Local, bool>,
+    hw31: Signal<Local, Bits<31>>,
+    hd_t: Signal<Local, Bits<32>>,
+    k_one24: Constant<Bits<24>>,
+    k_one_ri: Constant<Bits<RI>>,
+    k_one_conn: Constant<Bits<CONN_BITS>>,
+    k_zero_conn: Constant<Bits<CONN_BITS>>,
     e_sum_l: Signal<Local, Bits<32>>,
     // scanner
     sc_addr: Signal<Local, Bits<CONN_BITS>>,
@@ -670,6 +680,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             e_cn: Default::default(),
             e_cl: Default::default(),
             t_idx: Default::default(),
+            t_oh: Default::default(),
+            t_f: Default::default(),
+            t_slot8: Default::default(),
+            hd_v: Default::default(),
+            hw31: Default::default(),
+            hd_t: Default::default(),
+            k_one24: Constant::new(1u64.into()),
+            k_one_ri: Constant::new(1u64.into()),
+            k_one_conn: Constant::new(1u64.into()),
+            k_zero_conn: Constant::new(0u64.into()),
             e_sum_l: Default::default(),
             sc_addr: Default::default(),
             k_w24: Constant::new((W as u64).into()),
@@ -877,6 +897,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.j_free.next = self.k_zero_ri.val();
         self.j_free_v.next = false;
         self.t_idx.next = self.k_zero_ri.val();
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
             self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
             self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
@@ -889,18 +910,34 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.t_key.next = self.u_ppsn.val() - self.t_ppsn.val() - self.k_k.val();
             self.t_ld.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) & (self.t_key.val() < self.k_half24.val());
             self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | ((self.t_psn.val() - self.u_ldp.val()) < self.k_half24.val()));
-            self.v_match.next = self.v_match.val().replace_bit(i, self.t_al.val() & (self.t_off.val() == self.psn_slot.val()));
-            self.v_basem.next = self.v_basem.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()));
-            self.v_ack.next = self.v_ack.val().replace_bit(
-                i,
-                self.t_al.val()
-                    & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val()))
-                        | ((self.t_e.val() < self.k_w24.val()) & self.i6_s.q.val().get_bit(self.t_e.val().get_bits::<8>(0).index()))),
-            );
-            self.v_ab.next = self.v_ab.val().replace_bit(i, self.t_al.val() & (self.t_e.val() < self.k_half24.val()));
-            self.v_pm.next = self.v_pm.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()));
-            self.v_ld.next = self.v_ld.val().replace_bit(i, self.t_ld.val());
-            self.v_ql.next = self.v_ql.val().replace_bit(i, self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index()));
+            self.t_f.next = self.t_al.val() & (self.t_off.val() == self.psn_slot.val());
+            if self.t_f.val() {
+                self.v_match.next = self.v_match.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val());
+            if self.t_f.val() {
+                self.v_basem.next = self.v_basem.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.i6_s.q.val().get_bit(self.t_e.val().get_bits::<8>(0).index())));
+            if self.t_f.val() {
+                self.v_ack.next = self.v_ack.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & (self.t_e.val() < self.k_half24.val());
+            if self.t_f.val() {
+                self.v_ab.next = self.v_ab.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val());
+            if self.t_f.val() {
+                self.v_pm.next = self.v_pm.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_ld.val();
+            if self.t_f.val() {
+                self.v_ld.next = self.v_ld.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index());
+            if self.t_f.val() {
+                self.v_ql.next = self.v_ql.val() | self.t_oh.val();
+            }
             if self.t_pass.val() & (!self.has_pass.val() | (self.t_key.val() > self.cut_key.val())) {
                 self.has_pass.next = true;
                 self.cut_key.next = self.t_key.val();
@@ -921,7 +958,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.j_free_v.next = true;
                 self.j_free.next = self.t_idx.val();
             }
-            self.t_idx.next = self.t_idx.val() + 1;
+            self.t_idx.next = self.t_idx.val() + self.k_one_ri.val();
+            self.t_oh.next = self.t_oh.val() << 1;
         }
 
         // ---- LDET / DRAIN batches
@@ -935,6 +973,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.f2_v.next = false;
         self.f2.next = self.k_zero8.val();
         self.l2.next = self.k_zero8.val();
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
             self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
             self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
@@ -949,8 +988,14 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.t_b1.next = self.v_ld.val().get_bit(i) & (!self.has_pass.val() | (self.t_key.val() >= self.cut_key.val()));
                 self.t_ld.next = self.v_ld.val().get_bit(i) & !self.t_b1.val();
             }
-            self.v_b1.next = self.v_b1.val().replace_bit(i, self.t_b1.val());
-            self.v_b2.next = self.v_b2.val().replace_bit(i, self.t_ld.val());
+            self.t_f.next = self.t_b1.val();
+            if self.t_f.val() {
+                self.v_b1.next = self.v_b1.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_ld.val();
+            if self.t_f.val() {
+                self.v_b2.next = self.v_b2.val() | self.t_oh.val();
+            }
             if self.t_b1.val() {
                 self.k1.next = self.k1.val() + self.k_one9.val();
                 if !self.f1_v.val() | (self.t_d.val() < self.f1.val()) {
@@ -971,6 +1016,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 }
                 self.f2_v.next = true;
             }
+            self.t_oh.next = self.t_oh.val() << 1;
         }
 
         // ---- the op: released (acked) set, lost set, the SEND's record
@@ -1000,7 +1046,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.send_psn.next = self.next.val();
                 self.j.next = self.j_free.val();
                 if self.send_ok.val() {
-                    self.n_next.next = self.next.val() + 1;
+                    self.n_next.next = self.next.val() + self.k_one24.val();
                 }
             } else {
                 self.send_ok.next = self.path_ok.val() & self.psn_live.val() & self.v_match.val().any();
@@ -1087,13 +1133,13 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.n_lost.next = self.k_zero_r.val();
         }
         self.sh8.next = bit_cast::<16, RI>(self.j.val()) << 3;
+        self.t_slot8.next = self.send_psn.val().get_bits::<8>(0) & self.k_wm8.val();
         self.n_offs.next = self.offs.val();
         self.n_paths.next = self.paths.val();
         self.n_ppsns.next = self.ppsns.val();
         self.n_sents.next = self.sents.val();
         if self.send_ok.val() {
-            self.n_offs.next = (self.offs.val() & !(self.k_ff_r8.val() << self.sh8.val()))
-                | (bit_cast::<R8, 8>(self.send_psn.val().get_bits::<8>(0) & self.k_wm8.val()) << self.sh8.val());
+            self.n_offs.next = (self.offs.val() & !(self.k_ff_r8.val() << self.sh8.val())) | (bit_cast::<R8, 8>(self.t_slot8.val()) << self.sh8.val());
             self.n_paths.next = (self.paths.val() & !(self.k_f_r4.val() << (self.sh8.val() >> 1))) | (bit_cast::<R4, 4>(self.u_path.val()) << (self.sh8.val() >> 1));
             self.n_ppsns.next = (self.ppsns.val() & !(self.k_ff_r24.val() << (self.sh8.val() + (self.sh8.val() << 1))))
                 | (bit_cast::<R24, 24>(self.u_ppsn.val()) << (self.sh8.val() + (self.sh8.val() << 1)));
@@ -1132,10 +1178,10 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.hb_sent.next = self.n_sents.val().get_bits::<32>(i * 32);
             }
         }
-        self.hd.next = bit_cast::<33, 32>(self.hb_sent.val() + bit_cast::<32, 31>(self.n_hw.val().get_bits::<31>(0)))
-            | (bit_cast::<33, 1>(
-                (self.k_head_on.val() & !((self.n_outst.val() < self.k_w2.val()) & self.n_nd.val()) & self.hb_v.val() & self.n_hw.val().get_bit(31)).into(),
-            ) << 32);
+        self.hd_v.next = self.k_head_on.val() & !((self.n_outst.val() < self.k_w2.val()) & self.n_nd.val()) & self.hb_v.val() & self.n_hw.val().get_bit(31);
+        self.hw31.next = self.n_hw.val().get_bits::<31>(0);
+        self.hd_t.next = self.hb_sent.val() + bit_cast::<32, 31>(self.hw31.val());
+        self.hd.next = bit_cast::<33, 32>(self.hd_t.val()) | (bit_cast::<33, 1>(self.hd_v.val().into()) << 32);
         // packed result: op 0..4, ok 4, psn 5..29, psn2 29..53, path 53..57, k 57..66,
         // k2 66..75, psn3 75..99, psn4 99..123, room 123, free 124, retx 125
         self.r_f.next = bit_cast::<128, 4>(self.u_op.val())
@@ -1287,7 +1333,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         }
         self.bank.read_address.next = self.sc_addr.val();
         if self.rst.val() {
-            self.sc.d.next = 0.into();
+            self.sc.d.next = self.k_zero_conn.val();
             self.rd_v.d.next = false;
             self.hit_v.d.next = false;
             self.tmo_v.d.next = false;
@@ -1302,7 +1348,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.hit_c.d.next = self.rd_c.q.val();
             self.rd_v.d.next = true;
             self.rd_c.d.next = self.sc.q.val();
-            self.sc.d.next = self.sc.q.val() + 1;
+            self.sc.d.next = self.sc.q.val() + self.k_one_conn.val();
         }
 
         // ================= outputs
