@@ -949,7 +949,9 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             }
             if self.t_al.val() & (self.t_off.val() == self.psn_slot.val()) {
                 self.j_match.next = self.t_idx.val();
-                self.sel_path.next = self.t_path.val();
+                if self.u_op.val() != self.k_op_headtmo.val() {
+                    self.sel_path.next = self.t_path.val();
+                }
             }
             if self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()) & (self.u_op.val() == self.k_op_headtmo.val()) {
                 self.sel_path.next = self.t_path.val();
@@ -1032,7 +1034,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.n_base.next = self.base.val();
         self.n_next.next = self.next.val();
         self.n_hw.next = self.ram_hw.read_data.val();
-        self.n_nd.next = self.ram_nd.read_data.val().get_bit(0);
+        self.n_nd.next = self.ram_nd.read_data.val().any();
         if self.u_op.val() == self.k_op_reset.val() {
             self.r_ok.next = true;
             self.n_base.next = self.u_psn.val();

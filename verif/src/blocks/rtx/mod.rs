@@ -237,7 +237,7 @@ impl Testbench for RtxBench {
 
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
-    MUTANTS.iter().map(|(n, f, t)| Mutant::new(n, f, t)).collect()
+    MUTANTS.iter().map(|&(n, f, t)| Mutant::new(n, f, t)).collect()
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[];
