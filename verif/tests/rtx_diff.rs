@@ -51,12 +51,12 @@ fn check(s: &Setup, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, st
 
 const OPS: [&str; 11] = ["reset", "send", "ack", "ldet", "drain", "query", "headtmo", "marklost", "abandon", "hwait", "newdata"];
 
-fn assert_covered(r: &RunReport, min: u64) {
+fn assert_covered(r: &RunReport, min: u64, tmo_min: u64) {
     for op in OPS {
         assert!(r.get(&format!("model.{op}")) >= min, "op {op} seen {} times < {min}: {r:?}", r.get(&format!("model.{op}")));
     }
     assert!(r.get("model.stalled_cycles") > 1000, "{r:?}");
-    assert!(r.get("model.tmo_events") > 10, "head timer events: {r:?}");
+    assert!(r.get("model.tmo_events") >= tmo_min, "head timer events: {r:?}");
     assert!(r.get("stim.ldets_with_ldp") > 10 && r.get("stim.send_retx") > 10, "{r:?}");
 }
 
@@ -64,12 +64,12 @@ fn assert_covered(r: &RunReport, min: u64) {
 fn core_preset_matches_the_shell_for_a_million_operations_with_backpressure_and_resets() {
     let s = setup("core");
     let dev = build(&s, "rtx_core", &s.verilog);
-    let reps = check(&s, &dev, "rtx_core", &[1, 2], 700_000, StimOpts::default());
+    let reps = check(&s, &dev, "rtx_core", &[1, 2], 1_000_000, StimOpts::default());
     let ops: u64 = reps.iter().map(|r| r.get("s.transfers")).sum();
     println!("core: {reps:#?}");
     assert!(ops >= 1_000_000, "only {ops} operations");
     for r in &reps {
-        assert_covered(r, 500);
+        assert_covered(r, 500, 1000);
         assert!(r.get("stim.resets") > 0, "{r:?}");
     }
 }
@@ -79,7 +79,7 @@ fn core_preset_matches_with_one_hot_connection_back_to_back() {
     let s = setup("core");
     let dev = build(&s, "rtx_core", &s.verilog);
     let reps = check(&s, &dev, "rtx_core_hot", &[3], 200_000, StimOpts { profile: "hot".into(), ..Default::default() });
-    assert_covered(&reps[0], 100);
+    assert_covered(&reps[0], 100, 1);
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn tiny_preset_with_64_records_matches_the_shell() {
     let s = setup("tiny");
     let dev = build(&s, "rtx_tiny", &s.verilog);
     let reps = check(&s, &dev, "rtx_tiny", &[4], 200_000, StimOpts::default());
-    assert_covered(&reps[0], 100);
+    assert_covered(&reps[0], 100, 100);
 }
 
 #[test]
