@@ -1398,6 +1398,14 @@ macro_rules! with_retx_queue {
                 type $ty = $crate::rtx::RetxQueue<4, 64, 4, 64, 6, 256, 512, 1536, 2048, 36>;
                 Ok($body)
             }
+            (256, 64, 8, 64) => {
+                type $ty = $crate::rtx::RetxQueue<8, 64, 8, 64, 6, 256, 512, 1536, 2048, 72>;
+                Ok($body)
+            }
+            (1024, 256, 8, 256) => {
+                type $ty = $crate::rtx::RetxQueue<10, 256, 8, 256, 8, 1024, 2048, 6144, 8192, 72>;
+                Ok($body)
+            }
             (16, 256, 8, 256) => {
                 type $ty = $crate::rtx::RetxQueue<4, 256, 8, 256, 8, 1024, 2048, 6144, 8192, 72>;
                 Ok($body)
@@ -1415,8 +1423,8 @@ mod tests {
     use mrnic_model::config::Config;
 
     #[test]
-    fn core_small_and_tiny_generate_an_rtx_module_with_the_shells_latency() {
-        for p in ["core", "small", "tiny"] {
+    fn every_preset_generates_an_rtx_module_with_the_shells_latency() {
+        for p in mrnic_model::config::PRESETS {
             let g = crate::tops::block(&Config::preset(p).unwrap(), "rtx").unwrap_or_else(|e| panic!("{p}: {e}"));
             assert!(g.verilog.contains("\nmodule mrnic_rtx("), "{p}");
             assert_eq!(g.latency as usize, mrnic_model::transport::rtx_shell::RTX_LATENCY);

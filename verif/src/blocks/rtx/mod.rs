@@ -240,4 +240,25 @@ pub fn mutants() -> Vec<Mutant> {
     MUTANTS.iter().map(|&(n, f, t)| Mutant::new(n, f, t)).collect()
 }
 
-const MUTANTS: &[(&str, &str, &str)] = &[];
+const MUTANTS: &[(&str, &str, &str)] = &[
+    ("stalled_register_6_does_not_reread_its_connection", "ram_base$read_address = i6_c$q;", "ram_base$read_address = i5_c$q;"),
+    ("no_global_stall", "stall = o11_v$q & ~m_ready & ~rst;", "stall = 1'b0;"),
+    ("state_written_during_a_stall", "ram_alloc$write_enable = i6_v$q & adv;", "ram_alloc$write_enable = i6_v$q;"),
+    ("new_send_ignores_the_free_record_check", "free0 = alloc != k_ones_r;", "free0 = 1'b1;"),
+    ("send_accepts_any_path", "path_ok = u_path < k_p;", "path_ok = 1'b1;"),
+    ("cumulative_ack_never_moves_the_base", "if (cum_adv) begin\n                n_base = u_psn;", "if (1'b0) begin\n                n_base = u_psn;"),
+    ("ack_past_next_accepted", "ack_ok = ~(((u_psn - next) != k_zero24) & ((u_psn - next) < k_half24));", "ack_ok = 1'b1;"),
+    ("reorder_threshold_off_by_one", "localparam  k_k = 24'h1;", "localparam  k_k = 24'h2;"),
+    ("ldet_decrease_point_always_invalid", "u_ldpv = i6_f$q[32'h5a];", "u_ldpv = 1'b0;"),
+    ("new_send_does_not_advance_next", "n_next = next + k_one24;", "n_next = next;"),
+    ("retransmission_not_flagged", "r_retx = send_ok;", "r_retx = 1'b0;"),
+    ("retransmission_keeps_the_lost_flag", "n_lost = (lost | v_los) & ~v_rel & ~v_wr;", "n_lost = (lost | v_los) & ~v_rel;"),
+    ("head_deadline_ignores_new_data_and_half_window", "hd_v = k_head_on & ~((n_outst < k_w2) & n_nd) & hb_v & n_hw[32'h1f];", "hd_v = k_head_on & hb_v & n_hw[32'h1f];"),
+    ("head_deadline_written_one_register_early", "bank$write_address = b10_c$q;", "bank$write_address = b9_c$q;"),
+    ("held_scanner_read_goes_stale", "sc_addr = rd_c$q;", "sc_addr = sc$q;"),
+    ("timer_fires_on_an_invalid_deadline", "hit_v$d = rd_v$q & bank$read_data[32'h20] &", "hit_v$d = rd_v$q &"),
+    ("abandon_releases_nothing", "v_rel = v_ab;", "v_rel = k_zero_r;"),
+    ("headtmo_marks_nothing_lost", "v_los = v_basem;", "v_los = k_zero_r;"),
+    ("retx_counter_never_counts", "c_retx$d = c_retx$q + 32'h1;", "c_retx$d = c_retx$q;"),
+    ("head_wait_valid_bit_dropped", "n_hw = (((u_hwv) & 32'hffffffff) << 32'h1f) | ((u_hw) & 32'hffffffff);", "n_hw = ((u_hw) & 32'hffffffff);"),
+];
