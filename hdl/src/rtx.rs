@@ -392,7 +392,6 @@ pub struct RetxQueue<
     k_op_abandon: Constant<Bits<4>>,
     k_op_hwait: Constant<Bits<4>>,
     k_op_newdata: Constant<Bits<4>>,
-    k_conn_last: Constant<Bits<CONN_BITS>>,
 }
 
 /// The sizes and constants of one queue.
@@ -726,7 +725,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             k_op_abandon: Constant::new(8u64.into()),
             k_op_hwait: Constant::new(9u64.into()),
             k_op_newdata: Constant::new(10u64.into()),
-            k_conn_last: Constant::new(!Bits::<CONN_BITS>::default()),
         })
     }
 }
