@@ -8,6 +8,7 @@ pub use rust_hdl;
 pub mod parser;
 pub mod ports;
 pub mod prim;
+pub mod rtx;
 pub mod sack;
 pub mod tops;
 pub mod verilog;

@@ -173,11 +173,48 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
     })
 }
 
+/// The retransmit queue (block `rtx`) of `cfg`.
+fn rtx(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_rtx";
+    let t = &cfg.transport;
+    let k = crate::rtx::RtxConsts { reorder_threshold: t.reorder_threshold, head_on: t.head_rto_pct != 0 };
+    let (verilog, ports) = crate::with_retx_queue!(cfg, Q => {
+        let mut uut = Q::try_new(k)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("connections".to_string(), cfg.connections as u64),
+        ("conn_bits".to_string(), cfg.conn_bits() as u64),
+        ("window".to_string(), u64::from(t.window)),
+        ("paths".to_string(), u64::from(t.paths)),
+        ("records".to_string(), u64::from(t.tx_records())),
+        ("reorder_threshold".to_string(), u64::from(t.reorder_threshold)),
+        ("head_on".to_string(), u64::from(t.head_rto_pct != 0)),
+    ]);
+    Ok(Generated {
+        name: "rtx".into(),
+        module: module.into(),
+        file: format!("{module}.v"),
+        verilog: format!("{}{}", header("rtx", module, cfg, &params), verilog),
+        ports,
+        params,
+        latency: mrnic_model::transport::rtx_shell::RTX_LATENCY as u32,
+        streams: vec![
+            stream("s", PortDir::In, &["op", "conn", "psn", "new", "path", "ppsn", "sack", "held", "hw_valid", "hw", "nd", "ldp_valid", "ldp"]),
+            stream("m", PortDir::Out, &["op", "conn", "ok", "psn", "psn2", "path", "k", "k2", "psn3", "psn4", "n", "l", "room", "free", "retx"]),
+            stream("m_tmo", PortDir::Out, &["conn"]),
+        ],
+    })
+}
+
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
         "sack" => sack(cfg),
         "parser" => parser(cfg),
+        "rtx" => rtx(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }

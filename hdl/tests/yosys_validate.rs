@@ -62,6 +62,14 @@ fn parser_passes_yosys_validate_with_no_latch_and_every_wire_driven() {
 }
 
 #[test]
+fn retransmit_queue_core_and_tiny_pass_yosys_validate() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "rtx").unwrap();
+        validate(&format!("rtx_{preset}"), &t.module, &t.verilog);
+    }
+}
+
+#[test]
 fn primitives_pass_yosys_validate() {
     prim(PrefixAnd::<256>::new(), "prefix_and256");
     prim(PrefixAnd::<8>::new(), "prefix_and8");

@@ -4,6 +4,7 @@
 //! block is adding a row here plus its `blocks/<name>/` module.
 
 pub mod parser;
+pub mod rtx;
 pub mod sack;
 
 use crate::kit::{Interface, KitError, Mutant, Testbench};
@@ -61,6 +62,14 @@ fn parser_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(parser::ParserBench::new(cfg)?))
 }
 
+fn rtx_generate(cfg: &Config) -> Result<Generated, KitError> {
+    mrnic_hdl::tops::block(cfg, "rtx").map_err(|e| KitError::Config(e.to_string()))
+}
+
+fn rtx_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(rtx::RtxBench::new(cfg)?))
+}
+
 /// Every block, in the order `--all` runs them.
 pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     name: "sack",
@@ -78,6 +87,14 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     directed: parser::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 1_000_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 100_000 },
     full: Sizes { seeds: 8, cycles: 10_000_000, directed_cycles: 2_000_000, power_up_seeds: 4, power_up_cycles: 1_000_000 },
+}, BlockSpec {
+    name: "rtx",
+    generate: rtx_generate,
+    testbench: rtx_testbench,
+    mutants: rtx::mutants,
+    directed: rtx::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 300_000, directed_cycles: 50_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
 
 /// The block called `name`, or an error naming the known blocks.

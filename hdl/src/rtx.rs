@@ -1,0 +1,1442 @@
+//! # Retransmit queue (sender side, `mrnic_rtx`)
+//!
+//! **Purpose.** Per connection, the transmission records of the PSNs in flight or lost
+//! (`docs/design/sender-rtl.md` §1.2): base and next PSN, R records (PSN mod W, path, path
+//! PSN, send time, allocated, lost), the head wait and new-data copies; the operations of
+//! §2.5 (RESET, SEND, ACK, LDET, DRAIN, QUERY, HEADTMO, MARKLOST, ABANDON, HWAIT, NEWDATA)
+//! and the head-timer bank with its scanner (§3). Semantics: the model cycle shell
+//! `mrnic_model::transport::rtx_shell::RtxShell`, diffed cycle by cycle.
+//!
+//! **Ports.**
+//! - inputs: `clock`, `rst` (synchronous), `now` (32, the NIC time counter); stream
+//!   `s_valid`/`s_ready`, `s_op` (4), `s_conn` (`CONN_BITS`), `s_psn` (24), `s_new`,
+//!   `s_path` (4), `s_ppsn` (24), `s_sack` (W), `s_held` (W), `s_hw_valid`, `s_hw` (31),
+//!   `s_nd`, `s_ldp_valid`, `s_ldp` (24); `m_ready`, `m_tmo_ready`.
+//! - outputs: stream `m_valid`/`m_ready` with `m_op`, `m_conn`, `m_ok`, `m_psn`, `m_psn2`,
+//!   `m_path` (4), `m_k` (9), `m_k2` (9), `m_psn3`, `m_psn4`, `m_n` (9 per path, path p in
+//!   bits 9p..9p+9), `m_l` (same), `m_room`, `m_free`, `m_retx`; stream
+//!   `m_tmo_valid`/`m_tmo_ready` with `m_tmo_conn`.
+//! - config (constants, localparams): the reorder threshold K (`cfg_k`) and `cfg_head_on`;
+//!   sizes as const generics (`CONN_BITS`, `W`, `P`, `R` and the derived widths).
+//! - status: `stat_send`, `stat_retx`, `stat_acked`, `stat_spurious`, `stat_lost_path`,
+//!   `stat_lost_drain`, `stat_head`, `stat_tmo` (32-bit, wrapping).
+//!
+//! **Latency** 11 ([`mrnic_model::transport::rtx_shell::RTX_LATENCY`]), applied as the op
+//! leaves register 6; **II** 1, back to back on one connection included (no stall).
+//!
+//! **Pipeline.** Registers 1-5 carry the input beat; the state read is issued from register
+//! 5 (a stalled register 6 re-reads its own connection); register 6 holds the beat and the
+//! connection's words ([`crate::prim::BlockRam`], write-first: the write of the op leaving
+//! register 6 in the same cycle is forwarded). All of the op is computed combinationally
+//! from register 6 (this first version keeps every per-record predicate in the L stage;
+//! moving them before the loop as §2.6 plans is the next step) and written back as it
+//! leaves. Registers 7-11 carry the result (11 is the output register); registers 7-10
+//! carry the head deadline, written into the bank `rx_hd` as the op leaves register 10.
+//!
+//! **Head-timer scanner.** `sc` counts connections; each unheld edge `rd` <- (sc,
+//! `rx_hd[sc]`) (raw RAM, read-before-write), `hit` <- rd's connection if its deadline is
+//! valid and `now` is at or after it, `m_tmo` <- hit. Held while `m_tmo_valid &&
+//! !m_tmo_ready` (the read re-reads rd's entry).
+//!
+//! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM read address / write
+//! enable`, `rst -> s_ready`. No path from `s_*` to `m_*`.
+//!
+//! **Hazards.** None left to the user: the state RAM forwards the write of the op 1 ahead,
+//! and every earlier write has landed before the read.
+//!
+//! **Reset** empties registers 1-6 (never applied) and 7-11, clears counters and scanner;
+//! bank writes of ops past the apply stage still land. Connection state and the bank are
+//! RAM (zero = RESET with isn 0, deadline invalid): RESET every connection at setup.
+
+use crate::prim::BlockRam;
+use mrnic_model::config::ConfigError;
+use rust_hdl::prelude::*;
+
+/// Width of one per-path count in `m_n` / `m_l` (up to R = 256 records).
+pub const COUNT_BITS: usize = 9;
+
+#[derive(LogicBlock)]
+pub struct RetxQueue<
+    const CONN_BITS: usize,
+    const W: usize,
+    const P: usize,
+    const R: usize,
+    const RI: usize,
+    const R4: usize,
+    const R8: usize,
+    const R24: usize,
+    const R32: usize,
+    const NP: usize,
+> {
+    // ---- inputs
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub now: Signal<In, Bits<32>>,
+    pub s_valid: Signal<In, bool>,
+    pub s_op: Signal<In, Bits<4>>,
+    pub s_conn: Signal<In, Bits<CONN_BITS>>,
+    pub s_psn: Signal<In, Bits<24>>,
+    pub s_new: Signal<In, bool>,
+    pub s_path: Signal<In, Bits<4>>,
+    pub s_ppsn: Signal<In, Bits<24>>,
+    pub s_sack: Signal<In, Bits<W>>,
+    pub s_held: Signal<In, Bits<W>>,
+    pub s_hw_valid: Signal<In, bool>,
+    pub s_hw: Signal<In, Bits<31>>,
+    pub s_nd: Signal<In, bool>,
+    pub s_ldp_valid: Signal<In, bool>,
+    pub s_ldp: Signal<In, Bits<24>>,
+    pub m_ready: Signal<In, bool>,
+    pub m_tmo_ready: Signal<In, bool>,
+    // ---- outputs
+    pub s_ready: Signal<Out, bool>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_op: Signal<Out, Bits<4>>,
+    pub m_conn: Signal<Out, Bits<CONN_BITS>>,
+    pub m_ok: Signal<Out, bool>,
+    pub m_psn: Signal<Out, Bits<24>>,
+    pub m_psn2: Signal<Out, Bits<24>>,
+    pub m_path: Signal<Out, Bits<4>>,
+    pub m_k: Signal<Out, Bits<9>>,
+    pub m_k2: Signal<Out, Bits<9>>,
+    pub m_psn3: Signal<Out, Bits<24>>,
+    pub m_psn4: Signal<Out, Bits<24>>,
+    pub m_n: Signal<Out, Bits<NP>>,
+    pub m_l: Signal<Out, Bits<NP>>,
+    pub m_room: Signal<Out, bool>,
+    pub m_free: Signal<Out, bool>,
+    pub m_retx: Signal<Out, bool>,
+    pub m_tmo_valid: Signal<Out, bool>,
+    pub m_tmo_conn: Signal<Out, Bits<CONN_BITS>>,
+    // ---- status
+    pub stat_send: Signal<Out, Bits<32>>,
+    pub stat_retx: Signal<Out, Bits<32>>,
+    pub stat_acked: Signal<Out, Bits<32>>,
+    pub stat_spurious: Signal<Out, Bits<32>>,
+    pub stat_lost_path: Signal<Out, Bits<32>>,
+    pub stat_lost_drain: Signal<Out, Bits<32>>,
+    pub stat_head: Signal<Out, Bits<32>>,
+    pub stat_tmo: Signal<Out, Bits<32>>,
+    // ---- connection state (rx_word split by field) and the deadline bank
+    ram_base: BlockRam<24, CONN_BITS>,
+    ram_next: BlockRam<24, CONN_BITS>,
+    ram_alloc: BlockRam<R, CONN_BITS>,
+    ram_lost: BlockRam<R, CONN_BITS>,
+    ram_off: BlockRam<R8, CONN_BITS>,
+    ram_path: BlockRam<R4, CONN_BITS>,
+    ram_ppsn: BlockRam<R24, CONN_BITS>,
+    ram_sent: BlockRam<R32, CONN_BITS>,
+    ram_hw: BlockRam<32, CONN_BITS>,
+    ram_nd: BlockRam<1, CONN_BITS>,
+    bank: RAM<Bits<33>, CONN_BITS>,
+    // ---- input registers 1..=6: valid, conn, packed fields, sack, held
+    i1_v: DFF<bool>,
+    i1_c: DFF<Bits<CONN_BITS>>,
+    i1_f: DFF<Bits<160>>,
+    i1_s: DFF<Bits<W>>,
+    i1_h: DFF<Bits<W>>,
+    i2_v: DFF<bool>,
+    i2_c: DFF<Bits<CONN_BITS>>,
+    i2_f: DFF<Bits<160>>,
+    i2_s: DFF<Bits<W>>,
+    i2_h: DFF<Bits<W>>,
+    i3_v: DFF<bool>,
+    i3_c: DFF<Bits<CONN_BITS>>,
+    i3_f: DFF<Bits<160>>,
+    i3_s: DFF<Bits<W>>,
+    i3_h: DFF<Bits<W>>,
+    i4_v: DFF<bool>,
+    i4_c: DFF<Bits<CONN_BITS>>,
+    i4_f: DFF<Bits<160>>,
+    i4_s: DFF<Bits<W>>,
+    i4_h: DFF<Bits<W>>,
+    i5_v: DFF<bool>,
+    i5_c: DFF<Bits<CONN_BITS>>,
+    i5_f: DFF<Bits<160>>,
+    i5_s: DFF<Bits<W>>,
+    i5_h: DFF<Bits<W>>,
+    i6_v: DFF<bool>,
+    i6_c: DFF<Bits<CONN_BITS>>,
+    i6_f: DFF<Bits<160>>,
+    i6_s: DFF<Bits<W>>,
+    i6_h: DFF<Bits<W>>,
+    // ---- result registers 7..=11 (11: the output register) and bank writes 7..=10
+    o7_v: DFF<bool>,
+    o7_c: DFF<Bits<CONN_BITS>>,
+    o7_f: DFF<Bits<128>>,
+    o7_n: DFF<Bits<NP>>,
+    o7_l: DFF<Bits<NP>>,
+    o8_v: DFF<bool>,
+    o8_c: DFF<Bits<CONN_BITS>>,
+    o8_f: DFF<Bits<128>>,
+    o8_n: DFF<Bits<NP>>,
+    o8_l: DFF<Bits<NP>>,
+    o9_v: DFF<bool>,
+    o9_c: DFF<Bits<CONN_BITS>>,
+    o9_f: DFF<Bits<128>>,
+    o9_n: DFF<Bits<NP>>,
+    o9_l: DFF<Bits<NP>>,
+    o10_v: DFF<bool>,
+    o10_c: DFF<Bits<CONN_BITS>>,
+    o10_f: DFF<Bits<128>>,
+    o10_n: DFF<Bits<NP>>,
+    o10_l: DFF<Bits<NP>>,
+    o11_v: DFF<bool>,
+    o11_c: DFF<Bits<CONN_BITS>>,
+    o11_f: DFF<Bits<128>>,
+    o11_n: DFF<Bits<NP>>,
+    o11_l: DFF<Bits<NP>>,
+    b7_v: DFF<bool>,
+    b7_d: DFF<Bits<33>>,
+    b8_v: DFF<bool>,
+    b8_c: DFF<Bits<CONN_BITS>>,
+    b8_d: DFF<Bits<33>>,
+    b9_v: DFF<bool>,
+    b9_c: DFF<Bits<CONN_BITS>>,
+    b9_d: DFF<Bits<33>>,
+    b10_v: DFF<bool>,
+    b10_c: DFF<Bits<CONN_BITS>>,
+    b10_d: DFF<Bits<33>>,
+    // ---- counters
+    c_send: DFF<Bits<32>>,
+    c_retx: DFF<Bits<32>>,
+    c_acked: DFF<Bits<32>>,
+    c_spur: DFF<Bits<32>>,
+    c_lpath: DFF<Bits<32>>,
+    c_ldrain: DFF<Bits<32>>,
+    c_head: DFF<Bits<32>>,
+    c_tmo: DFF<Bits<32>>,
+    // ---- scanner
+    sc: DFF<Bits<CONN_BITS>>,
+    rd_v: DFF<bool>,
+    rd_c: DFF<Bits<CONN_BITS>>,
+    hit_v: DFF<bool>,
+    hit_c: DFF<Bits<CONN_BITS>>,
+    tmo_v: DFF<bool>,
+    tmo_c: DFF<Bits<CONN_BITS>>,
+    // ---- combinational
+    stall: Signal<Local, bool>,
+    adv: Signal<Local, bool>,
+    hold: Signal<Local, bool>,
+    in_f: Signal<Local, Bits<160>>,
+    // stage 6 fields
+    u_op: Signal<Local, Bits<4>>,
+    u_psn: Signal<Local, Bits<24>>,
+    u_new: Signal<Local, bool>,
+    u_path: Signal<Local, Bits<4>>,
+    u_ppsn: Signal<Local, Bits<24>>,
+    u_hwv: Signal<Local, bool>,
+    u_hw: Signal<Local, Bits<31>>,
+    u_nd: Signal<Local, bool>,
+    u_ldpv: Signal<Local, bool>,
+    u_ldp: Signal<Local, Bits<24>>,
+    u_now: Signal<Local, Bits<32>>,
+    // state read
+    base: Signal<Local, Bits<24>>,
+    next: Signal<Local, Bits<24>>,
+    alloc: Signal<Local, Bits<R>>,
+    lost: Signal<Local, Bits<R>>,
+    offs: Signal<Local, Bits<R8>>,
+    paths: Signal<Local, Bits<R4>>,
+    ppsns: Signal<Local, Bits<R24>>,
+    sents: Signal<Local, Bits<R32>>,
+    // op-level predicates
+    outst: Signal<Local, Bits<24>>,
+    room0: Signal<Local, bool>,
+    free0: Signal<Local, bool>,
+    path_ok: Signal<Local, bool>,
+    psn_slot: Signal<Local, Bits<8>>,
+    base_slot: Signal<Local, Bits<8>>,
+    psn_live: Signal<Local, bool>,
+    cum_d: Signal<Local, Bits<24>>,
+    cum_adv: Signal<Local, bool>,
+    ack_ok: Signal<Local, bool>,
+    // per record temporaries
+    t_off: Signal<Local, Bits<8>>,
+    t_d: Signal<Local, Bits<8>>,
+    t_psn: Signal<Local, Bits<24>>,
+    t_path: Signal<Local, Bits<4>>,
+    t_ppsn: Signal<Local, Bits<24>>,
+    t_e: Signal<Local, Bits<24>>,
+    t_key: Signal<Local, Bits<24>>,
+    t_sh: Signal<Local, Bits<8>>,
+    t_one: Signal<Local, Bits<NP>>,
+    t_al: Signal<Local, bool>,
+    t_lo: Signal<Local, bool>,
+    t_ld: Signal<Local, bool>,
+    t_pass: Signal<Local, bool>,
+    t_b1: Signal<Local, bool>,
+    // per record vectors
+    v_match: Signal<Local, Bits<R>>,
+    v_basem: Signal<Local, Bits<R>>,
+    v_ack: Signal<Local, Bits<R>>,
+    v_ab: Signal<Local, Bits<R>>,
+    v_pm: Signal<Local, Bits<R>>,
+    v_ld: Signal<Local, Bits<R>>,
+    v_ql: Signal<Local, Bits<R>>,
+    v_b1: Signal<Local, Bits<R>>,
+    v_b2: Signal<Local, Bits<R>>,
+    v_rel: Signal<Local, Bits<R>>,
+    v_los: Signal<Local, Bits<R>>,
+    v_wr: Signal<Local, Bits<R>>,
+    has_pass: Signal<Local, bool>,
+    cut_key: Signal<Local, Bits<24>>,
+    // reductions
+    k1: Signal<Local, Bits<9>>,
+    k2: Signal<Local, Bits<9>>,
+    f1_v: Signal<Local, bool>,
+    f1: Signal<Local, Bits<8>>,
+    l1: Signal<Local, Bits<8>>,
+    f2_v: Signal<Local, bool>,
+    f2: Signal<Local, Bits<8>>,
+    l2: Signal<Local, Bits<8>>,
+    q_v: Signal<Local, bool>,
+    q_d: Signal<Local, Bits<8>>,
+    q_path: Signal<Local, Bits<4>>,
+    sel_path: Signal<Local, Bits<4>>,
+    cnt_n: Signal<Local, Bits<NP>>,
+    cnt_l: Signal<Local, Bits<NP>>,
+    // the record written by a SEND
+    j_free: Signal<Local, Bits<RI>>,
+    j_free_v: Signal<Local, bool>,
+    j_match: Signal<Local, Bits<RI>>,
+    j: Signal<Local, Bits<RI>>,
+    send_ok: Signal<Local, bool>,
+    send_psn: Signal<Local, Bits<24>>,
+    sh8: Signal<Local, Bits<16>>,
+    // next state
+    n_base: Signal<Local, Bits<24>>,
+    n_next: Signal<Local, Bits<24>>,
+    n_alloc: Signal<Local, Bits<R>>,
+    n_lost: Signal<Local, Bits<R>>,
+    n_offs: Signal<Local, Bits<R8>>,
+    n_paths: Signal<Local, Bits<R4>>,
+    n_ppsns: Signal<Local, Bits<R24>>,
+    n_sents: Signal<Local, Bits<R32>>,
+    n_hw: Signal<Local, Bits<32>>,
+    n_nd: Signal<Local, bool>,
+    n_outst: Signal<Local, Bits<24>>,
+    n_bslot: Signal<Local, Bits<8>>,
+    hb_v: Signal<Local, bool>,
+    hb_sent: Signal<Local, Bits<32>>,
+    hd: Signal<Local, Bits<33>>,
+    // result
+    r_ok: Signal<Local, bool>,
+    r_psn: Signal<Local, Bits<24>>,
+    r_psn2: Signal<Local, Bits<24>>,
+    r_path: Signal<Local, Bits<4>>,
+    r_k: Signal<Local, Bits<9>>,
+    r_k2: Signal<Local, Bits<9>>,
+    r_psn3: Signal<Local, Bits<24>>,
+    r_psn4: Signal<Local, Bits<24>>,
+    r_n: Signal<Local, Bits<NP>>,
+    r_l: Signal<Local, Bits<NP>>,
+    r_room: Signal<Local, bool>,
+    r_free: Signal<Local, bool>,
+    r_retx: Signal<Local, bool>,
+    r_f: Signal<Local, Bits<128>>,
+    // counting (register 10 -> 11)
+    e_op: Signal<Local, Bits<4>>,
+    e_ok: Signal<Local, bool>,
+    e_k: Signal<Local, Bits<9>>,
+    e_k2: Signal<Local, Bits<9>>,
+    e_sum_n: Signal<Local, Bits<32>>,
+    e_cn: Signal<Local, Bits<9>>,
+    e_cl: Signal<Local, Bits<9>>,
+    t_idx: Signal<Local, Bits<RI>>,
+    t_oh: Signal<Local, Bits<R>>,
+    t_f: Signal<Local, bool>,
+    t_slot8: Signal<Local, Bits<8>>,
+    hd_v: Signal<Local, bool>,
+    hw31: Signal<Local, Bits<31>>,
+    hd_t: Signal<Local, Bits<32>>,
+    k_one24: Constant<Bits<24>>,
+    k_one_ri: Constant<Bits<RI>>,
+    k_one_conn: Constant<Bits<CONN_BITS>>,
+    k_zero_conn: Constant<Bits<CONN_BITS>>,
+    e_sum_l: Signal<Local, Bits<32>>,
+    // scanner
+    sc_addr: Signal<Local, Bits<CONN_BITS>>,
+    // constants
+    k_w24: Constant<Bits<24>>,
+    k_w2: Constant<Bits<24>>,
+    k_wm8: Constant<Bits<8>>,
+    k_half24: Constant<Bits<24>>,
+    k_half32: Constant<Bits<32>>,
+    k_p: Constant<Bits<4>>,
+    k_k: Constant<Bits<24>>,
+    k_head_on: Constant<bool>,
+    k_zero4: Constant<Bits<4>>,
+    k_zero8: Constant<Bits<8>>,
+    k_zero9: Constant<Bits<9>>,
+    k_one9: Constant<Bits<9>>,
+    k_zero24: Constant<Bits<24>>,
+    k_zero_r: Constant<Bits<R>>,
+    k_ones_r: Constant<Bits<R>>,
+    k_one_r: Constant<Bits<R>>,
+    k_zero_np: Constant<Bits<NP>>,
+    k_one_np: Constant<Bits<NP>>,
+    k_ff_r8: Constant<Bits<R8>>,
+    k_f_r4: Constant<Bits<R4>>,
+    k_ff_r24: Constant<Bits<R24>>,
+    k_ff_r32: Constant<Bits<R32>>,
+    k_zero_ri: Constant<Bits<RI>>,
+    k_op_reset: Constant<Bits<4>>,
+    k_op_send: Constant<Bits<4>>,
+    k_op_ack: Constant<Bits<4>>,
+    k_op_ldet: Constant<Bits<4>>,
+    k_op_drain: Constant<Bits<4>>,
+    k_op_query: Constant<Bits<4>>,
+    k_op_headtmo: Constant<Bits<4>>,
+    k_op_marklost: Constant<Bits<4>>,
+    k_op_abandon: Constant<Bits<4>>,
+    k_op_hwait: Constant<Bits<4>>,
+    k_op_newdata: Constant<Bits<4>>,
+}
+
+/// The sizes and constants of one queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RtxConsts {
+    pub reorder_threshold: u32,
+    pub head_on: bool,
+}
+
+impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, const RI: usize, const R4: usize, const R8: usize, const R24: usize, const R32: usize, const NP: usize>
+    RetxQueue<CONN_BITS, W, P, R, RI, R4, R8, R24, R32, NP>
+{
+    /// Refuses inconsistent generics (the derived widths must be the products they name).
+    pub fn try_new(k: RtxConsts) -> Result<Self, ConfigError> {
+        let ok = W.is_power_of_two()
+            && (2..=256).contains(&W)
+            && (1..=16).contains(&P)
+            && R.is_power_of_two()
+            && (2..=W).contains(&R)
+            && (1usize << RI) == R
+            && R4 == 4 * R
+            && R8 == 8 * R
+            && R24 == 24 * R
+            && R32 == 32 * R
+            && NP == COUNT_BITS * P
+            && (1..=12).contains(&CONN_BITS);
+        if !ok {
+            return Err(ConfigError::invalid("transport", format!("RetxQueue: inconsistent sizes CONN_BITS={CONN_BITS} W={W} P={P} R={R} RI={RI}")));
+        }
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            now: Default::default(),
+            s_valid: Default::default(),
+            s_op: Default::default(),
+            s_conn: Default::default(),
+            s_psn: Default::default(),
+            s_new: Default::default(),
+            s_path: Default::default(),
+            s_ppsn: Default::default(),
+            s_sack: Default::default(),
+            s_held: Default::default(),
+            s_hw_valid: Default::default(),
+            s_hw: Default::default(),
+            s_nd: Default::default(),
+            s_ldp_valid: Default::default(),
+            s_ldp: Default::default(),
+            m_ready: Default::default(),
+            m_tmo_ready: Default::default(),
+            s_ready: Default::default(),
+            m_valid: Default::default(),
+            m_op: Default::default(),
+            m_conn: Default::default(),
+            m_ok: Default::default(),
+            m_psn: Default::default(),
+            m_psn2: Default::default(),
+            m_path: Default::default(),
+            m_k: Default::default(),
+            m_k2: Default::default(),
+            m_psn3: Default::default(),
+            m_psn4: Default::default(),
+            m_n: Default::default(),
+            m_l: Default::default(),
+            m_room: Default::default(),
+            m_free: Default::default(),
+            m_retx: Default::default(),
+            m_tmo_valid: Default::default(),
+            m_tmo_conn: Default::default(),
+            stat_send: Default::default(),
+            stat_retx: Default::default(),
+            stat_acked: Default::default(),
+            stat_spurious: Default::default(),
+            stat_lost_path: Default::default(),
+            stat_lost_drain: Default::default(),
+            stat_head: Default::default(),
+            stat_tmo: Default::default(),
+            ram_base: BlockRam::new(),
+            ram_next: BlockRam::new(),
+            ram_alloc: BlockRam::new(),
+            ram_lost: BlockRam::new(),
+            ram_off: BlockRam::new(),
+            ram_path: BlockRam::new(),
+            ram_ppsn: BlockRam::new(),
+            ram_sent: BlockRam::new(),
+            ram_hw: BlockRam::new(),
+            ram_nd: BlockRam::new(),
+            bank: Default::default(),
+            i1_v: Default::default(),
+            i1_c: Default::default(),
+            i1_f: Default::default(),
+            i1_s: Default::default(),
+            i1_h: Default::default(),
+            i2_v: Default::default(),
+            i2_c: Default::default(),
+            i2_f: Default::default(),
+            i2_s: Default::default(),
+            i2_h: Default::default(),
+            i3_v: Default::default(),
+            i3_c: Default::default(),
+            i3_f: Default::default(),
+            i3_s: Default::default(),
+            i3_h: Default::default(),
+            i4_v: Default::default(),
+            i4_c: Default::default(),
+            i4_f: Default::default(),
+            i4_s: Default::default(),
+            i4_h: Default::default(),
+            i5_v: Default::default(),
+            i5_c: Default::default(),
+            i5_f: Default::default(),
+            i5_s: Default::default(),
+            i5_h: Default::default(),
+            i6_v: Default::default(),
+            i6_c: Default::default(),
+            i6_f: Default::default(),
+            i6_s: Default::default(),
+            i6_h: Default::default(),
+            o7_v: Default::default(),
+            o7_c: Default::default(),
+            o7_f: Default::default(),
+            o7_n: Default::default(),
+            o7_l: Default::default(),
+            o8_v: Default::default(),
+            o8_c: Default::default(),
+            o8_f: Default::default(),
+            o8_n: Default::default(),
+            o8_l: Default::default(),
+            o9_v: Default::default(),
+            o9_c: Default::default(),
+            o9_f: Default::default(),
+            o9_n: Default::default(),
+            o9_l: Default::default(),
+            o10_v: Default::default(),
+            o10_c: Default::default(),
+            o10_f: Default::default(),
+            o10_n: Default::default(),
+            o10_l: Default::default(),
+            o11_v: Default::default(),
+            o11_c: Default::default(),
+            o11_f: Default::default(),
+            o11_n: Default::default(),
+            o11_l: Default::default(),
+            b7_v: Default::default(),
+            b7_d: Default::default(),
+            b8_v: Default::default(),
+            b8_c: Default::default(),
+            b8_d: Default::default(),
+            b9_v: Default::default(),
+            b9_c: Default::default(),
+            b9_d: Default::default(),
+            b10_v: Default::default(),
+            b10_c: Default::default(),
+            b10_d: Default::default(),
+            c_send: Default::default(),
+            c_retx: Default::default(),
+            c_acked: Default::default(),
+            c_spur: Default::default(),
+            c_lpath: Default::default(),
+            c_ldrain: Default::default(),
+            c_head: Default::default(),
+            c_tmo: Default::default(),
+            sc: Default::default(),
+            rd_v: Default::default(),
+            rd_c: Default::default(),
+            hit_v: Default::default(),
+            hit_c: Default::default(),
+            tmo_v: Default::default(),
+            tmo_c: Default::default(),
+            stall: Default::default(),
+            adv: Default::default(),
+            hold: Default::default(),
+            in_f: Default::default(),
+            u_op: Default::default(),
+            u_psn: Default::default(),
+            u_new: Default::default(),
+            u_path: Default::default(),
+            u_ppsn: Default::default(),
+            u_hwv: Default::default(),
+            u_hw: Default::default(),
+            u_nd: Default::default(),
+            u_ldpv: Default::default(),
+            u_ldp: Default::default(),
+            u_now: Default::default(),
+            base: Default::default(),
+            next: Default::default(),
+            alloc: Default::default(),
+            lost: Default::default(),
+            offs: Default::default(),
+            paths: Default::default(),
+            ppsns: Default::default(),
+            sents: Default::default(),
+            outst: Default::default(),
+            room0: Default::default(),
+            free0: Default::default(),
+            path_ok: Default::default(),
+            psn_slot: Default::default(),
+            base_slot: Default::default(),
+            psn_live: Default::default(),
+            cum_d: Default::default(),
+            cum_adv: Default::default(),
+            ack_ok: Default::default(),
+            t_off: Default::default(),
+            t_d: Default::default(),
+            t_psn: Default::default(),
+            t_path: Default::default(),
+            t_ppsn: Default::default(),
+            t_e: Default::default(),
+            t_key: Default::default(),
+            t_sh: Default::default(),
+            t_one: Default::default(),
+            t_al: Default::default(),
+            t_lo: Default::default(),
+            t_ld: Default::default(),
+            t_pass: Default::default(),
+            t_b1: Default::default(),
+            v_match: Default::default(),
+            v_basem: Default::default(),
+            v_ack: Default::default(),
+            v_ab: Default::default(),
+            v_pm: Default::default(),
+            v_ld: Default::default(),
+            v_ql: Default::default(),
+            v_b1: Default::default(),
+            v_b2: Default::default(),
+            v_rel: Default::default(),
+            v_los: Default::default(),
+            v_wr: Default::default(),
+            has_pass: Default::default(),
+            cut_key: Default::default(),
+            k1: Default::default(),
+            k2: Default::default(),
+            f1_v: Default::default(),
+            f1: Default::default(),
+            l1: Default::default(),
+            f2_v: Default::default(),
+            f2: Default::default(),
+            l2: Default::default(),
+            q_v: Default::default(),
+            q_d: Default::default(),
+            q_path: Default::default(),
+            sel_path: Default::default(),
+            cnt_n: Default::default(),
+            cnt_l: Default::default(),
+            j_free: Default::default(),
+            j_free_v: Default::default(),
+            j_match: Default::default(),
+            j: Default::default(),
+            send_ok: Default::default(),
+            send_psn: Default::default(),
+            sh8: Default::default(),
+            n_base: Default::default(),
+            n_next: Default::default(),
+            n_alloc: Default::default(),
+            n_lost: Default::default(),
+            n_offs: Default::default(),
+            n_paths: Default::default(),
+            n_ppsns: Default::default(),
+            n_sents: Default::default(),
+            n_hw: Default::default(),
+            n_nd: Default::default(),
+            n_outst: Default::default(),
+            n_bslot: Default::default(),
+            hb_v: Default::default(),
+            hb_sent: Default::default(),
+            hd: Default::default(),
+            r_ok: Default::default(),
+            r_psn: Default::default(),
+            r_psn2: Default::default(),
+            r_path: Default::default(),
+            r_k: Default::default(),
+            r_k2: Default::default(),
+            r_psn3: Default::default(),
+            r_psn4: Default::default(),
+            r_n: Default::default(),
+            r_l: Default::default(),
+            r_room: Default::default(),
+            r_free: Default::default(),
+            r_retx: Default::default(),
+            r_f: Default::default(),
+            e_op: Default::default(),
+            e_ok: Default::default(),
+            e_k: Default::default(),
+            e_k2: Default::default(),
+            e_sum_n: Default::default(),
+            e_cn: Default::default(),
+            e_cl: Default::default(),
+            t_idx: Default::default(),
+            t_oh: Default::default(),
+            t_f: Default::default(),
+            t_slot8: Default::default(),
+            hd_v: Default::default(),
+            hw31: Default::default(),
+            hd_t: Default::default(),
+            k_one24: Constant::new(1u64.into()),
+            k_one_ri: Constant::new(1u64.into()),
+            k_one_conn: Constant::new(1u64.into()),
+            k_zero_conn: Constant::new(0u64.into()),
+            e_sum_l: Default::default(),
+            sc_addr: Default::default(),
+            k_w24: Constant::new((W as u64).into()),
+            k_w2: Constant::new(((W / 2) as u64).into()),
+            k_wm8: Constant::new(((W - 1) as u64).into()),
+            k_half24: Constant::new((1u64 << 23).into()),
+            k_half32: Constant::new((1u64 << 31).into()),
+            k_p: Constant::new((P as u64).into()),
+            k_k: Constant::new((u64::from(k.reorder_threshold) & 0xFF_FFFF).into()),
+            k_head_on: Constant::new(k.head_on),
+            k_zero4: Constant::new(0u64.into()),
+            k_zero8: Constant::new(0u64.into()),
+            k_zero9: Constant::new(0u64.into()),
+            k_one9: Constant::new(1u64.into()),
+            k_zero24: Constant::new(0u64.into()),
+            k_zero_r: Constant::new(Bits::<R>::default()),
+            k_ones_r: Constant::new(!Bits::<R>::default()),
+            k_one_r: Constant::new(Bits::<R>::default().replace_bit(0, true)),
+            k_zero_np: Constant::new(Bits::<NP>::default()),
+            k_one_np: Constant::new(Bits::<NP>::default().replace_bit(0, true)),
+            k_ff_r8: Constant::new(low_ones::<R8>(8)),
+            k_f_r4: Constant::new(low_ones::<R4>(4)),
+            k_ff_r24: Constant::new(low_ones::<R24>(24)),
+            k_ff_r32: Constant::new(low_ones::<R32>(32)),
+            k_zero_ri: Constant::new(Bits::<RI>::default()),
+            k_op_reset: Constant::new(0u64.into()),
+            k_op_send: Constant::new(1u64.into()),
+            k_op_ack: Constant::new(2u64.into()),
+            k_op_ldet: Constant::new(3u64.into()),
+            k_op_drain: Constant::new(4u64.into()),
+            k_op_query: Constant::new(5u64.into()),
+            k_op_headtmo: Constant::new(6u64.into()),
+            k_op_marklost: Constant::new(7u64.into()),
+            k_op_abandon: Constant::new(8u64.into()),
+            k_op_hwait: Constant::new(9u64.into()),
+            k_op_newdata: Constant::new(10u64.into()),
+        })
+    }
+}
+
+fn low_ones<const N: usize>(n: usize) -> Bits<N> {
+    let mut b = Bits::<N>::default();
+    for i in 0..n.min(N) {
+        b = b.replace_bit(i, true);
+    }
+    b
+}
+
+impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, const RI: usize, const R4: usize, const R8: usize, const R24: usize, const R32: usize, const NP: usize> Logic
+    for RetxQueue<CONN_BITS, W, P, R, RI, R4, R8, R24, R32, NP>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ram_base.clock.next = self.clock.val();
+        self.ram_next.clock.next = self.clock.val();
+        self.ram_alloc.clock.next = self.clock.val();
+        self.ram_lost.clock.next = self.clock.val();
+        self.ram_off.clock.next = self.clock.val();
+        self.ram_path.clock.next = self.clock.val();
+        self.ram_ppsn.clock.next = self.clock.val();
+        self.ram_sent.clock.next = self.clock.val();
+        self.ram_hw.clock.next = self.clock.val();
+        self.ram_nd.clock.next = self.clock.val();
+        self.bank.read_clock.next = self.clock.val();
+        self.bank.write_clock.next = self.clock.val();
+        dff_setup!(
+            self, clock, i1_v, i1_c, i1_f, i1_s, i1_h, i2_v, i2_c, i2_f, i2_s, i2_h, i3_v, i3_c, i3_f, i3_s, i3_h, i4_v, i4_c, i4_f, i4_s, i4_h, i5_v, i5_c, i5_f, i5_s, i5_h, i6_v,
+            i6_c, i6_f, i6_s, i6_h, o7_v, o7_c, o7_f, o7_n, o7_l, o8_v, o8_c, o8_f, o8_n, o8_l, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
+            o11_n, o11_l, b7_v, b7_d, b8_v, b8_c, b8_d, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
+            hit_v, hit_c, tmo_v, tmo_c
+        );
+
+        // ================= global stall
+        self.stall.next = self.o11_v.q.val() & !self.m_ready.val() & !self.rst.val();
+        self.adv.next = !self.stall.val() & !self.rst.val();
+        self.s_ready.next = self.adv.val();
+
+        // ================= register 1: the input beat, packed
+        // in_f: op 0..4, psn 4..28, new 28, path 29..33, ppsn 33..57, hwv 57, hw 58..89,
+        // nd 89, ldpv 90, ldp 91..115, now 115..147
+        self.in_f.next = bit_cast::<160, 4>(self.s_op.val())
+            | (bit_cast::<160, 24>(self.s_psn.val()) << 4)
+            | (bit_cast::<160, 1>(self.s_new.val().into()) << 28)
+            | (bit_cast::<160, 4>(self.s_path.val()) << 29)
+            | (bit_cast::<160, 24>(self.s_ppsn.val()) << 33)
+            | (bit_cast::<160, 1>(self.s_hw_valid.val().into()) << 57)
+            | (bit_cast::<160, 31>(self.s_hw.val()) << 58)
+            | (bit_cast::<160, 1>(self.s_nd.val().into()) << 89)
+            | (bit_cast::<160, 1>(self.s_ldp_valid.val().into()) << 90)
+            | (bit_cast::<160, 24>(self.s_ldp.val()) << 91)
+            | (bit_cast::<160, 32>(self.now.val()) << 115);
+        if self.rst.val() {
+            self.i1_v.d.next = false;
+            self.i2_v.d.next = false;
+            self.i3_v.d.next = false;
+            self.i4_v.d.next = false;
+            self.i5_v.d.next = false;
+            self.i6_v.d.next = false;
+        }
+        if self.adv.val() {
+            self.i1_v.d.next = self.s_valid.val();
+            self.i1_c.d.next = self.s_conn.val();
+            self.i1_f.d.next = self.in_f.val();
+            self.i1_s.d.next = self.s_sack.val();
+            self.i1_h.d.next = self.s_held.val();
+            self.i2_v.d.next = self.i1_v.q.val();
+            self.i2_c.d.next = self.i1_c.q.val();
+            self.i2_f.d.next = self.i1_f.q.val();
+            self.i2_s.d.next = self.i1_s.q.val();
+            self.i2_h.d.next = self.i1_h.q.val();
+            self.i3_v.d.next = self.i2_v.q.val();
+            self.i3_c.d.next = self.i2_c.q.val();
+            self.i3_f.d.next = self.i2_f.q.val();
+            self.i3_s.d.next = self.i2_s.q.val();
+            self.i3_h.d.next = self.i2_h.q.val();
+            self.i4_v.d.next = self.i3_v.q.val();
+            self.i4_c.d.next = self.i3_c.q.val();
+            self.i4_f.d.next = self.i3_f.q.val();
+            self.i4_s.d.next = self.i3_s.q.val();
+            self.i4_h.d.next = self.i3_h.q.val();
+            self.i5_v.d.next = self.i4_v.q.val();
+            self.i5_c.d.next = self.i4_c.q.val();
+            self.i5_f.d.next = self.i4_f.q.val();
+            self.i5_s.d.next = self.i4_s.q.val();
+            self.i5_h.d.next = self.i4_h.q.val();
+            self.i6_v.d.next = self.i5_v.q.val();
+            self.i6_c.d.next = self.i5_c.q.val();
+            self.i6_f.d.next = self.i5_f.q.val();
+            self.i6_s.d.next = self.i5_s.q.val();
+            self.i6_h.d.next = self.i5_h.q.val();
+        }
+
+        // ================= state read: issued from register 5; a stalled register 6 re-reads
+        self.ram_base.read_address.next = self.i5_c.q.val();
+        self.ram_next.read_address.next = self.i5_c.q.val();
+        self.ram_alloc.read_address.next = self.i5_c.q.val();
+        self.ram_lost.read_address.next = self.i5_c.q.val();
+        self.ram_off.read_address.next = self.i5_c.q.val();
+        self.ram_path.read_address.next = self.i5_c.q.val();
+        self.ram_ppsn.read_address.next = self.i5_c.q.val();
+        self.ram_sent.read_address.next = self.i5_c.q.val();
+        self.ram_hw.read_address.next = self.i5_c.q.val();
+        self.ram_nd.read_address.next = self.i5_c.q.val();
+        if self.stall.val() {
+            self.ram_base.read_address.next = self.i6_c.q.val();
+            self.ram_next.read_address.next = self.i6_c.q.val();
+            self.ram_alloc.read_address.next = self.i6_c.q.val();
+            self.ram_lost.read_address.next = self.i6_c.q.val();
+            self.ram_off.read_address.next = self.i6_c.q.val();
+            self.ram_path.read_address.next = self.i6_c.q.val();
+            self.ram_ppsn.read_address.next = self.i6_c.q.val();
+            self.ram_sent.read_address.next = self.i6_c.q.val();
+            self.ram_hw.read_address.next = self.i6_c.q.val();
+            self.ram_nd.read_address.next = self.i6_c.q.val();
+        }
+
+        // ================= register 6: apply (the L stage)
+        self.u_op.next = self.i6_f.q.val().get_bits::<4>(0);
+        self.u_psn.next = self.i6_f.q.val().get_bits::<24>(4);
+        self.u_new.next = self.i6_f.q.val().get_bit(28);
+        self.u_path.next = self.i6_f.q.val().get_bits::<4>(29);
+        self.u_ppsn.next = self.i6_f.q.val().get_bits::<24>(33);
+        self.u_hwv.next = self.i6_f.q.val().get_bit(57);
+        self.u_hw.next = self.i6_f.q.val().get_bits::<31>(58);
+        self.u_nd.next = self.i6_f.q.val().get_bit(89);
+        self.u_ldpv.next = self.i6_f.q.val().get_bit(90);
+        self.u_ldp.next = self.i6_f.q.val().get_bits::<24>(91);
+        self.u_now.next = self.i6_f.q.val().get_bits::<32>(115);
+        self.base.next = self.ram_base.read_data.val();
+        self.next.next = self.ram_next.read_data.val();
+        self.alloc.next = self.ram_alloc.read_data.val();
+        self.lost.next = self.ram_lost.read_data.val();
+        self.offs.next = self.ram_off.read_data.val();
+        self.paths.next = self.ram_path.read_data.val();
+        self.ppsns.next = self.ram_ppsn.read_data.val();
+        self.sents.next = self.ram_sent.read_data.val();
+
+        self.outst.next = self.next.val() - self.base.val();
+        self.room0.next = self.outst.val() < self.k_w24.val();
+        self.free0.next = self.alloc.val() != self.k_ones_r.val();
+        self.path_ok.next = self.u_path.val() < self.k_p.val();
+        self.psn_slot.next = self.u_psn.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.base_slot.next = self.base.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.psn_live.next = (self.u_psn.val() - self.base.val()) < self.outst.val();
+        self.cum_d.next = self.u_psn.val() - self.base.val();
+        self.cum_adv.next = (self.cum_d.val() != self.k_zero24.val()) & (self.cum_d.val() < self.k_half24.val());
+        self.ack_ok.next = !(((self.u_psn.val() - self.next.val()) != self.k_zero24.val()) & ((self.u_psn.val() - self.next.val()) < self.k_half24.val()));
+
+        // ---- per record predicates
+        self.v_match.next = self.k_zero_r.val();
+        self.v_basem.next = self.k_zero_r.val();
+        self.v_ack.next = self.k_zero_r.val();
+        self.v_ab.next = self.k_zero_r.val();
+        self.v_pm.next = self.k_zero_r.val();
+        self.v_ld.next = self.k_zero_r.val();
+        self.v_ql.next = self.k_zero_r.val();
+        self.has_pass.next = false;
+        self.cut_key.next = self.k_zero24.val();
+        self.q_v.next = false;
+        self.q_d.next = self.k_zero8.val();
+        self.q_path.next = self.k_zero4.val();
+        self.sel_path.next = self.k_zero4.val();
+        self.j_match.next = self.k_zero_ri.val();
+        self.j_free.next = self.k_zero_ri.val();
+        self.j_free_v.next = false;
+        self.t_idx.next = self.k_zero_ri.val();
+        self.t_oh.next = self.k_one_r.val();
+        for i in 0..R {
+            self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
+            self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
+            self.t_psn.next = self.base.val() + bit_cast::<24, 8>(self.t_d.val());
+            self.t_path.next = self.paths.val().get_bits::<4>(i * 4);
+            self.t_ppsn.next = self.ppsns.val().get_bits::<24>(i * 24);
+            self.t_al.next = self.alloc.val().get_bit(i);
+            self.t_lo.next = self.lost.val().get_bit(i);
+            self.t_e.next = self.t_psn.val() - self.u_psn.val();
+            self.t_key.next = self.u_ppsn.val() - self.t_ppsn.val() - self.k_k.val();
+            self.t_ld.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) & (self.t_key.val() < self.k_half24.val());
+            self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | ((self.t_psn.val() - self.u_ldp.val()) < self.k_half24.val()));
+            self.t_f.next = self.t_al.val() & (self.t_off.val() == self.psn_slot.val());
+            if self.t_f.val() {
+                self.v_match.next = self.v_match.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val());
+            if self.t_f.val() {
+                self.v_basem.next = self.v_basem.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.i6_s.q.val().get_bit(self.t_e.val().get_bits::<8>(0).index())));
+            if self.t_f.val() {
+                self.v_ack.next = self.v_ack.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & (self.t_e.val() < self.k_half24.val());
+            if self.t_f.val() {
+                self.v_ab.next = self.v_ab.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val());
+            if self.t_f.val() {
+                self.v_pm.next = self.v_pm.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_ld.val();
+            if self.t_f.val() {
+                self.v_ld.next = self.v_ld.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index());
+            if self.t_f.val() {
+                self.v_ql.next = self.v_ql.val() | self.t_oh.val();
+            }
+            if self.t_pass.val() & (!self.has_pass.val() | (self.t_key.val() > self.cut_key.val())) {
+                self.has_pass.next = true;
+                self.cut_key.next = self.t_key.val();
+            }
+            if self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index()) & (!self.q_v.val() | (self.t_d.val() < self.q_d.val())) {
+                self.q_v.next = true;
+                self.q_d.next = self.t_d.val();
+                self.q_path.next = self.t_path.val();
+            }
+            if self.t_al.val() & (self.t_off.val() == self.psn_slot.val()) {
+                self.j_match.next = self.t_idx.val();
+                if self.u_op.val() != self.k_op_headtmo.val() {
+                    self.sel_path.next = self.t_path.val();
+                }
+            }
+            if self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()) & (self.u_op.val() == self.k_op_headtmo.val()) {
+                self.sel_path.next = self.t_path.val();
+            }
+            if !self.t_al.val() & !self.j_free_v.val() {
+                self.j_free_v.next = true;
+                self.j_free.next = self.t_idx.val();
+            }
+            self.t_idx.next = self.t_idx.val() + self.k_one_ri.val();
+            self.t_oh.next = self.t_oh.val() << 1;
+        }
+
+        // ---- LDET / DRAIN batches
+        self.v_b1.next = self.k_zero_r.val();
+        self.v_b2.next = self.k_zero_r.val();
+        self.k1.next = self.k_zero9.val();
+        self.k2.next = self.k_zero9.val();
+        self.f1_v.next = false;
+        self.f1.next = self.k_zero8.val();
+        self.l1.next = self.k_zero8.val();
+        self.f2_v.next = false;
+        self.f2.next = self.k_zero8.val();
+        self.l2.next = self.k_zero8.val();
+        self.t_oh.next = self.k_one_r.val();
+        for i in 0..R {
+            self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
+            self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
+            self.t_ppsn.next = self.ppsns.val().get_bits::<24>(i * 24);
+            self.t_key.next = self.u_ppsn.val() - self.t_ppsn.val() - self.k_k.val();
+            self.t_b1.next = false;
+            self.t_ld.next = false;
+            if self.path_ok.val() & (self.u_op.val() == self.k_op_drain.val()) {
+                self.t_b1.next = self.v_pm.val().get_bit(i);
+            }
+            if self.path_ok.val() & (self.u_op.val() == self.k_op_ldet.val()) {
+                self.t_b1.next = self.v_ld.val().get_bit(i) & (!self.has_pass.val() | (self.t_key.val() >= self.cut_key.val()));
+                self.t_ld.next = self.v_ld.val().get_bit(i) & !self.t_b1.val();
+            }
+            self.t_f.next = self.t_b1.val();
+            if self.t_f.val() {
+                self.v_b1.next = self.v_b1.val() | self.t_oh.val();
+            }
+            self.t_f.next = self.t_ld.val();
+            if self.t_f.val() {
+                self.v_b2.next = self.v_b2.val() | self.t_oh.val();
+            }
+            if self.t_b1.val() {
+                self.k1.next = self.k1.val() + self.k_one9.val();
+                if !self.f1_v.val() | (self.t_d.val() < self.f1.val()) {
+                    self.f1.next = self.t_d.val();
+                }
+                if !self.f1_v.val() | (self.t_d.val() > self.l1.val()) {
+                    self.l1.next = self.t_d.val();
+                }
+                self.f1_v.next = true;
+            }
+            if self.t_ld.val() {
+                self.k2.next = self.k2.val() + self.k_one9.val();
+                if !self.f2_v.val() | (self.t_d.val() < self.f2.val()) {
+                    self.f2.next = self.t_d.val();
+                }
+                if !self.f2_v.val() | (self.t_d.val() > self.l2.val()) {
+                    self.l2.next = self.t_d.val();
+                }
+                self.f2_v.next = true;
+            }
+            self.t_oh.next = self.t_oh.val() << 1;
+        }
+
+        // ---- the op: released (acked) set, lost set, the SEND's record
+        self.v_rel.next = self.k_zero_r.val();
+        self.v_los.next = self.k_zero_r.val();
+        self.send_ok.next = false;
+        self.send_psn.next = self.u_psn.val();
+        self.j.next = self.j_match.val();
+        self.r_ok.next = false;
+        self.r_psn.next = self.k_zero24.val();
+        self.r_path.next = self.k_zero4.val();
+        self.r_retx.next = false;
+        self.n_base.next = self.base.val();
+        self.n_next.next = self.next.val();
+        self.n_hw.next = self.ram_hw.read_data.val();
+        self.n_nd.next = self.ram_nd.read_data.val().any();
+        if self.u_op.val() == self.k_op_reset.val() {
+            self.r_ok.next = true;
+            self.n_base.next = self.u_psn.val();
+            self.n_next.next = self.u_psn.val();
+            self.n_hw.next = bit_cast::<32, 1>(false.into());
+            self.n_nd.next = false;
+        }
+        if self.u_op.val() == self.k_op_send.val() {
+            if self.u_new.val() {
+                self.send_ok.next = self.path_ok.val() & self.room0.val() & self.free0.val();
+                self.send_psn.next = self.next.val();
+                self.j.next = self.j_free.val();
+                if self.send_ok.val() {
+                    self.n_next.next = self.next.val() + self.k_one24.val();
+                }
+            } else {
+                self.send_ok.next = self.path_ok.val() & self.psn_live.val() & self.v_match.val().any();
+                self.r_retx.next = self.send_ok.val();
+            }
+            self.r_ok.next = self.send_ok.val();
+            if self.send_ok.val() {
+                self.r_psn.next = self.send_psn.val();
+            }
+        }
+        if (self.u_op.val() == self.k_op_ack.val()) & self.ack_ok.val() {
+            self.r_ok.next = true;
+            self.v_rel.next = self.v_ack.val();
+            if self.cum_adv.val() {
+                self.n_base.next = self.u_psn.val();
+            }
+        }
+        if (self.u_op.val() == self.k_op_ldet.val()) | (self.u_op.val() == self.k_op_drain.val()) {
+            self.v_los.next = self.v_b1.val() | self.v_b2.val();
+            self.r_ok.next = self.path_ok.val();
+            if self.path_ok.val() {
+                self.r_path.next = self.u_path.val();
+            }
+            if self.f1_v.val() {
+                self.r_psn.next = self.base.val() + bit_cast::<24, 8>(self.f1.val());
+            }
+        }
+        if (self.u_op.val() == self.k_op_query.val()) & self.q_v.val() {
+            self.r_ok.next = true;
+            self.r_psn.next = self.base.val() + bit_cast::<24, 8>(self.q_d.val());
+            self.r_path.next = self.q_path.val();
+        }
+        if (self.u_op.val() == self.k_op_headtmo.val()) & self.v_basem.val().any() {
+            self.r_ok.next = true;
+            self.v_los.next = self.v_basem.val();
+            self.r_psn.next = self.base.val();
+            self.r_path.next = self.sel_path.val();
+        }
+        if self.u_op.val() == self.k_op_marklost.val() {
+            self.r_psn.next = self.u_psn.val();
+            if self.psn_live.val() & (self.v_match.val() & !self.lost.val()).any() {
+                self.r_ok.next = true;
+                self.v_los.next = self.v_match.val();
+                self.r_path.next = self.sel_path.val();
+            }
+        }
+        if self.u_op.val() == self.k_op_abandon.val() {
+            self.r_ok.next = true;
+            self.v_rel.next = self.v_ab.val();
+        }
+        if self.u_op.val() == self.k_op_hwait.val() {
+            self.r_ok.next = true;
+            self.n_hw.next = (bit_cast::<32, 1>(self.u_hwv.val().into()) << 31) | bit_cast::<32, 31>(self.u_hw.val());
+        }
+        if self.u_op.val() == self.k_op_newdata.val() {
+            self.r_ok.next = true;
+            self.n_nd.next = self.u_nd.val();
+        }
+
+        // ---- per path counts of the released set
+        self.cnt_n.next = self.k_zero_np.val();
+        self.cnt_l.next = self.k_zero_np.val();
+        for i in 0..R {
+            self.t_path.next = self.paths.val().get_bits::<4>(i * 4);
+            self.t_sh.next = (bit_cast::<8, 4>(self.t_path.val()) << 3) + bit_cast::<8, 4>(self.t_path.val());
+            self.t_one.next = self.k_one_np.val() << self.t_sh.val();
+            if self.v_rel.val().get_bit(i) & !self.lost.val().get_bit(i) {
+                self.cnt_n.next = self.cnt_n.val() + self.t_one.val();
+            }
+            if self.v_rel.val().get_bit(i) & self.lost.val().get_bit(i) & (self.u_op.val() == self.k_op_ack.val()) {
+                self.cnt_l.next = self.cnt_l.val() + self.t_one.val();
+            }
+        }
+
+        // ---- next state
+        self.v_wr.next = self.k_zero_r.val();
+        if self.send_ok.val() {
+            self.v_wr.next = self.k_one_r.val() << self.j.val();
+        }
+        self.n_alloc.next = (self.alloc.val() & !self.v_rel.val()) | self.v_wr.val();
+        self.n_lost.next = (self.lost.val() | self.v_los.val()) & !self.v_rel.val() & !self.v_wr.val();
+        if self.u_op.val() == self.k_op_reset.val() {
+            self.n_alloc.next = self.k_zero_r.val();
+            self.n_lost.next = self.k_zero_r.val();
+        }
+        self.sh8.next = bit_cast::<16, RI>(self.j.val()) << 3;
+        self.t_slot8.next = self.send_psn.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.n_offs.next = self.offs.val();
+        self.n_paths.next = self.paths.val();
+        self.n_ppsns.next = self.ppsns.val();
+        self.n_sents.next = self.sents.val();
+        if self.send_ok.val() {
+            self.n_offs.next = (self.offs.val() & !(self.k_ff_r8.val() << self.sh8.val())) | (bit_cast::<R8, 8>(self.t_slot8.val()) << self.sh8.val());
+            self.n_paths.next = (self.paths.val() & !(self.k_f_r4.val() << (self.sh8.val() >> 1))) | (bit_cast::<R4, 4>(self.u_path.val()) << (self.sh8.val() >> 1));
+            self.n_ppsns.next = (self.ppsns.val() & !(self.k_ff_r24.val() << (self.sh8.val() + (self.sh8.val() << 1))))
+                | (bit_cast::<R24, 24>(self.u_ppsn.val()) << (self.sh8.val() + (self.sh8.val() << 1)));
+            self.n_sents.next = (self.sents.val() & !(self.k_ff_r32.val() << (self.sh8.val() << 2))) | (bit_cast::<R32, 32>(self.u_now.val()) << (self.sh8.val() << 2));
+        }
+
+        // ---- post-state outputs and the head deadline
+        self.n_outst.next = self.n_next.val() - self.n_base.val();
+        self.r_room.next = self.n_outst.val() < self.k_w24.val();
+        self.r_free.next = self.n_alloc.val() != self.k_ones_r.val();
+        self.r_psn2.next = self.n_next.val();
+        self.r_psn3.next = self.k_zero24.val();
+        self.r_psn4.next = self.k_zero24.val();
+        self.r_k.next = self.k_zero9.val();
+        self.r_k2.next = self.k_zero9.val();
+        if (self.u_op.val() == self.k_op_ldet.val()) | (self.u_op.val() == self.k_op_drain.val()) {
+            self.r_psn2.next = self.k_zero24.val();
+            if self.f1_v.val() {
+                self.r_psn2.next = self.base.val() + bit_cast::<24, 8>(self.l1.val());
+            }
+            if self.f2_v.val() {
+                self.r_psn3.next = self.base.val() + bit_cast::<24, 8>(self.f2.val());
+                self.r_psn4.next = self.base.val() + bit_cast::<24, 8>(self.l2.val());
+            }
+            self.r_k.next = self.k1.val();
+            self.r_k2.next = self.k2.val();
+        }
+        self.r_n.next = self.cnt_n.val();
+        self.r_l.next = self.cnt_l.val();
+        self.n_bslot.next = self.n_base.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.hb_v.next = false;
+        self.hb_sent.next = self.n_sents.val().get_bits::<32>(0);
+        for i in 0..R {
+            if self.n_alloc.val().get_bit(i) & !self.n_lost.val().get_bit(i) & (self.n_offs.val().get_bits::<8>(i * 8) == self.n_bslot.val()) {
+                self.hb_v.next = true;
+                self.hb_sent.next = self.n_sents.val().get_bits::<32>(i * 32);
+            }
+        }
+        self.hd_v.next = self.k_head_on.val() & !((self.n_outst.val() < self.k_w2.val()) & self.n_nd.val()) & self.hb_v.val() & self.n_hw.val().get_bit(31);
+        self.hw31.next = self.n_hw.val().get_bits::<31>(0);
+        self.hd_t.next = self.hb_sent.val() + bit_cast::<32, 31>(self.hw31.val());
+        self.hd.next = bit_cast::<33, 32>(self.hd_t.val()) | (bit_cast::<33, 1>(self.hd_v.val().into()) << 32);
+        // packed result: op 0..4, ok 4, psn 5..29, psn2 29..53, path 53..57, k 57..66,
+        // k2 66..75, psn3 75..99, psn4 99..123, room 123, free 124, retx 125
+        self.r_f.next = bit_cast::<128, 4>(self.u_op.val())
+            | (bit_cast::<128, 1>(self.r_ok.val().into()) << 4)
+            | (bit_cast::<128, 24>(self.r_psn.val()) << 5)
+            | (bit_cast::<128, 24>(self.r_psn2.val()) << 29)
+            | (bit_cast::<128, 4>(self.r_path.val()) << 53)
+            | (bit_cast::<128, 9>(self.r_k.val()) << 57)
+            | (bit_cast::<128, 9>(self.r_k2.val()) << 66)
+            | (bit_cast::<128, 24>(self.r_psn3.val()) << 75)
+            | (bit_cast::<128, 24>(self.r_psn4.val()) << 99)
+            | (bit_cast::<128, 1>(self.r_room.val().into()) << 123)
+            | (bit_cast::<128, 1>(self.r_free.val().into()) << 124)
+            | (bit_cast::<128, 1>(self.r_retx.val().into()) << 125);
+
+        // ---- the write-back
+        self.ram_base.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_next.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_alloc.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_lost.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_off.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_path.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_ppsn.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_sent.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_hw.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_nd.write_enable.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_base.write_address.next = self.i6_c.q.val();
+        self.ram_next.write_address.next = self.i6_c.q.val();
+        self.ram_alloc.write_address.next = self.i6_c.q.val();
+        self.ram_lost.write_address.next = self.i6_c.q.val();
+        self.ram_off.write_address.next = self.i6_c.q.val();
+        self.ram_path.write_address.next = self.i6_c.q.val();
+        self.ram_ppsn.write_address.next = self.i6_c.q.val();
+        self.ram_sent.write_address.next = self.i6_c.q.val();
+        self.ram_hw.write_address.next = self.i6_c.q.val();
+        self.ram_nd.write_address.next = self.i6_c.q.val();
+        self.ram_base.write_data.next = self.n_base.val();
+        self.ram_next.write_data.next = self.n_next.val();
+        self.ram_alloc.write_data.next = self.n_alloc.val();
+        self.ram_lost.write_data.next = self.n_lost.val();
+        self.ram_off.write_data.next = self.n_offs.val();
+        self.ram_path.write_data.next = self.n_paths.val();
+        self.ram_ppsn.write_data.next = self.n_ppsns.val();
+        self.ram_sent.write_data.next = self.n_sents.val();
+        self.ram_hw.write_data.next = self.n_hw.val();
+        self.ram_nd.write_data.next = bit_cast::<1, 1>(self.n_nd.val().into());
+
+        // ================= registers 7..=11 and the bank pipe 7..=10
+        if self.rst.val() {
+            self.o7_v.d.next = false;
+            self.o8_v.d.next = false;
+            self.o9_v.d.next = false;
+            self.o10_v.d.next = false;
+            self.o11_v.d.next = false;
+            self.c_send.d.next = 0.into();
+            self.c_retx.d.next = 0.into();
+            self.c_acked.d.next = 0.into();
+            self.c_spur.d.next = 0.into();
+            self.c_lpath.d.next = 0.into();
+            self.c_ldrain.d.next = 0.into();
+            self.c_head.d.next = 0.into();
+        }
+        if self.rst.val() | !self.stall.val() {
+            // bank writes move on reset too (no op is half applied)
+            self.b7_v.d.next = self.i6_v.q.val() & !self.rst.val();
+            self.b7_d.d.next = self.hd.val();
+            self.b8_v.d.next = self.b7_v.q.val();
+            self.b8_c.d.next = self.o7_c.q.val();
+            self.b8_d.d.next = self.b7_d.q.val();
+            self.b9_v.d.next = self.b8_v.q.val();
+            self.b9_c.d.next = self.b8_c.q.val();
+            self.b9_d.d.next = self.b8_d.q.val();
+            self.b10_v.d.next = self.b9_v.q.val();
+            self.b10_c.d.next = self.b9_c.q.val();
+            self.b10_d.d.next = self.b9_d.q.val();
+            // o7_c also names the bank write of register 7 (so it moves on reset)
+            self.o7_c.d.next = self.i6_c.q.val();
+        }
+        if self.adv.val() {
+            self.o7_v.d.next = self.i6_v.q.val();
+            self.o7_f.d.next = self.r_f.val();
+            self.o7_n.d.next = self.r_n.val();
+            self.o7_l.d.next = self.r_l.val();
+            self.o8_v.d.next = self.o7_v.q.val();
+            self.o8_c.d.next = self.o7_c.q.val();
+            self.o8_f.d.next = self.o7_f.q.val();
+            self.o8_n.d.next = self.o7_n.q.val();
+            self.o8_l.d.next = self.o7_l.q.val();
+            self.o9_v.d.next = self.o8_v.q.val();
+            self.o9_c.d.next = self.o8_c.q.val();
+            self.o9_f.d.next = self.o8_f.q.val();
+            self.o9_n.d.next = self.o8_n.q.val();
+            self.o9_l.d.next = self.o8_l.q.val();
+            self.o10_v.d.next = self.o9_v.q.val();
+            self.o10_c.d.next = self.o9_c.q.val();
+            self.o10_f.d.next = self.o9_f.q.val();
+            self.o10_n.d.next = self.o9_n.q.val();
+            self.o10_l.d.next = self.o9_l.q.val();
+            self.o11_v.d.next = self.o10_v.q.val();
+            self.o11_c.d.next = self.o10_c.q.val();
+            self.o11_f.d.next = self.o10_f.q.val();
+            self.o11_n.d.next = self.o10_n.q.val();
+            self.o11_l.d.next = self.o10_l.q.val();
+        }
+        self.bank.write_enable.next = self.b10_v.q.val() & (self.rst.val() | !self.stall.val());
+        self.bank.write_address.next = self.b10_c.q.val();
+        self.bank.write_data.next = self.b10_d.q.val();
+
+        // ---- counters: as a result enters the output register
+        self.e_op.next = self.o10_f.q.val().get_bits::<4>(0);
+        self.e_ok.next = self.o10_f.q.val().get_bit(4);
+        self.e_k.next = self.o10_f.q.val().get_bits::<9>(57);
+        self.e_k2.next = self.o10_f.q.val().get_bits::<9>(66);
+        self.e_sum_n.next = 0.into();
+        self.e_sum_l.next = 0.into();
+        for i in 0..P {
+            self.e_cn.next = self.o10_n.q.val().get_bits::<9>(i * 9);
+            self.e_cl.next = self.o10_l.q.val().get_bits::<9>(i * 9);
+            self.e_sum_n.next = self.e_sum_n.val() + bit_cast::<32, 9>(self.e_cn.val());
+            self.e_sum_l.next = self.e_sum_l.val() + bit_cast::<32, 9>(self.e_cl.val());
+        }
+        if self.adv.val() & self.o10_v.q.val() {
+            if (self.e_op.val() == self.k_op_send.val()) & self.e_ok.val() {
+                self.c_send.d.next = self.c_send.q.val() + 1;
+                if self.o10_f.q.val().get_bit(125) {
+                    self.c_retx.d.next = self.c_retx.q.val() + 1;
+                }
+            }
+            if self.e_op.val() == self.k_op_ack.val() {
+                self.c_acked.d.next = self.c_acked.q.val() + self.e_sum_n.val();
+                self.c_spur.d.next = self.c_spur.q.val() + self.e_sum_l.val();
+            }
+            if self.e_op.val() == self.k_op_ldet.val() {
+                self.c_lpath.d.next = self.c_lpath.q.val() + bit_cast::<32, 9>(self.e_k.val()) + bit_cast::<32, 9>(self.e_k2.val());
+            }
+            if self.e_op.val() == self.k_op_drain.val() {
+                self.c_ldrain.d.next = self.c_ldrain.q.val() + bit_cast::<32, 9>(self.e_k.val());
+            }
+            if (self.e_op.val() == self.k_op_headtmo.val()) & self.e_ok.val() {
+                self.c_head.d.next = self.c_head.q.val() + 1;
+            }
+        }
+
+        // ================= the head-timer scanner
+        self.hold.next = self.tmo_v.q.val() & !self.m_tmo_ready.val();
+        self.sc_addr.next = self.sc.q.val();
+        if self.hold.val() {
+            self.sc_addr.next = self.rd_c.q.val();
+        }
+        self.bank.read_address.next = self.sc_addr.val();
+        if self.rst.val() {
+            self.sc.d.next = self.k_zero_conn.val();
+            self.rd_v.d.next = false;
+            self.hit_v.d.next = false;
+            self.tmo_v.d.next = false;
+            self.c_tmo.d.next = 0.into();
+        } else if !self.hold.val() {
+            if self.tmo_v.q.val() {
+                self.c_tmo.d.next = self.c_tmo.q.val() + 1;
+            }
+            self.tmo_v.d.next = self.hit_v.q.val();
+            self.tmo_c.d.next = self.hit_c.q.val();
+            self.hit_v.d.next = self.rd_v.q.val() & self.bank.read_data.val().get_bit(32) & ((self.now.val() - self.bank.read_data.val().get_bits::<32>(0)) < self.k_half32.val());
+            self.hit_c.d.next = self.rd_c.q.val();
+            self.rd_v.d.next = true;
+            self.rd_c.d.next = self.sc.q.val();
+            self.sc.d.next = self.sc.q.val() + self.k_one_conn.val();
+        }
+
+        // ================= outputs
+        self.m_valid.next = self.o11_v.q.val();
+        self.m_conn.next = self.o11_c.q.val();
+        self.m_op.next = self.o11_f.q.val().get_bits::<4>(0);
+        self.m_ok.next = self.o11_f.q.val().get_bit(4);
+        self.m_psn.next = self.o11_f.q.val().get_bits::<24>(5);
+        self.m_psn2.next = self.o11_f.q.val().get_bits::<24>(29);
+        self.m_path.next = self.o11_f.q.val().get_bits::<4>(53);
+        self.m_k.next = self.o11_f.q.val().get_bits::<9>(57);
+        self.m_k2.next = self.o11_f.q.val().get_bits::<9>(66);
+        self.m_psn3.next = self.o11_f.q.val().get_bits::<24>(75);
+        self.m_psn4.next = self.o11_f.q.val().get_bits::<24>(99);
+        self.m_room.next = self.o11_f.q.val().get_bit(123);
+        self.m_free.next = self.o11_f.q.val().get_bit(124);
+        self.m_retx.next = self.o11_f.q.val().get_bit(125);
+        self.m_n.next = self.o11_n.q.val();
+        self.m_l.next = self.o11_l.q.val();
+        self.m_tmo_valid.next = self.tmo_v.q.val();
+        self.m_tmo_conn.next = self.tmo_c.q.val();
+        self.stat_send.next = self.c_send.q.val();
+        self.stat_retx.next = self.c_retx.q.val();
+        self.stat_acked.next = self.c_acked.q.val();
+        self.stat_spurious.next = self.c_spur.q.val();
+        self.stat_lost_path.next = self.c_lpath.q.val();
+        self.stat_lost_drain.next = self.c_ldrain.q.val();
+        self.stat_head.next = self.c_head.q.val();
+        self.stat_tmo.next = self.c_tmo.q.val();
+    }
+}
+
+/// Dispatches a configuration to its `RetxQueue` generics: `$ty` is the queue type.
+#[macro_export]
+macro_rules! with_retx_queue {
+    ($cfg:expr, $ty:ident => $body:expr) => {{
+        let cfg: &$crate::mrnic_model::Config = $cfg;
+        let t = &cfg.transport;
+        match (cfg.connections, t.window, usize::from(t.paths), t.tx_records()) {
+            (256, 256, 8, 16) => {
+                type $ty = $crate::rtx::RetxQueue<8, 256, 8, 16, 4, 64, 128, 384, 512, 72>;
+                Ok($body)
+            }
+            (16, 64, 4, 64) => {
+                type $ty = $crate::rtx::RetxQueue<4, 64, 4, 64, 6, 256, 512, 1536, 2048, 36>;
+                Ok($body)
+            }
+            (256, 64, 8, 64) => {
+                type $ty = $crate::rtx::RetxQueue<8, 64, 8, 64, 6, 256, 512, 1536, 2048, 72>;
+                Ok($body)
+            }
+            (1024, 256, 8, 256) => {
+                type $ty = $crate::rtx::RetxQueue<10, 256, 8, 256, 8, 1024, 2048, 6144, 8192, 72>;
+                Ok($body)
+            }
+            (16, 256, 8, 256) => {
+                type $ty = $crate::rtx::RetxQueue<4, 256, 8, 256, 8, 1024, 2048, 6144, 8192, 72>;
+                Ok($body)
+            }
+            (c, w, p, r) => Err($crate::mrnic_model::config::ConfigError::invalid(
+                "transport",
+                format!("RetxQueue: (connections {c}, window {w}, paths {p}, records {r}) has no generated instance"),
+            )),
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use mrnic_model::config::Config;
+
+    #[test]
+    fn every_preset_generates_an_rtx_module_with_the_shells_latency() {
+        for p in mrnic_model::config::PRESETS {
+            let g = crate::tops::block(&Config::preset(p).unwrap(), "rtx").unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert!(g.verilog.contains("\nmodule mrnic_rtx("), "{p}");
+            assert_eq!(g.latency as usize, mrnic_model::transport::rtx_shell::RTX_LATENCY);
+            if let Ok(dir) = std::env::var("MRNIC_RTX_DUMP") {
+                std::fs::write(format!("{dir}/mrnic_rtx_{p}.v"), &g.verilog).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_configuration_without_an_instance_is_refused_naming_its_sizes() {
+        let mut cfg = Config::preset("core").unwrap();
+        cfg.transport.tx_pool = 32;
+        let e = crate::tops::block(&cfg, "rtx").unwrap_err().to_string();
+        assert!(e.contains("records 32"), "{e}");
+    }
+}
