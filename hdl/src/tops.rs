@@ -101,6 +101,31 @@ fn header(block: &str, module: &str, cfg: &Config, params: &BTreeMap<String, u64
     h
 }
 
+/// A block's [`Generated`]: its file is `<module>.v`, and its Verilog is `verilog` under the
+/// header naming the block, the configuration and `params`.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    name: &str,
+    module: &str,
+    cfg: &Config,
+    verilog: String,
+    ports: Vec<PortInfo>,
+    params: BTreeMap<String, u64>,
+    latency: u32,
+    streams: Vec<StreamInfo>,
+) -> Generated {
+    Generated {
+        name: name.into(),
+        module: module.into(),
+        file: format!("{module}.v"),
+        verilog: format!("{}{}", header(name, module, cfg, &params), verilog),
+        ports,
+        params,
+        latency,
+        streams,
+    }
+}
+
 fn stream(name: &str, dir: PortDir, payload: &[&str]) -> StreamInfo {
     StreamInfo {
         name: name.into(),
@@ -126,19 +151,10 @@ fn sack(cfg: &Config) -> Result<Generated, GenError> {
         ("window".to_string(), cfg.sack.window as u64),
         ("psn_bits".to_string(), 24),
     ]);
-    Ok(Generated {
-        name: "sack".into(),
-        module: module.into(),
-        file: format!("{module}.v"),
-        verilog: format!("{}{}", header("sack", module, cfg, &params), verilog),
-        ports,
-        params,
-        latency: mrnic_model::sack::SACK_LATENCY as u32,
-        streams: vec![
+    Ok(assemble("sack", module, cfg, verilog, ports, params, mrnic_model::sack::SACK_LATENCY as u32, vec![
             stream("s", PortDir::In, &["conn", "psn", "clear", "commit"]),
             stream("m", PortDir::Out, &["conn", "psn", "class", "base", "bitmap"]),
-        ],
-    })
+        ]))
 }
 
 /// The receive frame parser (block `parser`): 64-bit AXI4-Stream, no parameters (the
@@ -152,15 +168,7 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
     let ports = top_ports(&uut);
     let params = BTreeMap::from([("data_bits".to_string(), 64), ("max_frame".to_string(), 9216)]);
     let hdr: Vec<String> = ports.iter().filter(|p| p.name.starts_with("m_hdr_") && p.name != "m_hdr_valid" && p.name != "m_hdr_ready").map(|p| p.name.clone()).collect();
-    Ok(Generated {
-        name: "parser".into(),
-        module: module.into(),
-        file: format!("{module}.v"),
-        verilog: format!("{}{}", header("parser", module, cfg, &params), verilog),
-        ports,
-        params,
-        latency: crate::parser::LATENCY as u32,
-        streams: vec![
+    Ok(assemble("parser", module, cfg, verilog, ports, params, crate::parser::LATENCY as u32, vec![
             StreamInfo {
                 name: "s_axis".into(),
                 dir: PortDir::In,
@@ -169,8 +177,7 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
                 payload: ["s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser"].iter().map(|s| s.to_string()).collect(),
             },
             StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr },
-        ],
-    })
+        ]))
 }
 
 /// The retransmit queue (block `rtx`) of `cfg`.
@@ -193,20 +200,11 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
         ("reorder_threshold".to_string(), u64::from(t.reorder_threshold)),
         ("head_on".to_string(), u64::from(t.head_rto_pct != 0)),
     ]);
-    Ok(Generated {
-        name: "rtx".into(),
-        module: module.into(),
-        file: format!("{module}.v"),
-        verilog: format!("{}{}", header("rtx", module, cfg, &params), verilog),
-        ports,
-        params,
-        latency: mrnic_model::transport::rtx_shell::RTX_LATENCY as u32,
-        streams: vec![
+    Ok(assemble("rtx", module, cfg, verilog, ports, params, mrnic_model::transport::rtx_shell::RTX_LATENCY as u32, vec![
             stream("s", PortDir::In, &["op", "conn", "psn", "new", "path", "ppsn", "sack", "held", "hw_valid", "hw", "nd", "ldp_valid", "ldp"]),
             stream("m", PortDir::Out, &["op", "conn", "ok", "psn", "psn2", "path", "k", "k2", "psn3", "psn4", "n", "l", "room", "free", "retx"]),
             stream("m_tmo", PortDir::Out, &["conn"]),
-        ],
-    })
+        ]))
 }
 
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
