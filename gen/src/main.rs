@@ -217,10 +217,16 @@ fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value)
         "ports": t.ports.iter().map(|p| serde_json::json!({
             "name": p.name, "width": p.width, "direction": mrnic_hdl::tops::dir_name(p.dir)
         })).collect::<Vec<_>>(),
-        "streams": t.streams.iter().map(|st| serde_json::json!({
-            "name": st.name, "dir": mrnic_hdl::tops::dir_name(st.dir), "valid": st.valid,
-            "ready": st.ready, "payload": st.payload,
-        })).collect::<Vec<_>>(),
+        "streams": t.streams.iter().map(|st| {
+            let mut s = serde_json::json!({
+                "name": st.name, "dir": mrnic_hdl::tops::dir_name(st.dir), "valid": st.valid,
+                "ready": st.ready, "payload": st.payload,
+            });
+            if let Some(tm) = &st.timer {
+                s["timer"] = serde_json::json!({ "lateness": tm.lateness, "counter": tm.counter });
+            }
+            s
+        }).collect::<Vec<_>>(),
     });
     (file, entry)
 }

@@ -39,14 +39,17 @@
 //! !m_tmo_ready` (the read re-reads rd's entry).
 //!
 //! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM read address / write
-//! enable`, `rst -> s_ready`. No path from `s_*` to `m_*`.
+//! enable`, `rst -> s_ready` (and `cl_on` registered -> `s_ready`). No path from `s_*` to `m_*`.
 //!
 //! **Hazards.** None left to the user: the state RAM forwards the write of the op 1 ahead,
 //! and every earlier write has landed before the read.
 //!
 //! **Reset** empties registers 1-6 (never applied) and 7-11, clears counters and scanner;
-//! bank writes of ops past the apply stage still land. Connection state and the bank are
-//! RAM (zero = RESET with isn 0, deadline invalid): RESET every connection at setup.
+//! bank writes of ops past the apply stage still land while `rst` is high. Then the
+//! **post-reset sweep** (`cl_on`, `cl_c`): for C cycles the bank's write port clears entry
+//! `cl_c` (a pending op write is dropped), `s_ready` is low and the scanner stays reset, so
+//! no deadline survives a reset, even the random contents of a RAM at power-up. Connection
+//! state is RAM (zero = RESET with isn 0): RESET every connection at setup.
 
 use crate::prim::BlockRam;
 use mrnic_model::config::ConfigError;
@@ -214,6 +217,9 @@ pub struct RetxQueue<
     hit_c: DFF<Bits<CONN_BITS>>,
     tmo_v: DFF<bool>,
     tmo_c: DFF<Bits<CONN_BITS>>,
+    // ---- the post-reset sweep of the bank (clears every deadline; s_ready low meanwhile)
+    cl_on: DFF<bool>,
+    cl_c: DFF<Bits<CONN_BITS>>,
     // ---- combinational
     stall: Signal<Local, bool>,
     adv: Signal<Local, bool>,
@@ -354,6 +360,8 @@ pub struct RetxQueue<
     k_one_ri: Constant<Bits<RI>>,
     k_one_conn: Constant<Bits<CONN_BITS>>,
     k_zero_conn: Constant<Bits<CONN_BITS>>,
+    k_last_conn: Constant<Bits<CONN_BITS>>,
+    k_zero33: Constant<Bits<33>>,
     e_sum_l: Signal<Local, Bits<32>>,
     // scanner
     sc_addr: Signal<Local, Bits<CONN_BITS>>,
@@ -560,6 +568,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             hit_c: Default::default(),
             tmo_v: Default::default(),
             tmo_c: Default::default(),
+            cl_on: Default::default(),
+            cl_c: Default::default(),
             stall: Default::default(),
             adv: Default::default(),
             hold: Default::default(),
@@ -689,6 +699,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             k_one_ri: Constant::new(1u64.into()),
             k_one_conn: Constant::new(1u64.into()),
             k_zero_conn: Constant::new(0u64.into()),
+            k_last_conn: Constant::new((((1u64 << CONN_BITS) - 1) as u64).into()),
+            k_zero33: Constant::new(0u64.into()),
             e_sum_l: Default::default(),
             sc_addr: Default::default(),
             k_w24: Constant::new((W as u64).into()),
@@ -758,13 +770,13 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self, clock, i1_v, i1_c, i1_f, i1_s, i1_h, i2_v, i2_c, i2_f, i2_s, i2_h, i3_v, i3_c, i3_f, i3_s, i3_h, i4_v, i4_c, i4_f, i4_s, i4_h, i5_v, i5_c, i5_f, i5_s, i5_h, i6_v,
             i6_c, i6_f, i6_s, i6_h, o7_v, o7_c, o7_f, o7_n, o7_l, o8_v, o8_c, o8_f, o8_n, o8_l, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
             o11_n, o11_l, b7_v, b7_d, b8_v, b8_c, b8_d, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
-            hit_v, hit_c, tmo_v, tmo_c
+            hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c
         );
 
         // ================= global stall
         self.stall.next = self.o11_v.q.val() & !self.m_ready.val() & !self.rst.val();
         self.adv.next = !self.stall.val() & !self.rst.val();
-        self.s_ready.next = self.adv.val();
+        self.s_ready.next = self.adv.val() & !self.cl_on.q.val();
 
         // ================= register 1: the input beat, packed
         // in_f: op 0..4, psn 4..28, new 28, path 29..33, ppsn 33..57, hwv 57, hw 58..89,
@@ -789,7 +801,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.i6_v.d.next = false;
         }
         if self.adv.val() {
-            self.i1_v.d.next = self.s_valid.val();
+            self.i1_v.d.next = self.s_valid.val() & !self.cl_on.q.val();
             self.i1_c.d.next = self.s_conn.val();
             self.i1_f.d.next = self.in_f.val();
             self.i1_s.d.next = self.s_sack.val();
@@ -1289,6 +1301,21 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.bank.write_enable.next = self.b10_v.q.val() & (self.rst.val() | !self.stall.val());
         self.bank.write_address.next = self.b10_c.q.val();
         self.bank.write_data.next = self.b10_d.q.val();
+        // ---- the post-reset sweep: C cycles after a reset, one entry per cycle is written
+        // invalid (a bank write of an op from before the reset is dropped meanwhile).
+        if self.cl_on.q.val() & !self.rst.val() {
+            self.bank.write_enable.next = true;
+            self.bank.write_address.next = self.cl_c.q.val();
+            self.bank.write_data.next = self.k_zero33.val();
+            self.cl_c.d.next = self.cl_c.q.val() + self.k_one_conn.val();
+            if self.cl_c.q.val() == self.k_last_conn.val() {
+                self.cl_on.d.next = false;
+            }
+        }
+        if self.rst.val() {
+            self.cl_on.d.next = true;
+            self.cl_c.d.next = self.k_zero_conn.val();
+        }
 
         // ---- counters: as a result enters the output register
         self.e_op.next = self.o10_f.q.val().get_bits::<4>(0);
@@ -1333,11 +1360,13 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         }
         self.bank.read_address.next = self.sc_addr.val();
         if self.rst.val() {
+            self.c_tmo.d.next = 0.into();
+        }
+        if self.rst.val() | self.cl_on.q.val() {
             self.sc.d.next = self.k_zero_conn.val();
             self.rd_v.d.next = false;
             self.hit_v.d.next = false;
             self.tmo_v.d.next = false;
-            self.c_tmo.d.next = 0.into();
         } else if !self.hold.val() {
             if self.tmo_v.q.val() {
                 self.c_tmo.d.next = self.c_tmo.q.val() + 1;

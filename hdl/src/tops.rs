@@ -49,6 +49,18 @@ pub struct StreamInfo {
     pub ready: String,
     /// The payload ports, meaningful only in a cycle where `valid` is 1.
     pub payload: Vec<String>,
+    /// A timer stream: its events come from timers, not from input transfers.
+    pub timer: Option<TimerInfo>,
+}
+
+/// What a timer stream promises: an event is offered at most `lateness` cycles after the
+/// moment it became due (with its ready high), never before; `counter` (a `stat_*` port)
+/// counts its transfers since reset. A transaction-level comparison matches such events by
+/// payload within a tolerance instead of in order (`verif/src/kit/txn.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimerInfo {
+    pub lateness: u32,
+    pub counter: Option<String>,
 }
 
 /// One generated block.
@@ -133,6 +145,7 @@ fn stream(name: &str, dir: PortDir, payload: &[&str]) -> StreamInfo {
         valid: format!("{name}_valid"),
         ready: format!("{name}_ready"),
         payload: payload.iter().map(|p| format!("{name}_{p}")).collect(),
+        timer: None,
     }
 }
 
@@ -175,8 +188,9 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
                 valid: "s_axis_tvalid".into(),
                 ready: "s_axis_tready".into(),
                 payload: ["s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser"].iter().map(|s| s.to_string()).collect(),
+                timer: None,
             },
-            StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr },
+            StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr, timer: None },
         ]))
 }
 
@@ -203,7 +217,12 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
     Ok(assemble("rtx", module, cfg, verilog, ports, params, mrnic_model::transport::rtx_shell::RTX_LATENCY as u32, vec![
             stream("s", PortDir::In, &["op", "conn", "psn", "new", "path", "ppsn", "sack", "held", "hw_valid", "hw", "nd", "ldp_valid", "ldp"]),
             stream("m", PortDir::Out, &["op", "conn", "ok", "psn", "psn2", "path", "k", "k2", "psn3", "psn4", "n", "l", "room", "free", "retx"]),
-            stream("m_tmo", PortDir::Out, &["conn"]),
+            // The head timer: due at its deadline, on m_tmo within C + 3 cycles
+            // (mrnic_model::transport::rtx_shell, "Head timer").
+            StreamInfo {
+                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()) }),
+                ..stream("m_tmo", PortDir::Out, &["conn"])
+            },
         ]))
 }
 

@@ -485,15 +485,63 @@ fn reset_drops_ops_before_the_apply_stage_and_the_results_after_it() {
         // rst_at - 11.
         assert!(out.iter().all(|&(_, t)| t <= rst_at), "rst at {rst_at}: a result came out after rst");
         assert_eq!(out.len() as u64, rst_at - 10, "rst at {rst_at}: results output");
-        // The applied ops past the apply stage still wrote their head deadlines: the bank
-        // holds the deadline of the state they left (base sent at now 1000 + 2, wait 500).
-        let want = (sends_applied > 0).then_some(HwTime(1002 + 500));
-        assert_eq!(sh.bank(0), want, "rst at {rst_at}: bank");
-        // And the shell takes ops again right after.
+        // The post-reset sweep cleared every deadline, the one the applied ops wrote
+        // during rst included (base sent at now 1000 + 2, wait 500).
+        assert_eq!(sh.bank(0), None, "rst at {rst_at}: bank after the sweep");
+        assert!(sends_applied == 0 || sh.state.head_deadline(0) == Some(HwTime(1002 + 500)), "the state keeps its deadline");
+        // The 30 cycles after rst covered the sweep (C = 4); the shell takes ops again.
         let mut i = RtxInputs { m_ready: true, ..Default::default() };
         RtxOp::Query { held: Bitmap::default() }.drive(0, &mut i);
         assert!(sh.step(&i).s_ready);
     }
+}
+
+#[test]
+fn after_reset_s_ready_is_low_for_c_cycles_while_the_sweep_clears_every_deadline() {
+    // tiny: C = 16. Arm every connection's head timer, then reset: the sweep holds s_ready
+    // low for exactly C cycles after the rst cycle, the scanner fires nothing meanwhile or
+    // after (every deadline is gone), and an op offered during the sweep is not taken.
+    let p = RtxParams::preset("tiny").unwrap();
+    let c_n = p.connections as u32;
+    let mut sh = RtxShell::new(p).unwrap();
+    let mut t = 0u32;
+    for c in 0..c_n {
+        for op in [RtxOp::Send { new: true, psn: 0, path: 0, path_psn: 0 }, RtxOp::NewData { flag: false }, RtxOp::Hwait { valid: true, wait: 1 }] {
+            let mut i = RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
+            op.drive(c, &mut i);
+            assert!(sh.step(&i).s_ready);
+            t += 1;
+        }
+    }
+    for _ in 0..20 {
+        sh.step(&RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() });
+        t += 1;
+    }
+    assert!((0..c_n as usize).all(|c| sh.bank(c).is_some()), "armed");
+    sh.step(&RtxInputs { now: t, rst: true, m_ready: true, m_tmo_ready: true, ..Default::default() });
+    t += 1;
+    let mut low = 0;
+    let mut events = 0;
+    for k in 0..3 * c_n {
+        let mut i = RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
+        if k < c_n {
+            // Offered during the sweep: never taken (a taken QUERY would re-arm its timer).
+            RtxOp::Query { held: Bitmap::default() }.drive(k, &mut i);
+        }
+        let o = sh.step(&i);
+        if !o.s_ready {
+            assert_eq!(low, k, "s_ready is low only in the cycles right after rst");
+            low += 1;
+        }
+        events += u32::from(o.m_tmo.is_some());
+        if k == c_n / 2 {
+            assert!(sh.bank(0).is_none() && sh.bank(c_n as usize - 1).is_some(), "the sweep clears entry k in its k-th cycle");
+        }
+        t += 1;
+    }
+    assert_eq!(low, c_n, "s_ready low for C cycles");
+    assert_eq!(events, 0, "no deadline survives the reset");
+    assert!((0..c_n as usize).all(|c| sh.bank(c).is_none()));
 }
 
 #[test]
@@ -657,7 +705,7 @@ fn decode_and_drive_are_inverse_on_every_op() {
 }
 
 #[test]
-fn scanner_rereads_while_held_and_restarts_from_connection_0_after_reset() {
+fn scanner_rereads_while_held_and_fires_nothing_after_a_reset_until_rearmed() {
     // tiny: C = 16, every connection armed and expired.
     let p = RtxParams::preset("tiny").unwrap();
     let c_n = p.connections as u32;
@@ -696,8 +744,9 @@ fn scanner_rereads_while_held_and_restarts_from_connection_0_after_reset() {
     assert_eq!(after.len(), 2, "events after the release: {after:?}");
     assert_eq!((after[0].0, after[1].0), (release, release + 1));
 
-    // Re-arm every connection, then reset: the scanner restarts at connection 0 with empty
-    // registers, so the first event is connection 0's, 4 cycles after the rst cycle.
+    // Re-arm every connection, then reset: the post-reset sweep clears every entry and
+    // keeps the scanner reset, so nothing fires; after the sweep the scanner restarts at
+    // connection 0: an entry armed then fires within C + 3 cycles of its bank write.
     let mut t = release + 3 * c_n;
     for c in 0..c_n {
         let mut i = RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
@@ -710,14 +759,29 @@ fn scanner_rereads_while_held_and_restarts_from_connection_0_after_reset() {
         t += 1;
     }
     assert!((0..c_n as usize).all(|c| sh.bank(c).is_some()), "re-armed");
-    let rst_at = t;
-    let mut first = None;
-    for k in 0..10 {
+    for k in 0..=c_n {
         let o = sh.step(&RtxInputs { now: t, rst: k == 0, m_ready: true, m_tmo_ready: true, ..Default::default() });
-        if k > 0 && first.is_none() {
-            first = o.m_tmo.map(|c| (t - rst_at, c));
+        if k > 0 {
+            assert!(o.m_tmo.is_none() && !o.s_ready, "cycle {k} of the sweep");
         }
         t += 1;
     }
-    assert_eq!(first, Some((4, 0)), "first event after rst: (cycles after the rst cycle, connection)");
+    assert!((0..c_n as usize).all(|c| sh.bank(c).is_none()), "the sweep cleared every entry");
+    // The sweep is over: arm connection 5 (its deadline, 1 cycle after the send, is past
+    // when the bank write lands 10 cycles after the transfer).
+    let start = t;
+    let mut first = None;
+    for k in 0..(3 * c_n) {
+        let mut i = RtxInputs { now: t, m_ready: true, m_tmo_ready: true, ..Default::default() };
+        if k == 0 {
+            RtxOp::Send { new: false, psn: 0, path: 0, path_psn: 2 }.drive(5, &mut i);
+            assert!(sh.step(&i).s_ready, "s_ready is back after C cycles");
+        } else if let Some(c) = sh.step(&i).m_tmo {
+            first.get_or_insert((t - start, c));
+        }
+        t += 1;
+    }
+    let (at, c) = first.expect("the armed connection fired");
+    assert_eq!(c, 5);
+    assert!(at <= 10 + c_n + 3, "fired {at} cycles after its transfer (bank write at 10, bound C + 3 after it)");
 }

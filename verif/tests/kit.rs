@@ -171,3 +171,51 @@ fn interfaces_come_from_a_manifest_entry_and_bad_ones_are_refused_with_the_reaso
     let e = Interface::from_manifest(&m3, "sack").unwrap_err().to_string();
     assert!(e.contains("ready port m_ready has the wrong direction"), "{e}");
 }
+
+// ---- timer streams in transaction mode (`kit::txn::match_timer_events`)
+
+fn ev(v: &[(u64, &str)]) -> Vec<(u64, String)> {
+    v.iter().map(|&(t, k)| (t, k.to_string())).collect()
+}
+
+#[test]
+fn timer_events_match_by_payload_within_the_slack_whatever_their_order() {
+    use mrnic_verif::kit::txn::match_timer_events;
+    let lag = vec![0u32; 10_000];
+    // Same events, reordered and shifted by up to 2 x lateness: matched (slack 2L + 16).
+    let dev = ev(&[(1000, "0x3"), (1010, "0x1"), (2000, "0x3")]);
+    let model = ev(&[(1005, "0x1"), (1030, "0x3"), (1900, "0x3")]);
+    let (slack, matched) = match_timer_events(&dev, &model, 50, &lag, 0, 10_000).unwrap();
+    assert_eq!((slack, matched), (116, 6));
+}
+
+#[test]
+fn a_timer_event_the_model_never_had_or_one_the_device_missed_fails_naming_it() {
+    use mrnic_verif::kit::txn::match_timer_events;
+    let lag = vec![0u32; 10_000];
+    // An unjustified event: the device fired for connection 7, the model never did.
+    let e = match_timer_events(&ev(&[(1000, "0x3"), (5000, "0x7")]), &ev(&[(1001, "0x3")]), 50, &lag, 0, 10_000).unwrap_err();
+    assert_eq!(e.0, 5000);
+    assert!(e.1.contains("device's event [0x7]") && e.1.contains("model has none"), "{}", e.1);
+    // A missed event: the model fired for connection 3 again at 4000, the device did not.
+    let e = match_timer_events(&ev(&[(1000, "0x3")]), &ev(&[(1001, "0x3"), (4000, "0x3")]), 50, &lag, 0, 10_000).unwrap_err();
+    assert_eq!(e.0, 4000);
+    assert!(e.1.contains("model's event [0x3]") && e.1.contains("nearest is in cycle 1000"), "{}", e.1);
+    // An event too late by more than the slack fails too (wrong timing, right payload).
+    assert!(match_timer_events(&ev(&[(1200, "0x3")]), &ev(&[(1000, "0x3")]), 50, &lag, 0, 10_000).is_err());
+}
+
+#[test]
+fn the_devices_lag_on_the_ordered_streams_widens_the_slack_and_run_ends_are_tolerated() {
+    use mrnic_verif::kit::txn::match_timer_events;
+    // 900 cycles apart: refused with no lag, accepted when the device trailed the model by
+    // 800 cycles near the event (it applied the ops that arm the timer later).
+    let (dev, model) = (ev(&[(3000, "0x2")]), ev(&[(2100, "0x2")]));
+    assert!(match_timer_events(&dev, &model, 50, &vec![0u32; 10_000], 0, 10_000).is_err());
+    let mut lag = vec![0u32; 10_000];
+    lag[2500] = 800;
+    assert!(match_timer_events(&dev, &model, 50, &lag, 0, 10_000).is_ok());
+    // An unmatched event within the slack of the run's end (or start) is not a failure.
+    assert!(match_timer_events(&ev(&[(9950, "0x2")]), &[], 50, &vec![0u32; 10_000], 0, 10_000).is_ok());
+    assert!(match_timer_events(&ev(&[(120, "0x2")]), &[], 50, &vec![0u32; 10_000], 100, 10_000).is_ok());
+}

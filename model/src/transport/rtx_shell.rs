@@ -42,9 +42,13 @@
 //! applied), the result registers 7..=11 are emptied (their ops stay applied), the
 //! counters and the scanner (counter, registers, `m_tmo`) are cleared. The head-deadline
 //! writes of ops past the apply stage still land at their stage ([`RTX_BANK_STAGE`]),
-//! reset or not: no op is half applied. Connection state and the deadline bank are RAM
-//! and are not reset (the shell starts with every connection as after RESET with isn 0
-//! and every deadline invalid; power-up runs RESET each connection first). A cycle with
+//! reset or not. **Post-reset sweep**: in the C cycles after the last `rst` cycle the
+//! block clears one bank entry per cycle (entry k in the k-th cycle), holds `s_ready` low
+//! and keeps the scanner in its reset state; a bank write of an op from before the reset
+//! that reaches the bank during the sweep is dropped. So C cycles after a reset every
+//! deadline is invalid, whatever the bank held at power-up. Connection state is RAM and is
+//! not reset (the shell starts with every connection as after RESET with isn 0 and every
+//! deadline invalid; power-up runs RESET each connection once the sweep ends). A cycle with
 //! `rst` high never stalls and has `s_ready` low; its outputs are still the registers'
 //! (a beat in the output register is presented in the rst cycle and cleared at its edge,
 //! as in `SackShell`).
@@ -531,6 +535,8 @@ pub struct RtxShell {
     rd: Option<(u32, Option<HwTime>)>,
     hit: Option<u32>,
     tmo: Option<u32>,
+    /// The post-reset sweep: the next bank entry it clears (Some while it runs).
+    sweep: Option<u32>,
     stats: RtxStats,
 }
 
@@ -547,6 +553,7 @@ impl RtxShell {
             rd: None,
             hit: None,
             tmo: None,
+            sweep: None,
             stats: RtxStats::default(),
         })
     }
@@ -566,7 +573,7 @@ impl RtxShell {
 
     /// The outputs during a cycle with inputs `i` (before its edge).
     pub fn outputs(&self, i: &RtxInputs) -> RtxOutputs {
-        RtxOutputs { s_ready: !i.rst && !self.stall(i), m: *self.post.back().expect("output register"), m_tmo: self.tmo, stats: self.stats }
+        RtxOutputs { s_ready: !i.rst && !self.stall(i) && self.sweep.is_none(), m: *self.post.back().expect("output register"), m_tmo: self.tmo, stats: self.stats }
     }
 
     /// Advances one clock edge with inputs `i`; returns the outputs of the cycle that ended.
@@ -574,7 +581,7 @@ impl RtxShell {
         let out = self.outputs(i);
         let now = HwTime(i.now);
         // The scanner (reads the bank before this edge's write).
-        if i.rst {
+        if i.rst || self.sweep.is_some() {
             self.sc = 0;
             self.rd = None;
             self.hit = None;
@@ -596,18 +603,33 @@ impl RtxShell {
             self.stats = RtxStats::default();
             // Ops past the apply stage still write their deadlines.
             self.shift_bank(None);
-        } else if !self.stall(i) {
+            self.sweep = Some(0);
+            return out;
+        }
+        let sweeping = self.sweep;
+        if let Some(k) = sweeping {
+            // The sweep owns the bank's write port: it clears entry k, and a write of an op
+            // from before the reset that reaches the bank meanwhile is dropped.
+            self.bank[k as usize] = None;
+            self.sweep = (k + 1 < self.state.params.connections as u32).then_some(k + 1);
+        }
+        if !self.stall(i) {
             let applied = self.pre.pop_back().expect("apply stage").map(|(conn, op, t)| {
                 let r = self.state.apply(conn, &op, t);
                 (r, self.state.head_deadline(r.conn))
             });
-            self.shift_bank(applied.map(|(r, d)| (r.conn, d)));
+            if sweeping.is_some() {
+                self.bank_pipe.pop_back();
+                self.bank_pipe.push_front(applied.map(|(r, d)| (r.conn, d)));
+            } else {
+                self.shift_bank(applied.map(|(r, d)| (r.conn, d)));
+            }
             self.post.pop_back();
             self.post.push_front(applied.map(|(r, _)| r));
             if let Some(m) = *self.post.back().expect("output register") {
                 self.count(&m);
             }
-            let beat = i.s_valid.then(|| (i.s_conn & (self.state.params.connections as u32 - 1), RtxOp::decode(i), now));
+            let beat = (i.s_valid && sweeping.is_none()).then(|| (i.s_conn & (self.state.params.connections as u32 - 1), RtxOp::decode(i), now));
             self.pre.push_front(beat);
         }
         out

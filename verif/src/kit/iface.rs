@@ -21,6 +21,19 @@ pub struct StreamSpec {
     pub valid: String,
     pub ready: String,
     pub payload: Vec<String>,
+    /// A timer stream (output only): compared by payload within a lateness tolerance in
+    /// transaction mode (`txn.rs`), exactly in cycle mode like any stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer: Option<TimerSpec>,
+}
+
+/// A timer stream's promise (`mrnic_hdl::tops::TimerInfo`): events at most `lateness` cycles
+/// after they are due; `counter` counts its transfers since reset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimerSpec {
+    pub lateness: u32,
+    #[serde(default)]
+    pub counter: Option<String>,
 }
 
 /// A block's interface.
@@ -87,7 +100,7 @@ pub fn infer_streams(ports: &[PortInfo]) -> Vec<StreamSpec> {
             .map(|p| p.name.clone())
             .collect();
         let dir = if v.dir == PortDir::In { "input" } else { "output" };
-        out.push(StreamSpec { name: x.to_string(), dir: dir.into(), valid: v.name.clone(), ready, payload });
+        out.push(StreamSpec { name: x.to_string(), dir: dir.into(), valid: v.name.clone(), ready, payload, timer: None });
     }
     out
 }
@@ -126,6 +139,17 @@ impl Interface {
             for p in &s.payload {
                 need(p, dir, "payload")?;
             }
+            if let Some(t) = &s.timer {
+                if dir != PortDir::Out {
+                    return Err(bad(format!("stream {}: only an output stream can be a timer stream", s.name)));
+                }
+                if let Some(c) = &t.counter {
+                    match port(c) {
+                        Some(p) if p.dir == PortDir::Out && !s.payload.contains(c) => {}
+                        _ => return Err(bad(format!("stream {}: timer counter {c} is not an output outside the stream", s.name))),
+                    }
+                }
+            }
         }
         Ok(Interface { block: block.into(), module: module.into(), latency, ports, streams, clock, reset })
     }
@@ -142,6 +166,7 @@ impl Interface {
                 valid: st.valid.clone(),
                 ready: st.ready.clone(),
                 payload: st.payload.clone(),
+                timer: st.timer.as_ref().map(|t| TimerSpec { lateness: t.lateness, counter: t.counter.clone() }),
             })
             .collect();
         Interface::new(block, &g.module, g.latency, g.ports.clone(), streams)
@@ -192,6 +217,8 @@ pub struct StreamIdx {
     pub valid: usize,
     pub ready: usize,
     pub payload: Vec<usize>,
+    /// For a timer stream: (lateness in cycles, index of its counter output).
+    pub timer: Option<(u64, Option<usize>)>,
 }
 
 /// The interface resolved for the harness: input layout (every input but the clock), output
@@ -230,6 +257,7 @@ impl Io {
                 valid: own.index(&s.valid).unwrap(),
                 ready: other.index(&s.ready).unwrap(),
                 payload: s.payload.iter().map(|p| own.index(p).unwrap()).collect(),
+                timer: s.timer.as_ref().map(|t| (u64::from(t.lateness), t.counter.as_deref().and_then(|c| outputs.index(c)))),
             };
             if s.dir == "input" {
                 in_stream[idx.ready] = true;

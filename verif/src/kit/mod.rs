@@ -21,7 +21,7 @@ pub mod txn;
 
 pub use device::{Device, DeviceFactory, SimOpener, VlDevice, VlFactory};
 pub use diff::{run_differential, Failure, Mismatch, Progress, RunOpts, RunReport};
-pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec};
+pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec, TimerSpec};
 pub use mutant::{check_mutants, Caught, Mutant, MutantError};
 pub use signals::{Layout, Sig, Values};
 pub use txn::run_transaction;

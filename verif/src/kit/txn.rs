@@ -8,6 +8,20 @@
 //! nothing valid, no transfer for `latency + 4` cycles) and at the end of the run, after a
 //! drain. Resets happen only at the start (their effect on in-flight work depends on the
 //! pipeline).
+//!
+//! **Timer streams** (a stream whose spec has `timer`: events come from timers, such as the
+//! retransmit queue's `m_tmo`) cannot be compared in order: when an event is due depends on
+//! when the ops that arm and disarm the timer are applied, and another pipeline applies
+//! them at other times. Each event is matched by payload instead: every event of the
+//! device must have an event of the model with the same payload at most `slack` cycles
+//! away, and every event of the model one of the device. `slack` = 2 x lateness + 16 + the
+//! device's lag: the largest number of cycles, within 3 x lateness of the event, by which
+//! the device's results on the ordered streams trailed the model's (a device that applies
+//! an op later also arms or disarms its timer later). Events within `slack` of the start
+//! or the end of the run are matched only if a counterpart exists in the run. The timer's
+//! counter must equal the device's own number of events, and is left out of the
+//! status-outputs comparison. This proves the events are justified and none is missed by
+//! more than the tolerance; the exact timing is proven by the cycle-accurate mode.
 
 use super::diff::{traced_rerun, Failure, Mismatch, Progress, RunOpts, RunReport};
 use super::{Device, DeviceFactory, Io, KitError, Testbench, Values};
@@ -54,6 +68,16 @@ fn txn_loop(
     let mut q_model: Vec<VecDeque<Values>> = vec![VecDeque::new(); no];
     let (mut n_in, mut n_dev, mut n_model) = (vec![0u64; ni], vec![0u64; no], vec![0u64; no]);
     let (mut idle_run, mut idle_checks) = (0u64, 0u64);
+    let is_timer: Vec<bool> = io.out_streams.iter().map(|s| s.timer.is_some()).collect();
+    let timer_counters: Vec<usize> = io.out_streams.iter().filter_map(|s| s.timer.and_then(|t| t.1)).collect();
+    // Timer events (cycle, payload key) of the device and the model, per output stream.
+    let mut ev_dev: Vec<Vec<(u64, String)>> = vec![vec![]; no];
+    let mut ev_model: Vec<Vec<(u64, String)>> = vec![vec![]; no];
+    // The cycle each model result waiting for the device's was produced (ordered streams),
+    // and per cycle the device's lag (cycles the oldest waiting result has waited).
+    let mut q_model_at: Vec<VecDeque<u64>> = vec![VecDeque::new(); no];
+    let mut lag: Vec<u32> = vec![];
+    let key = |v: &Values, s: &super::StreamIdx| s.payload.iter().map(|&o| v.show(o)).collect::<Vec<_>>().join(" ");
     let mut c = 0u64;
     let mut drain_from: Option<u64> = None;
     loop {
@@ -133,8 +157,12 @@ fn txn_loop(
         }
         for (k, s) in io.out_streams.iter().enumerate() {
             if live && got.bit(s.valid) && i.bit(s.ready) {
-                q_dev[k].push_back(got.clone());
-                busy = true;
+                if is_timer[k] {
+                    ev_dev[k].push((c, key(&got, s)));
+                } else {
+                    q_dev[k].push_back(got.clone());
+                    busy = true;
+                }
             }
         }
         // The model, fed the device's accepted transfers in order, never stalled.
@@ -162,14 +190,22 @@ fn txn_loop(
         }
         for (k, s) in io.out_streams.iter().enumerate() {
             if !rst && want.bit(s.valid) {
-                q_model[k].push_back(want.clone());
-                busy = true;
+                if is_timer[k] {
+                    if c >= settle {
+                        ev_model[k].push((c, key(&want, s)));
+                    }
+                } else {
+                    q_model[k].push_back(want.clone());
+                    q_model_at[k].push_back(c);
+                    busy = true;
+                }
             }
         }
         // Results in order.
         for (k, s) in io.out_streams.iter().enumerate() {
             while !q_dev[k].is_empty() && !q_model[k].is_empty() {
                 let (d, m) = (q_dev[k].pop_front().unwrap(), q_model[k].pop_front().unwrap());
+                q_model_at[k].pop_front();
                 let diff = payload_diff(io, &s.payload, &m, &d);
                 if !diff.is_empty() {
                     return Ok(Err(Stop { cycle: c, headline: format!("result #{} on stream {} differs", n_dev[k], s.name), inputs: i, diff }));
@@ -178,18 +214,20 @@ fn txn_loop(
                 n_model[k] += 1;
             }
         }
+        lag.push(q_model_at.iter().filter_map(|q| q.front()).map(|&t| (c - t) as u32).max().unwrap_or(0));
         // Status outputs when idle.
         let idle = !busy
             && q_in.iter().all(|q| q.is_empty())
             && q_dev.iter().zip(&q_model).all(|(a, b)| a.is_empty() && b.is_empty())
-            && io.out_streams.iter().all(|s| !got.bit(s.valid) && !want.bit(s.valid))
+            && io.out_streams.iter().zip(&is_timer).all(|(s, &t)| t || (!got.bit(s.valid) && !want.bit(s.valid)))
             && c >= settle
             && !rst;
         idle_run = if idle { idle_run + 1 } else { 0 };
         // Once per idle stretch, and at the end of the drain (which may start mid-stretch).
         if idle_run == quiet || (draining && idle_run >= quiet) {
             idle_checks += 1;
-            let diff: Vec<_> = io.status.iter().filter(|&&o| !want.same(&got, o)).map(|&o| (io.outputs.name(o).to_string(), want.show(o), got.show(o))).collect();
+            let diff: Vec<_> =
+                io.status.iter().filter(|&&o| !timer_counters.contains(&o) && !want.same(&got, o)).map(|&o| (io.outputs.name(o).to_string(), want.show(o), got.show(o))).collect();
             if !diff.is_empty() {
                 return Ok(Err(Stop { cycle: c, headline: "status outputs differ while idle".into(), inputs: i, diff }));
             }
@@ -210,6 +248,32 @@ fn txn_loop(
     if limit.is_some() {
         return Ok(Ok(RunReport::default()));
     }
+    // The timer streams: counters, then events matched by payload within the slack.
+    let mut timer_counts = BTreeMap::new();
+    for (k, s) in io.out_streams.iter().enumerate() {
+        let Some((lateness, counter)) = s.timer else { continue };
+        if let Some(o) = counter {
+            // The counter in the last cycle's outputs counts the transfers before it.
+            let n = ev_dev[k].iter().filter(|e| e.0 < c).count() as u64 & 0xffff_ffff;
+            if got.wide(o)[0] != n {
+                return Ok(Err(Stop {
+                    cycle: c,
+                    headline: format!("timer stream {}: {} = {} but the device offered {} events", s.name, io.outputs.name(o), got.show(o), n),
+                    inputs: i,
+                    diff: vec![],
+                }));
+            }
+        }
+        let m = match_timer_events(&ev_dev[k], &ev_model[k], lateness, &lag, settle, c);
+        if let Err((cycle, headline)) = m {
+            return Ok(Err(Stop { cycle, headline: format!("timer stream {}: {headline}", s.name), inputs: i, diff: vec![] }));
+        }
+        let (max_slack, matched) = m.unwrap();
+        timer_counts.insert(format!("{}.events_device", s.name), ev_dev[k].len() as u64);
+        timer_counts.insert(format!("{}.events_model", s.name), ev_model[k].len() as u64);
+        timer_counts.insert(format!("{}.events_matched", s.name), matched);
+        timer_counts.insert(format!("{}.max_slack", s.name), max_slack);
+    }
     let mut counters = BTreeMap::new();
     for (k, s) in io.in_streams.iter().enumerate() {
         counters.insert(format!("{}.transfers", s.name), n_in[k]);
@@ -218,6 +282,7 @@ fn txn_loop(
         counters.insert(format!("{}.transfers", s.name), n_dev[k]);
     }
     counters.insert("idle_checks".into(), idle_checks);
+    counters.extend(timer_counts);
     counters.insert("drain_cycles".into(), c - drain_from.unwrap_or(c));
     for (k, v) in model.counters() {
         counters.insert(format!("model.{k}"), v);
@@ -226,6 +291,54 @@ fn txn_loop(
         counters.insert(format!("stim.{k}"), v);
     }
     Ok(Ok(RunReport { seed: opts.seed, cycles: opts.cycles, counters }))
+}
+
+/// Matches timer events (module header): every event of `a` (the device) needs an event of
+/// `b` (the model) with the same payload within the slack, and every event of `b` one of
+/// `a`, except near the ends of the run `[start, end)`. `lag[c]`: the device's lag in cycle
+/// c. Returns (the largest slack used, the events matched) or (cycle, what is wrong).
+pub fn match_timer_events(a: &[(u64, String)], b: &[(u64, String)], lateness: u64, lag: &[u32], start: u64, end: u64) -> Result<(u64, u64), (u64, String)> {
+    let slack_at = |t: u64| -> u64 {
+        let lo = t.saturating_sub(3 * lateness) as usize;
+        let hi = ((t + 3 * lateness) as usize).min(lag.len());
+        let l = lag.get(lo..hi).and_then(|w| w.iter().max().copied()).unwrap_or(0);
+        2 * lateness + 16 + u64::from(l)
+    };
+    fn by_key(v: &[(u64, String)]) -> BTreeMap<&str, Vec<u64>> {
+        let mut m: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        for (t, k) in v {
+            m.entry(k.as_str()).or_default().push(*t);
+        }
+        m
+    }
+    let (ka, kb) = (by_key(a), by_key(b));
+    let mut max_slack = 0;
+    let mut matched = 0;
+    for (mine, other, who, whom) in [(a, &kb, "device", "model"), (b, &ka, "model", "device")] {
+        for (t, k) in mine {
+            let sl = slack_at(*t);
+            max_slack = max_slack.max(sl);
+            let near = other.get(k.as_str()).and_then(|ts| {
+                let i = ts.partition_point(|&x| x < t.saturating_sub(sl));
+                ts.get(i).copied().filter(|&x| x <= t + sl)
+            });
+            if near.is_some() {
+                matched += 1;
+                continue;
+            }
+            // Near the ends of the run the counterpart may fall outside it.
+            if *t < start + sl || *t + sl >= end {
+                continue;
+            }
+            let nearest = other.get(k.as_str()).and_then(|ts| ts.iter().min_by_key(|&&x| x.abs_diff(*t)).copied());
+            let what = match nearest {
+                Some(x) => format!("the nearest is in cycle {x}"),
+                None => format!("the {whom} has none with this payload"),
+            };
+            return Err((*t, format!("the {who}'s event [{k}] in cycle {t} has no {whom} event within {sl} cycles ({what})")));
+        }
+    }
+    Ok((max_slack, matched))
 }
 
 /// Runs the transaction-level comparison (see the module header) for `opts.cycles` cycles of
