@@ -79,7 +79,10 @@ fn core_preset_matches_with_one_hot_connection_back_to_back() {
     let s = setup("core");
     let dev = build(&s, "rtx_core", &s.verilog);
     let reps = check(&s, &dev, "rtx_core_hot", &[3], 200_000, StimOpts { profile: "hot".into(), ..Default::default() });
-    assert_covered(&reps[0], 100, 1);
+    // The hot connection is RESET every ~160 cycles (a RESET clears its deadline) and each
+    // rst now costs the post-reset sweep's C cycles, so its head timer rarely fires here:
+    // the timer is covered by the core and tiny runs (>= 1000 and >= 100 events).
+    assert_covered(&reps[0], 100, 0);
 }
 
 #[test]

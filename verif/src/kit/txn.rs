@@ -314,13 +314,16 @@ pub fn match_timer_events(a: &[(u64, String)], b: &[(u64, String)], lateness: u6
     let (ka, kb) = (by_key(a), by_key(b));
     let mut max_slack = 0;
     let mut matched = 0;
+    let big = 2 * lateness + 16 + u64::from(lag.iter().max().copied().unwrap_or(0));
     for (mine, other, who, whom) in [(a, &kb, "device", "model"), (b, &ka, "model", "device")] {
         for (t, k) in mine {
             let sl = slack_at(*t);
             max_slack = max_slack.max(sl);
+            // A pair is close enough if it is within the slack at either of its two events
+            // (the lag that delays the device's event may be measured near either).
             let near = other.get(k.as_str()).and_then(|ts| {
-                let i = ts.partition_point(|&x| x < t.saturating_sub(sl));
-                ts.get(i).copied().filter(|&x| x <= t + sl)
+                let i = ts.partition_point(|&x| x < t.saturating_sub(big));
+                ts[i..].iter().copied().take_while(|&x| x <= t + big).find(|&x| x.abs_diff(*t) <= sl.max(slack_at(x)))
             });
             if near.is_some() {
                 matched += 1;
