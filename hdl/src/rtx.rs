@@ -352,6 +352,10 @@ pub struct RetxQueue<
     t_idx: Signal<Local, Bits<RI>>,
     t_oh: Signal<Local, Bits<R>>,
     t_f: Signal<Local, bool>,
+    /// Bit `slot` of `s_sack` / `s_held` is read as `((bitmap >> slot) & 1).any()`, not
+    /// `get_bit(slot)`: the slot is 8 bits and the bitmap W bits, and at W = 64 an 8-bit
+    /// bit-select index is a Verilator WIDTH warning (rust-hdl has no log2 W width).
+    k_one_w: Constant<Bits<W>>,
     t_slot8: Signal<Local, Bits<8>>,
     hd_v: Signal<Local, bool>,
     hw31: Signal<Local, Bits<31>>,
@@ -691,6 +695,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             t_idx: Default::default(),
             t_oh: Default::default(),
             t_f: Default::default(),
+            k_one_w: Constant::new(1u64.into()),
             t_slot8: Default::default(),
             hd_v: Default::default(),
             hw31: Default::default(),
@@ -928,7 +933,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             if self.t_f.val() {
                 self.v_basem.next = self.v_basem.val() | self.t_oh.val();
             }
-            self.t_f.next = self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.i6_s.q.val().get_bit(self.t_e.val().get_bits::<8>(0).index())));
+            self.t_f.next = self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & ((self.i6_s.q.val() >> self.t_e.val().get_bits::<8>(0)) & self.k_one_w.val()).any()));
             if self.t_f.val() {
                 self.v_ack.next = self.v_ack.val() | self.t_oh.val();
             }
@@ -944,7 +949,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             if self.t_f.val() {
                 self.v_ld.next = self.v_ld.val() | self.t_oh.val();
             }
-            self.t_f.next = self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index());
+            self.t_f.next = self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any();
             if self.t_f.val() {
                 self.v_ql.next = self.v_ql.val() | self.t_oh.val();
             }
@@ -952,7 +957,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.has_pass.next = true;
                 self.cut_key.next = self.t_key.val();
             }
-            if self.t_al.val() & self.t_lo.val() & !self.i6_h.q.val().get_bit(self.t_off.val().index()) & (!self.q_v.val() | (self.t_d.val() < self.q_d.val())) {
+            if self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any() & (!self.q_v.val() | (self.t_d.val() < self.q_d.val())) {
                 self.q_v.next = true;
                 self.q_d.next = self.t_d.val();
                 self.q_path.next = self.t_path.val();

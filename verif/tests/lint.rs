@@ -36,33 +36,13 @@ fn lint(preset: &str, waive: bool) -> (bool, String) {
     (ok, log)
 }
 
+/// Every block of every preset (the SACK engine, the parser, the retransmit queue at W = 64
+/// and W = 256), each in its own file, with the reviewed waivers.
 #[test]
 fn generated_verilog_is_lint_clean_with_the_reviewed_waivers() {
     for p in mrnic_model::config::PRESETS {
         let (ok, log) = lint(p, true);
         assert!(ok && !log.contains("%Warning"), "preset {p}:\n{log}");
-    }
-}
-
-/// The retransmit queue (`tops::block(cfg, "rtx")`, not yet in `tops::BLOCKS`) of the
-/// W = 256 presets, in its own file `mrnic_rtx.v`, with the reviewed waivers. (At W = 64,
-/// `tiny` and `ice40`, the 8-bit slot index into `s_sack`/`s_held` still gives WIDTH
-/// warnings: the index must become log2 W bits.)
-#[test]
-fn rtx_generated_verilog_is_lint_clean_for_the_w256_presets() {
-    for p in ["core", "small", "default"] {
-        let t = mrnic_hdl::tops::block(&Config::preset(p).unwrap(), "rtx").unwrap();
-        let dir = std::env::temp_dir().join(format!("mrnic-lint-rtx-{p}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let v = dir.join(&t.file);
-        std::fs::write(&v, &t.verilog).unwrap();
-        let mut cmd = verilator_command().unwrap_or_else(|e| panic!("{e}"));
-        cmd.args(["--lint-only", "-Wall", "--top-module", &t.module]);
-        cmd.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/lint/waivers.vlt"));
-        let out = cmd.arg(&v).output().unwrap();
-        std::fs::remove_dir_all(&dir).ok();
-        let log = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success() && !log.contains("%Warning"), "preset {p}:\n{log}");
     }
 }
 
@@ -120,7 +100,8 @@ fn the_waivers_are_needed_without_them_lint_fails_on_exactly_the_waived_rules() 
         let declfilename_of_a_submodule = line.contains("DECLFILENAME") && line.contains("MODULE name: 'mrnic_") && line.contains('$');
         let widening_bit_cast = line.contains("WIDTHEXPAND") && line.contains("Operator AND expects") && line.contains("bits on the LHS, but LHS's");
         let parser_header_bytes_not_read = line.contains("UNUSEDSIGNAL") && line.contains("mrnic_parser.v") && line.contains("'hdr_norm'");
-        assert!(declfilename_of_a_submodule || widening_bit_cast || parser_header_bytes_not_read, "unwaived kind of warning: {line}");
+        let ram_array_hides_instance = line.contains("VARHIDDEN") && line.contains("'mem'");
+        assert!(declfilename_of_a_submodule || widening_bit_cast || parser_header_bytes_not_read || ram_array_hides_instance, "unwaived kind of warning: {line}");
     }
     // The top module itself matches its file name: no DECLFILENAME for it.
     assert!(
