@@ -18,7 +18,7 @@ import pytest
 from common import runner
 from common.runner import OUT, read_jsonl, report, run_cocotb, vectors
 
-# Sizes chosen so that the whole run stays under ~4 minutes on the 2-core reference machine
+# Sizes chosen so that the whole run stays under ~5 minutes on the 2-core reference machine
 # (measured figures in docs/cocotb.md). MRNIC_COCOTB_SCALE multiplies the vector cycles and
 # the random operations (0.1 for a smoke run, 10 for a soak).
 SCALE = float(os.environ.get("MRNIC_COCOTB_SCALE", "1"))
@@ -29,8 +29,18 @@ RUNS = [
     ("sack", "icarus", "small", 3, 4000, 1000),
     ("sack", "icarus", "default", 4, 4000, 1000),
     ("sack", "icarus", "ice40", 5, 4000, 1000),
+    # parser: random operations = random frames of `mrnic frames`
+    ("parser", "verilator", "small", 11, 6000, 300),
+    ("parser", "icarus", "small", 12, 3000, 150),
+    # rtx: Verilator only (Icarus ran ~520 cycles in 1199 s); random operations = cycles of
+    # the no-reset vectors whose ops the randomized test replays
+    ("rtx", "verilator", "tiny", 21, 6000, 3000),
 ]
-TESTS = {"sack": ["vector_replay", "directed_semantics", "random_backpressure"]}
+TESTS = {
+    "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "parser": ["vector_replay", "directed_frames", "random_frames_backpressure"],
+    "rtx": ["vector_replay", "directed_semantics", "random_backpressure"],
+}
 
 
 def _n(x: int) -> int:
@@ -40,8 +50,15 @@ def _n(x: int) -> int:
 def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
     _, entry = runner.block(block, preset)
     env = {"MRNIC_VECTORS": str(vec), "MRNIC_SEED": str(seed), "MRNIC_RANDOM_OPS": str(ops)}
-    if "connections" in entry.get("parameters", {}):
-        env["MRNIC_CONNECTIONS"] = str(entry["parameters"]["connections"])
+    params = entry.get("parameters", {})
+    if "connections" in params:
+        env["MRNIC_CONNECTIONS"] = str(params["connections"])
+    if "head_on" in params:
+        env["MRNIC_HEAD_ON"] = str(params["head_on"])
+    if block == "parser":
+        env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
+    if block == "rtx":
+        env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
 
@@ -82,6 +99,49 @@ def test_corrupted_vector_is_detected():
     assert f"cycle {idx} " in msg and "m_bitmap" in msg and "[5]" in msg, msg
     assert (facts["test_dir"] / "dump.fst").exists(), "the failing Verilator run left no FST"
     print(f"[cocotb] corrupted vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def _corrupt_and_replay(block: str, preset: str, seed: int, n: int, pick, port: str, bit: int, label: str):
+    """Flips bit `bit` of the expected `port` in the first cycle `pick(index, cycle)` selects
+    (past the header's settle cycles) of a copy of the block's vectors, replays it on
+    Verilator and asserts that vector_replay fails naming that cycle, the port and the bit.
+    Returns the cycle and the run's facts."""
+    sim = "verilator"
+    header, cycles = read_jsonl(vectors(block, preset, seed, n))
+    settle = int(header.get("settle", 0))
+    idx = next(i for i, c in enumerate(cycles) if i > max(settle, 100) and pick(i, c))
+    width = next(int(p["width"]) for p in header["ports"] if p["name"] == port)
+    old = cycles[idx]["out"][port]
+    if isinstance(old, str):
+        cycles[idx]["out"][port] = f"0x{int(old, 16) ^ (1 << bit):0{(width + 3) // 4}x}"
+    else:
+        cycles[idx]["out"][port] = old ^ (1 << bit)
+    bad = OUT / preset / f"vectors-{label}.jsonl"
+    bad.write_text("\n".join(json.dumps(x) for x in [header, *cycles]) + "\n")
+    env = {**_env(block, preset, bad, seed, 50), "MRNIC_VECTORS": str(bad)}
+    facts = run_cocotb(sim, block, preset, label, env, testcase="vector_replay")
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"a corrupted {port} was not detected:\n" + report(sim, facts)
+    assert facts["exit_code"] != 0, report(sim, facts)
+    assert f"cycle {idx} " in msg and port in msg, msg
+    if width > 32:
+        assert f"[{bit}]" in msg, msg
+    return idx, facts
+
+
+def test_corrupted_parser_record_is_detected():
+    """The parser's replay can fail: one bit of one expected header record's PSN flipped."""
+    idx, facts = _corrupt_and_replay("parser", "small", 11, 1500, lambda i, c: c["out"]["m_hdr_valid"] == 1,
+                                     "m_hdr_psn", 3, "corrupted-parser")
+    print(f"[cocotb] corrupted parser record at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_corrupted_rtx_result_is_detected():
+    """The retransmit queue's replay can fail: one bit of one expected SEND result's PSN flipped."""
+    idx, facts = _corrupt_and_replay("rtx", "tiny", 21, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 1 and c["out"]["m_ok"] == 1,
+                                     "m_psn", 0, "corrupted-rtx")
+    print(f"[cocotb] corrupted rtx result at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
