@@ -180,3 +180,24 @@ def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
                                 "adv = iw & isb & ~hit & ~l_clear$q;", 7, 200, "directed_semantics")
     assert "uncommitted at the base op 1" in msg and "commit=0" in msg and "m_base" in msg, msg
     print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
+    """The parser's directed test can fail on the RTL: in the mutant of
+    verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
+    the bad-tkeep verdict; directed_frames must fail at the first such frame, naming it and both
+    counters."""
+    block, sim, preset = "parser", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    frm, to = "code = k_c25;", "code = k_c26;"
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / "mutant-parser-mac-error-priority.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 12, 200)
+    facts = run_cocotb(sim, block, preset, "mutant-parser-mac-error-priority", _env(block, preset, vec, 12, 50),
+                       testcase="directed_frames", source=bad)
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived directed_frames:\n" + report(sim, facts)
+    assert "tuser on beat 2" in msg and "stat_drop_mac_error +1" in msg and "stat_drop_bad_keep" in msg, msg
+    print(f"[cocotb] parser MAC-error-priority mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")

@@ -146,6 +146,7 @@ async def directed_frames(dut):
     await parser_reset(dut)
     before = counters(dut, names)
     assert all(v == 0 for v in before.values()), f"counters after rst: {before}"
+    await next_cycle(dut)  # out of the ReadOnly phase: the source sets tvalid at once
     src = axis_source(dut, "s_axis")
     watch = Watch(dut)
     task = cocotb.start_soon(watch.run())
@@ -215,6 +216,7 @@ async def random_frames_backpressure(dut):
                   (300, bursts(seed + 2, (1, 40), (3, 20))))
     backpressure = phases((300, never()), (400, random_hold(seed + 3, 0.4)), (200, pattern([0, 0, 1])),
                           (300, bursts(seed + 4, (1, 20), (10, 60))), (100, random_hold(seed + 5, 0.9)))
+    await next_cycle(dut)  # out of the ReadOnly phase: the source sets tvalid at once
     src = axis_source(dut, "s_axis", idle=idle)
     sink = StreamSink(dut, streams["m_hdr"], backpressure=backpressure)
     mon = StreamMonitor(dut, streams["m_hdr"], on_transfer=lambda t, c: sb.observe("m_hdr", t, c))

@@ -233,8 +233,8 @@ async def directed_semantics(dut):
             await next_cycle(dut)
             dut.m_tmo_ready.value = tmo_ready["v"]
             await settle()
-            if read(dut.m_tmo_valid) == 1:
-                events.append((now.cycle, read(dut.m_tmo_conn), tmo_ready["v"]))
+            if read(dut.m_tmo_valid) == 1:  # taken: the m_tmo_ready really driven in this cycle
+                events.append((now.cycle, read(dut.m_tmo_conn), read(dut.m_tmo_ready)))
 
     r, _ = await run_op(dut, {"s_op": OP["RESET"], "s_conn": b, "s_psn": 0})
     r, _ = await run_op(dut, {"s_op": OP["HWAIT"], "s_conn": b, "s_hw_valid": 1, "s_hw": 300})
@@ -253,24 +253,36 @@ async def directed_semantics(dut):
     assert first[0] > deadline_cycle, f"the timer fired at cycle {first[0]}, before its deadline {deadline_cycle}"
     assert first[0] <= max(deadline_cycle, t_send + LATENCY) + C + 3, \
         f"the timer fired at cycle {first[0]}, later than C + 3 after the deadline {deadline_cycle}"
-    # Held while m_tmo_ready is low (event stays, counter still), then taken once.
-    tmo0 = read(dut.stat_tmo)
+    # The first event was taken (m_tmo_ready high). With m_tmo_ready low, the next sweep's
+    # event comes and is held: valid every cycle, the same connection, the counter still.
     tmo_ready["v"] = 0
     n0 = len(events)
-    for _ in range(40):
+    for _ in range(C + 4):
+        await next_cycle(dut)
+    assert len(events) > n0, f"no event of the expired deadline in the {C + 4} cycles after the first"
+    k0 = len(events)
+    await settle()
+    tmo0 = read(dut.stat_tmo)
+    for _ in range(30):
         await next_cycle(dut)
     await settle()
-    held = events[n0:]
-    assert len(held) >= 38 and all(c == b and t == 0 for _, c, t in held), f"m_tmo not held while m_tmo_ready low: {held[:5]}"
+    held = events[k0:]
+    cycles_held = [c for c, _, _ in held]
+    assert len(held) >= 29 and cycles_held == list(range(held[0][0], held[0][0] + len(held))) \
+        and all(c == b and t == 0 for _, c, t in held), f"m_tmo not held while m_tmo_ready low: {held}"
     assert read(dut.stat_tmo) == tmo0, "stat_tmo counted an event not taken"
     tmo_ready["v"] = 1
     n1 = len(events)
     for _ in range(4 * C + 2):
         await next_cycle(dut)
+    tmo_ready["v"] = 0  # no transfer while the counter is read (it counts at the edge after one)
+    for _ in range(2):
+        await next_cycle(dut)
     await settle()
     again = [e for e in events[n1:] if e[2] == 1]
     assert 3 <= len(again) <= 6, f"an expired deadline fires once per sweep of {C} cycles: {len(again)} events in {4 * C + 2} cycles"
     assert read(dut.stat_tmo) == tmo0 + len(again), f"stat_tmo {read(dut.stat_tmo)}, {tmo0} + {len(again)} taken"
+    tmo_ready["v"] = 1
     r, _ = await run_op(dut, {"s_op": OP["ACK"], "s_conn": b, "s_psn": 1})
     check("ACK of b's only PSN", r, m_ok=1, m_n=counts({0: 1}))
     for _ in range(C + 4):
