@@ -182,22 +182,38 @@ def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
     print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
+def _parser_mutant(label: str, frm: str, to: str, testcase: str, n_random: int) -> str:
+    """Runs one parser cocotb testcase (Icarus, small) on the generated Verilog with `frm`
+    replaced by `to` (a mutant of verif/src/blocks/parser) and asserts that it failed; returns
+    the failure messages."""
+    block, sim, preset = "parser", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / f"{label}.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 12, 200)
+    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vec, 12, n_random), testcase=testcase, source=bad)
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
+    msg = "\n".join(facts["failures"])
+    print(f"[cocotb] {label} caught by {testcase} in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+    return msg
+
+
+def test_random_frames_catch_a_parser_that_drops_a_record_not_taken():
+    """The parser's randomized test can fail, and its backpressure matters: in the mutant
+    record_dropped_when_not_ready the output register empties whether or not m_hdr_ready took
+    the record, which only m_hdr_ready backpressure can show."""
+    msg = _parser_mutant("mutant-parser-record-dropped", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin",
+                         "random_frames_backpressure", 100)
+    assert "m_hdr" in msg and ("dropped before the offer was taken" in msg or "differs from the reference" in msg
+                               or "expected but never seen" in msg), msg
+
+
 def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
     """The parser's directed test can fail on the RTL: in the mutant of
     verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
     the bad-tkeep verdict; directed_frames must fail at the first such frame, naming it and both
     counters."""
-    block, sim, preset = "parser", "icarus", "small"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
-    frm, to = "code = k_c25;", "code = k_c26;"
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / "mutant-parser-mac-error-priority.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 12, 200)
-    facts = run_cocotb(sim, block, preset, "mutant-parser-mac-error-priority", _env(block, preset, vec, 12, 50),
-                       testcase="directed_frames", source=bad)
-    msg = "\n".join(facts["failures"])
-    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived directed_frames:\n" + report(sim, facts)
+    msg = _parser_mutant("mutant-parser-mac-error-priority", "code = k_c25;", "code = k_c26;", "directed_frames", 50)
     assert "tuser on beat 2" in msg and "stat_drop_mac_error +1" in msg and "stat_drop_bad_keep" in msg, msg
-    print(f"[cocotb] parser MAC-error-priority mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
