@@ -3,9 +3,10 @@ Icarus (docs/cocotb.md).
 
     source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
 
-Per session and preset, `mrnic gen` writes the Verilog and the manifest and `mrnic vectors`
-the golden model's vectors (common/runner.py); each (simulator, block, preset) is built once and
-runs the block's cocotb module `<block>/test_<block>.py`.
+Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx)
+writes the Verilog and the manifest, `mrnic vectors` the golden model's vectors and `mrnic
+frames` the parser's frames (common/runner.py); each (simulator, block, preset) is built once
+and runs the block's cocotb module `<block>/test_<block>.py`.
 """
 
 from __future__ import annotations
