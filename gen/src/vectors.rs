@@ -2,8 +2,9 @@
 //! vector replay (`verif/cocotb/common/vectors.py`), which drives the same generated Verilog.
 //!
 //! Format: JSON Lines. Line 1 is a header object
-//! `{"block", "module", "config", "seed", "cycles", "latency", "ports", "streams", "convention"}`
-//! (`ports` and `streams` as in `manifest.json`). Then one object per clock cycle,
+//! `{"block", "module", "config", "seed", "cycles", "latency", "settle", "ports", "streams",
+//! "convention"}` (`ports` and `streams` as in `manifest.json`; `settle`: the first cycles
+//! whose outputs are power-up state, not to be compared). Then one object per clock cycle,
 //! `{"in": {...}, "out": {...}}`: every input port but the clock, and every output port, by
 //! name. Values are numbers; ports wider than 64 bits are hex strings `"0x..."` (all digits of
 //! the width). The payload outputs of an output stream are present only in cycles where its
@@ -12,6 +13,11 @@
 //! The file is streamed (constant memory whatever `--cycles`), written to a temporary file
 //! beside the target and renamed at the end, so the target is either the whole document or
 //! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
+//!
+//! Blocks: `sack` (its own stimulus through `SackShell`, settle 0) and the blocks on the
+//! verification kit, `parser` and `rtx` (`write_kit`: the kit bench's power-up stimulus through
+//! its model cycle shell, as `kit::run_differential` runs them; settle = the stimulus'
+//! `settle_cycles()`). `--rtl DIR` writes the block's Verilog and a one-block manifest.
 
 use anyhow::{bail, ensure, Context, Result};
 use mrnic_hdl::ports::PortDir;
