@@ -248,8 +248,10 @@ async def random_frames_backpressure(dut):
     assert not diff, f"counters differ (expected, actual): {diff}"
     assert read(dut.stat_last_verdict) == frames[-1]["code"], \
         f"stat_last_verdict {read(dut.stat_last_verdict)}, the last frame's code is {frames[-1]['code']}"
-    # The backpressure really held records and stopped the input.
-    assert sink.held_cycles > 100 and mon.waiting_cycles > 20, (sink.held_cycles, mon.waiting_cycles)
+    # The backpressure really held records and stopped the input (a full-size run: a
+    # MRNIC_COCOTB_SCALE smoke run is too short for the backpressure phases).
+    if len(frames) >= 150:
+        assert sink.held_cycles > 100 and mon.waiting_cycles > 20, (sink.held_cycles, mon.waiting_cycles)
     verdicts = {f["verdict"] for f in frames}
     dut._log.info("random_frames_backpressure: %d frames (%d good) in %d cycles, %d distinct verdicts; sink held %d "
                   "cycles, a record waiting %d cycles", len(frames), len(goods), cycles, len(verdicts),

@@ -398,8 +398,9 @@ async def random_backpressure(dut):
     want = {**final, "stat_tmo": tmo["n"]}  # timer events depend on time: counted here
     diff = {s: (want[s], got[s]) for s in STATS if want[s] != got[s]}
     assert not diff, f"counters (expected, actual): {diff}"
-    assert source.idle_cycles > 50 and source.stalled_cycles > 50, (source.idle_cycles, source.stalled_cycles)
-    assert sink.held_cycles > 100 and mon.waiting_cycles > 50, (sink.held_cycles, mon.waiting_cycles)
+    if len(ops) >= 1000:  # a full-size run really idled, stalled and held (a smoke run is too short)
+        assert source.idle_cycles > 50 and source.stalled_cycles > 50, (source.idle_cycles, source.stalled_cycles)
+        assert sink.held_cycles > 100 and mon.waiting_cycles > 50, (sink.held_cycles, mon.waiting_cycles)
     dut._log.info("random_backpressure: %d results in order equal to the model's in %d cycles; %d timer events taken; "
                   "source idle %d / stalled %d, sink held %d (a result waiting %d)", mon.transfers, cycles, tmo["n"],
                   source.idle_cycles, source.stalled_cycles, sink.held_cycles, mon.waiting_cycles)
