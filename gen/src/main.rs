@@ -4,7 +4,10 @@
 //!   every block (or one), one file each, and a JSON manifest listing them (ports,
 //!   parameters, latency); written all together or not at all.
 //! - `mrnic synth --board ulx3s|icebreaker`: bitstream and synthesis report.
-//! - `mrnic vectors`: cycle-by-cycle test vectors from the golden model (for cocotb).
+//! - `mrnic vectors`: cycle-by-cycle test vectors from the golden model (for cocotb);
+//!   `--rtl DIR` also writes the block's Verilog and manifest.
+//! - `mrnic frames`: model-built parser frames (valid and malformed) with their expected
+//!   verdicts and header records, as JSON (for cocotb).
 //! - `mrnic pcap --out FILE [--trace FILE]`: a pcap of an mrnic exchange (open it in
 //!   Wireshark or tshark), and optionally the same frames as JSON lines.
 //! - `mrnic sim SCENARIO [--ci] [--out DIR] [--shard K/N | --seeds LIST]`: a
@@ -25,6 +28,7 @@ use clap::{Parser, Subcommand};
 use mrnic_model::Config;
 use std::path::{Path, PathBuf};
 
+mod frames;
 mod synth;
 mod vectors;
 
@@ -65,6 +69,9 @@ enum Cmd {
     /// Write a block's cycle-by-cycle vectors from the golden model (JSON Lines, streamed;
     /// at most 10^7 cycles).
     Vectors(vectors::VectorsArgs),
+    /// Write frames for the frame parser (valid and malformed, built by the model), with
+    /// the model's verdict (accepted with its header record, or the drop reason) as JSON.
+    Frames(frames::FramesArgs),
     /// Write a pcap of a simulated mrnic exchange (RoCEv2 framing, UDP 4791): the transport
     /// model over a lossy network with a congested and a dying route: data on four paths,
     /// losses and their selective retransmissions, ACKs with SACK bitmaps and ECN echoes, a
@@ -271,6 +278,7 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Gen { cfg, block, out } => gen(&load_config(&cfg)?, &out, block.as_deref()),
         Cmd::Synth(args) => synth::run(args),
         Cmd::Vectors(a) => vectors::run(&a),
+        Cmd::Frames(a) => frames::run(&a),
         Cmd::Pcap { out, seed, trace } => pcap(&out, seed, trace.as_deref()),
         Cmd::Sim { scenario, ci, out, quiet, shard, seeds } => {
             let files = match seeds {

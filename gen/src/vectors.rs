@@ -2,8 +2,9 @@
 //! vector replay (`verif/cocotb/common/vectors.py`), which drives the same generated Verilog.
 //!
 //! Format: JSON Lines. Line 1 is a header object
-//! `{"block", "module", "config", "seed", "cycles", "latency", "ports", "streams", "convention"}`
-//! (`ports` and `streams` as in `manifest.json`). Then one object per clock cycle,
+//! `{"block", "module", "config", "seed", "cycles", "latency", "settle", "ports", "streams",
+//! "convention"}` (`ports` and `streams` as in `manifest.json`; `settle`: the first cycles
+//! whose outputs are power-up state, not to be compared). Then one object per clock cycle,
 //! `{"in": {...}, "out": {...}}`: every input port but the clock, and every output port, by
 //! name. Values are numbers; ports wider than 64 bits are hex strings `"0x..."` (all digits of
 //! the width). The payload outputs of an output stream are present only in cycles where its
@@ -12,12 +13,18 @@
 //! The file is streamed (constant memory whatever `--cycles`), written to a temporary file
 //! beside the target and renamed at the end, so the target is either the whole document or
 //! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
+//!
+//! Blocks: `sack` (its own stimulus through `SackShell`, settle 0) and the blocks on the
+//! verification kit, `parser` and `rtx` (`write_kit`: the kit bench's power-up stimulus through
+//! its model cycle shell, as `kit::run_differential` runs them; settle = the stimulus'
+//! `settle_cycles()`). `--rtl DIR` writes the block's Verilog and a one-block manifest.
 
 use anyhow::{bail, ensure, Context, Result};
 use mrnic_hdl::ports::PortDir;
 use mrnic_hdl::tops::{dir_name, Generated};
 use mrnic_model::sack::{SackInputs, SackOutputs, SackShell};
 use mrnic_verif::blocks::sack::stimulus::SackStimulus;
+use mrnic_verif::kit::{StimOpts, Values};
 use mrnic_model::Config;
 use serde::Serialize;
 use std::fs::File;
@@ -31,14 +38,14 @@ use std::path::{Path, PathBuf};
 pub const MAX_CYCLES: u64 = 10_000_000;
 
 /// The blocks `mrnic vectors` knows.
-pub const BLOCKS: &[&str] = &["sack"];
+pub const BLOCKS: &[&str] = &["sack", "parser", "rtx"];
 
 /// `mrnic vectors`: the golden model's cycle-by-cycle vectors of one block (JSON Lines).
 #[derive(clap::Args, Clone)]
 pub struct VectorsArgs {
     #[command(flatten)]
     cfg: crate::ConfigArgs,
-    /// The block (`sack`).
+    /// The block (`sack`, `parser`, `rtx`).
     #[arg(long, default_value = "sack")]
     pub block: String,
     /// Seed of the stimulus.
@@ -47,9 +54,17 @@ pub struct VectorsArgs {
     /// Clock cycles to write (1 ..= 10000000).
     #[arg(long, default_value_t = 2000)]
     pub cycles: u64,
-    /// Output file (JSON Lines); its directory is created if missing.
+    /// No random resets after the power-up prologue (blocks on the verification kit:
+    /// `parser`, `rtx`), so the input transfers can be replayed with other timing.
     #[arg(long)]
-    pub out: PathBuf,
+    pub no_resets: bool,
+    /// Output file (JSON Lines); its directory is created if missing.
+    #[arg(long, required_unless_present = "rtl")]
+    pub out: Option<PathBuf>,
+    /// Also write the block's generated Verilog and a `manifest.json` listing just it into
+    /// this directory (for blocks `mrnic gen` does not list), all or nothing.
+    #[arg(long)]
+    pub rtl: Option<PathBuf>,
 }
 
 /// Runs `mrnic vectors`.
@@ -59,10 +74,125 @@ pub fn run(args: &VectorsArgs) -> Result<()> {
         bail!("unknown block {:?}: the known blocks are {}", args.block, BLOCKS.join(", "));
     }
     let cfg = crate::load_config(&args.cfg)?;
-    let g = mrnic_hdl::tops::sack_engine(&cfg)?;
-    write_atomically(&args.out, |w| write_sack(w, &cfg, &g, args.seed, args.cycles))?;
-    println!("wrote {} cycles of block {} (seed {}) to {}", args.cycles, args.block, args.seed, args.out.display());
+    let g = mrnic_hdl::tops::block(&cfg, &args.block)?;
+    if let Some(out) = &args.out {
+        match args.block.as_str() {
+            "sack" => {
+                ensure!(!args.no_resets, "--no-resets: the sack vectors have no random resets to drop");
+                write_atomically(out, |w| write_sack(w, &cfg, &g, args.seed, args.cycles))?
+            }
+            b => write_atomically(out, |w| write_kit(w, b, &cfg, &g, args.seed, args.cycles, args.no_resets))?,
+        }
+        println!("wrote {} cycles of block {} (seed {}) to {}", args.cycles, args.block, args.seed, out.display());
+    }
+    if let Some(dir) = &args.rtl {
+        write_rtl(dir, &cfg, &g)?;
+    }
     Ok(())
+}
+
+/// `--rtl DIR`: the block's Verilog and a manifest listing just it (the shape `mrnic gen`
+/// writes), both or neither.
+fn write_rtl(dir: &Path, cfg: &Config, g: &Generated) -> Result<()> {
+    let (file, entry) = crate::manifest_entry(g);
+    let manifest = serde_json::json!({ "generator": mrnic_hdl::tops::GENERATOR, "config": cfg, "blocks": [entry] });
+    let files = vec![
+        (dir.join(&file), g.verilog.clone().into_bytes()),
+        (dir.join("manifest.json"), (serde_json::to_string_pretty(&manifest)? + "\n").into_bytes()),
+    ];
+    crate::write_all_or_nothing(&files)?;
+    for (p, _) in &files {
+        println!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// A block's vectors from its verification-kit bench (`mrnic_verif::blocks`): the kit's
+/// seeded stimulus in its power-up form (reset held, then every piece of state the block
+/// relies on set up) driven through the model's cycle shell, exactly as the Verilated
+/// differential test runs it. The header's `settle` is the stimulus' settle cycles: the
+/// outputs of those first cycles (before the first reset edge) are power-up state, not
+/// compared.
+fn write_kit(w: &mut dyn Write, block: &str, cfg: &Config, g: &Generated, seed: u64, cycles: u64, no_resets: bool) -> Result<()> {
+    let spec = mrnic_verif::blocks::block(block)?;
+    let iface = mrnic_verif::kit::Interface::from_generated(block, g)?;
+    let io = iface.io();
+    let tb = (spec.testbench)(cfg)?;
+    let opts = StimOpts { power_up: true, no_resets, ..Default::default() };
+    let mut model = tb.model(&io)?;
+    let mut stim = tb.stimulus(&io, seed, &opts)?;
+    let settle = stim.settle_cycles();
+    let streams = streams_of(g);
+    let header = Header {
+        block,
+        module: &g.module,
+        config: cfg,
+        seed,
+        cycles,
+        latency: g.latency,
+        settle,
+        ports: ports_json(g),
+        streams: &streams,
+        convention: CONVENTION,
+    };
+    serde_json::to_writer(&mut *w, &header)?;
+    w.write_all(b"\n")?;
+    let (mut i, mut o) = (Values::new(&io.inputs), Values::new(&io.outputs));
+    let mut taken = vec![false; io.in_streams.len()];
+    let mut line = String::with_capacity(4096);
+    for _ in 0..cycles {
+        stim.next(&taken, &mut i);
+        model.step(&i, &mut o);
+        for (k, s) in io.in_streams.iter().enumerate() {
+            taken[k] = i.bit(s.valid) && o.bit(s.ready);
+        }
+        line.clear();
+        line.push_str("{\"in\":{");
+        kit_columns(&mut line, &i, |_| true);
+        line.push_str("},\"out\":{");
+        kit_columns(&mut line, &o, |k| match io.gate[k] {
+            Some(v) => o.bit(v),
+            None => true,
+        });
+        line.push_str("}}\n");
+        w.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `"name":value` for every signal of `v` that `keep` selects: a number up to 64 bits, a
+/// `"0x…"` string with every digit of the width above.
+fn kit_columns(line: &mut String, v: &Values, keep: impl Fn(usize) -> bool) {
+    use std::fmt::Write as _;
+    let l = v.layout().clone();
+    let mut first = true;
+    for k in 0..l.len() {
+        if !keep(k) {
+            continue;
+        }
+        if !first {
+            line.push(',');
+        }
+        first = false;
+        let width = l.width(k);
+        if width <= 64 {
+            let _ = write!(line, "\"{}\":{}", l.name(k), v.get(k));
+        } else {
+            let words = v.wide(k);
+            let _ = write!(line, "\"{}\":\"0x", l.name(k));
+            for d in (0..width.div_ceil(4)).rev() {
+                let _ = write!(line, "{:x}", (words[d / 16] >> ((d % 16) * 4)) & 0xf);
+            }
+            line.push('"');
+        }
+    }
+}
+
+fn ports_json(g: &Generated) -> Vec<serde_json::Value> {
+    g.ports
+        .iter()
+        .map(|p| serde_json::json!({"name": p.name, "width": p.width, "direction": dir_name(p.dir)}))
+        .collect()
 }
 
 fn check_cycles(cycles: u64) -> Result<()> {
@@ -109,6 +239,8 @@ struct Header<'a> {
     seed: u64,
     cycles: u64,
     latency: u32,
+    /// Cycles at the start whose outputs are not compared (power-up state).
+    settle: u64,
     ports: Vec<serde_json::Value>,
     streams: &'a [Stream],
     convention: &'a str,
@@ -192,11 +324,8 @@ fn write_sack(w: &mut dyn Write, cfg: &Config, g: &Generated, seed: u64, cycles:
         seed,
         cycles,
         latency: g.latency,
-        ports: g
-            .ports
-            .iter()
-            .map(|p| serde_json::json!({"name": p.name, "width": p.width, "direction": dir_name(p.dir)}))
-            .collect(),
+        settle: 0,
+        ports: ports_json(g),
         streams: &streams,
         convention: CONVENTION,
     };

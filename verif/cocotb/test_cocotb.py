@@ -3,9 +3,10 @@ Icarus (docs/cocotb.md).
 
     source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
 
-Per session and preset, `mrnic gen` writes the Verilog and the manifest and `mrnic vectors`
-the golden model's vectors (common/runner.py); each (simulator, block, preset) is built once and
-runs the block's cocotb module `<block>/test_<block>.py`.
+Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx)
+writes the Verilog and the manifest, `mrnic vectors` the golden model's vectors and `mrnic
+frames` the parser's frames (common/runner.py); each (simulator, block, preset) is built once
+and runs the block's cocotb module `<block>/test_<block>.py`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from common import runner
 from common.runner import OUT, read_jsonl, report, run_cocotb, vectors
 
-# Sizes chosen so that the whole run stays under ~4 minutes on the 2-core reference machine
+# Sizes chosen so that the whole run stays under ~5 minutes on the 2-core reference machine
 # (measured figures in docs/cocotb.md). MRNIC_COCOTB_SCALE multiplies the vector cycles and
 # the random operations (0.1 for a smoke run, 10 for a soak).
 SCALE = float(os.environ.get("MRNIC_COCOTB_SCALE", "1"))
@@ -29,8 +30,18 @@ RUNS = [
     ("sack", "icarus", "small", 3, 4000, 1000),
     ("sack", "icarus", "default", 4, 4000, 1000),
     ("sack", "icarus", "ice40", 5, 4000, 1000),
+    # parser: random operations = random frames of `mrnic frames`
+    ("parser", "verilator", "small", 11, 6000, 300),
+    ("parser", "icarus", "small", 12, 3000, 150),
+    # rtx: Verilator only (Icarus ran ~520 cycles in 1199 s); random operations = cycles of
+    # the no-reset vectors whose ops the randomized test replays
+    ("rtx", "verilator", "tiny", 21, 6000, 3000),
 ]
-TESTS = {"sack": ["vector_replay", "directed_semantics", "random_backpressure"]}
+TESTS = {
+    "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "parser": ["vector_replay", "directed_frames", "random_frames_backpressure"],
+    "rtx": ["vector_replay", "directed_semantics", "random_backpressure"],
+}
 
 
 def _n(x: int) -> int:
@@ -40,8 +51,15 @@ def _n(x: int) -> int:
 def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
     _, entry = runner.block(block, preset)
     env = {"MRNIC_VECTORS": str(vec), "MRNIC_SEED": str(seed), "MRNIC_RANDOM_OPS": str(ops)}
-    if "connections" in entry.get("parameters", {}):
-        env["MRNIC_CONNECTIONS"] = str(entry["parameters"]["connections"])
+    params = entry.get("parameters", {})
+    if "connections" in params:
+        env["MRNIC_CONNECTIONS"] = str(params["connections"])
+    if "head_on" in params:
+        env["MRNIC_HEAD_ON"] = str(params["head_on"])
+    if block == "parser":
+        env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
+    if block == "rtx":
+        env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
 
@@ -84,6 +102,49 @@ def test_corrupted_vector_is_detected():
     print(f"[cocotb] corrupted vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+def _corrupt_and_replay(block: str, preset: str, seed: int, n: int, pick, port: str, bit: int, label: str):
+    """Flips bit `bit` of the expected `port` in the first cycle `pick(index, cycle)` selects
+    (past the header's settle cycles) of a copy of the block's vectors, replays it on
+    Verilator and asserts that vector_replay fails naming that cycle, the port and the bit.
+    Returns the cycle and the run's facts."""
+    sim = "verilator"
+    header, cycles = read_jsonl(vectors(block, preset, seed, n))
+    settle = int(header.get("settle", 0))
+    idx = next(i for i, c in enumerate(cycles) if i > max(settle, 100) and pick(i, c))
+    width = next(int(p["width"]) for p in header["ports"] if p["name"] == port)
+    old = cycles[idx]["out"][port]
+    if isinstance(old, str):
+        cycles[idx]["out"][port] = f"0x{int(old, 16) ^ (1 << bit):0{(width + 3) // 4}x}"
+    else:
+        cycles[idx]["out"][port] = old ^ (1 << bit)
+    bad = OUT / preset / f"vectors-{label}.jsonl"
+    bad.write_text("\n".join(json.dumps(x) for x in [header, *cycles]) + "\n")
+    env = {**_env(block, preset, bad, seed, 50), "MRNIC_VECTORS": str(bad)}
+    facts = run_cocotb(sim, block, preset, label, env, testcase="vector_replay")
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"a corrupted {port} was not detected:\n" + report(sim, facts)
+    assert facts["exit_code"] != 0, report(sim, facts)
+    assert f"cycle {idx} " in msg and port in msg, msg
+    if width > 32:
+        assert f"[{bit}]" in msg, msg
+    return idx, facts
+
+
+def test_corrupted_parser_record_is_detected():
+    """The parser's replay can fail: one bit of one expected header record's PSN flipped."""
+    idx, facts = _corrupt_and_replay("parser", "small", 11, 1500, lambda i, c: c["out"]["m_hdr_valid"] == 1,
+                                     "m_hdr_psn", 3, "corrupted-parser")
+    print(f"[cocotb] corrupted parser record at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_corrupted_rtx_result_is_detected():
+    """The retransmit queue's replay can fail: one bit of one expected SEND result's PSN flipped."""
+    idx, facts = _corrupt_and_replay("rtx", "tiny", 21, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 1 and c["out"]["m_ok"] == 1,
+                                     "m_psn", 0, "corrupted-rtx")
+    print(f"[cocotb] corrupted rtx result at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
     """Runs one cocotb testcase (Icarus, small preset) on the generated SACK Verilog with `frm`
     replaced by `to` (a mutant of verif/tests/sack_diff.rs), and asserts that it failed.
@@ -120,3 +181,40 @@ def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
                                 "adv = iw & isb & ~hit & ~l_clear$q;", 7, 200, "directed_semantics")
     assert "uncommitted at the base op 1" in msg and "commit=0" in msg and "m_base" in msg, msg
     print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+def _parser_mutant(label: str, frm: str, to: str, testcase: str, n_random: int) -> str:
+    """Runs one parser cocotb testcase (Icarus, small) on the generated Verilog with `frm`
+    replaced by `to` (a mutant of verif/src/blocks/parser) and asserts that it failed; returns
+    the failure messages."""
+    block, sim, preset = "parser", "icarus", "small"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / f"{label}.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 12, 200)
+    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vec, 12, n_random), testcase=testcase, source=bad)
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
+    msg = "\n".join(facts["failures"])
+    print(f"[cocotb] {label} caught by {testcase} in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+    return msg
+
+
+def test_random_frames_catch_a_parser_that_drops_a_record_not_taken():
+    """The parser's randomized test can fail, and its backpressure matters: in the mutant
+    record_dropped_when_not_ready the output register empties whether or not m_hdr_ready took
+    the record, which only m_hdr_ready backpressure can show."""
+    msg = _parser_mutant("mutant-parser-record-dropped", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin",
+                         "random_frames_backpressure", 100)
+    assert "m_hdr" in msg and ("dropped before the offer was taken" in msg or "differs from the reference" in msg
+                               or "expected but never seen" in msg), msg
+
+
+def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
+    """The parser's directed test can fail on the RTL: in the mutant of
+    verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
+    the bad-tkeep verdict; directed_frames must fail at the first such frame, naming it and both
+    counters."""
+    msg = _parser_mutant("mutant-parser-mac-error-priority", "code = k_c25;", "code = k_c26;", "directed_frames", 50)
+    assert "tuser on beat 2" in msg and "stat_drop_mac_error +1" in msg and "stat_drop_bad_keep" in msg, msg

@@ -84,16 +84,36 @@ def rtl(preset: str) -> Path:
     return out
 
 
+@functools.cache
+def block_rtl(block_name: str, preset: str) -> Path:
+    """`mrnic vectors --block B --rtl DIR`: the directory with just that block's Verilog and a
+    manifest listing it (works for every block `mrnic vectors` knows, whether or not
+    `mrnic gen` lists it)."""
+    out = OUT / preset / f"rtl-{block_name}"
+    mrnic("vectors", "--block", block_name, "--preset", preset, "--rtl", str(out))
+    return out
+
+
 def block(block_name: str, preset: str) -> tuple[Path, dict]:
-    """The Verilog file and manifest entry of a block of `preset`."""
-    return block_entry(rtl(preset) / "manifest.json", block_name)
+    """The Verilog file and manifest entry of a block of `preset` (sack: from `mrnic gen`;
+    the other blocks: from `mrnic vectors --rtl`)."""
+    d = rtl(preset) if block_name == "sack" else block_rtl(block_name, preset)
+    return block_entry(d / "manifest.json", block_name)
 
 
 @functools.cache
-def vectors(block_name: str, preset: str, seed: int, cycles: int) -> Path:
-    out = OUT / preset / f"vectors-{block_name}-s{seed}-c{cycles}.jsonl"
+def vectors(block_name: str, preset: str, seed: int, cycles: int, no_resets: bool = False) -> Path:
+    out = OUT / preset / f"vectors-{block_name}-s{seed}-c{cycles}{'-noreset' if no_resets else ''}.jsonl"
     mrnic("vectors", "--block", block_name, "--preset", preset, "--seed", str(seed), "--cycles", str(cycles),
-          "--out", str(out))
+          *(["--no-resets"] if no_resets else []), "--out", str(out))
+    return out
+
+
+@functools.cache
+def frames(seed: int, n_random: int) -> Path:
+    """`mrnic frames`: the parser's directed and `n_random` random frames with their verdicts."""
+    out = OUT / "frames" / f"frames-s{seed}-r{n_random}.json"
+    mrnic("frames", "--seed", str(seed), "--random", str(n_random), "--out", str(out))
     return out
 
 

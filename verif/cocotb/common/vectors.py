@@ -6,7 +6,8 @@ value}}`, values as numbers or "0x..." hex strings (ports wider than 64 bits). P
 inputs are driven at the falling edge and every output is sampled once settled, before the
 next rising edge, and compared: every output every cycle, except the payload of an output
 stream, which is compared only when the expected valid is 1 (the vectors omit it otherwise).
-X/Z on a compared output is a mismatch. The first mismatching cycle fails with the cycle index,
+X/Z on a compared output is a mismatch. The header's optional `settle` (default 0) is the number of
+first cycles whose outputs are not compared (power-up state before the first reset edge). The first mismatching cycle fails with the cycle index,
 that cycle's and the three previous cycles' inputs, and each differing output (expected,
 actual, and the differing bit positions of a port wider than 32 bits).
 
@@ -63,6 +64,7 @@ async def replay(dut, path: str, *, latency: int | None = None, before_clock=Non
     if latency is not None and int(header["latency"]) != int(latency):
         raise AssertionError(f"{path}: latency {header['latency']}, the manifest says {latency}")
     check_ports(dut, header)
+    settle_cycles = int(header.get("settle", 0))
     widths = {p["name"]: int(p["width"]) for p in header["ports"]}
     inputs = [p["name"] for p in header["ports"] if p["direction"] == "input" and p["name"] != clock]
     outputs = [p["name"] for p in header["ports"] if p["direction"] == "output"]
@@ -109,6 +111,8 @@ async def replay(dut, path: str, *, latency: int | None = None, before_clock=Non
                 await next_cycle(dut, clock)
                 apply(cin)
             await settle()
+            if idx < settle_cycles:
+                continue
 
             mismatches = []
             for n, h in always_h:
@@ -130,9 +134,9 @@ async def replay(dut, path: str, *, latency: int | None = None, before_clock=Non
     if idx + 1 != int(header["cycles"]):
         raise AssertionError(f"{path}: the header says {header['cycles']} cycles, the file has {idx + 1} (truncated?)")
     dt = time.perf_counter() - t0
-    dut._log.info("%d cycles, %d output beats compared, all equal (%.1f s, %.0f cycles/s)",
-                  idx + 1, beats, dt, (idx + 1) / dt if dt else 0.0)
-    return {"cycles": idx + 1, "beats": beats, "seconds": dt}
+    dut._log.info("%d cycles (the first %d not compared: settle), %d output beats compared, all equal (%.1f s, %.0f cycles/s)",
+                  idx + 1, settle_cycles, beats, dt, (idx + 1) / dt if dt else 0.0)
+    return {"cycles": idx + 1, "beats": beats, "seconds": dt, "settle": settle_cycles}
 
 
 def _report(idx: int, recent, inputs, mismatches, widths) -> str:
