@@ -223,4 +223,22 @@ pub fn mutants() -> Vec<Mutant> {
     MUTANTS.iter().map(|&(n, f, t)| Mutant::new(n, f, t)).collect()
 }
 
-const MUTANTS: &[(&str, &str, &str)] = &[];
+const MUTANTS: &[(&str, &str, &str)] = &[
+    // the 4 KiB limit off by one beat: a burst that needs one beat more than its page has
+    // keeps it and crosses the boundary
+    ("burst_crosses_4k_by_one_beat", "if (n_page < n) begin", "if (n_page + k_one < n) begin"),
+    // the command's last beat gets every lane (the tail mask forgotten)
+    ("last_beat_strobe_full", "m_axi_wstrb = strb;", "m_axi_wstrb = strb | {8{(left$q == k_one9) & (cur$q >= hi$q)}};"),
+    // awlen = beats instead of beats - 1
+    ("burst_length_plus_one", "m_axi_awlen = n_m1[(32'h0)+:(8)];", "m_axi_awlen = n[(32'h0)+:(8)];"),
+    // the checked window's end is not applied (only the command's own end)
+    ("window_end_ignored", "if (in_wend < in_hi) begin", "if (1'b0) begin"),
+    // the checked window's base is not applied
+    ("window_base_ignored", "if (in_addr > in_base) begin", "if (1'b1) begin"),
+    // the 2^A end of the address space is not applied
+    ("top_of_address_space_ignored", "if (k_top < in_hi) begin", "if (1'b0) begin"),
+    // a non-OKAY bresp is counted but not reported
+    ("bresp_error_not_reported", "resp$d = m_axi_bresp;", "resp$d = k_zero2;"),
+    // the completion does not wait for the B responses
+    ("completion_before_b", "ob$d = ob$q + 32'h1;", "ob$d = ob$q;"),
+];
