@@ -175,7 +175,7 @@ impl PlaceStimulus {
                 (u64::MAX - r.gen_range(0..9000), r.gen_range(1..5000))
             }
             _ => {
-                let len = if r.gen_bool(0.7) { r.gen_range(1..1500) } else { r.gen_range(1..=lmax) } as u32;
+                let len = if r.gen_bool(0.9) { r.gen_range(1..1500) } else { r.gen_range(1..=lmax.min(8192)) } as u32;
                 (r.gen::<u64>() >> r.gen_range(0..48), len)
             }
         };
