@@ -73,4 +73,5 @@
         if (st$q != 2'd0) assert (lo$q == f_lo && hi$q == f_hi);
         if (st$q == 2'd1) assert (cur$q < hi$q);
         if (st$q == 2'd2) assert (baddr$q == f_beat && {1'b0, left$q} == {1'b0, f_left} && f_left != 9'd0);
+        if (st$q == 2'd2) assert ((baddr$q & (FB - 1)) == 0);
     end
