@@ -129,7 +129,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     in_wend: Signal<Local, Bits<A1>>,
     in_lo: Signal<Local, Bits<A1>>,
     in_hi: Signal<Local, Bits<A1>>,
-    in_diff: Signal<Local, Bits<A1>>,
+    in_diff: Signal<Local, Bits<L>>,
     in_bytes: Signal<Local, Bits<L>>,
     in_some: Signal<Local, bool>,
     // ---- the burst of `cur`
@@ -137,7 +137,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     n_left: Signal<Local, Bits<A1>>,
     n_page: Signal<Local, Bits<A1>>,
     n: Signal<Local, Bits<A1>>,
-    n_m1: Signal<Local, Bits<A1>>,
+    n_m1: Signal<Local, Bits<8>>,
     // ---- the beat of `baddr`
     lane: Signal<Local, Bits<A1>>,
     t: Signal<Local, bool>,
@@ -162,7 +162,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     k_maxb: Constant<Bits<A1>>,
     k_lg: Constant<Bits<8>>,
     k_one: Constant<Bits<A1>>,
-    k_zero_a1: Constant<Bits<A1>>,
+    k_one8: Constant<Bits<8>>,
     k_zero_l: Constant<Bits<L>>,
     k_zero_b: Constant<Bits<B>>,
     k_one9: Constant<Bits<9>>,
@@ -284,7 +284,7 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             k_maxb: c(u64::from(cfg.max_beats)),
             k_lg: Constant::new(u64::from(cfg.size()).into()),
             k_one: c(1),
-            k_zero_a1: c(0),
+            k_one8: Constant::new(1u64.into()),
             k_zero_l: Constant::new(0u64.into()),
             k_zero_b: Constant::new(0u64.into()),
             k_one9: Constant::new(1u64.into()),
@@ -317,10 +317,11 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             self.in_hi.next = self.k_top.val();
         }
         self.in_some.next = self.in_hi.val() > self.in_lo.val();
-        self.in_diff.next = self.in_hi.val() - self.in_lo.val();
+        // bytes < 2^L: the low L bits of the difference are the difference
+        self.in_diff.next = self.in_hi.val().get_bits::<L>(0) - self.in_lo.val().get_bits::<L>(0);
         self.in_bytes.next = self.k_zero_l.val();
         if self.in_some.val() {
-            self.in_bytes.next = self.in_diff.val().get_bits::<L>(0);
+            self.in_bytes.next = self.in_diff.val();
         }
         // ---- the burst starting at `cur`: min(beats to hi, beats to the 4 KiB page end, max)
         self.ab.next = self.cur.q.val() & self.k_align.val();
@@ -333,7 +334,8 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         if self.k_maxb.val() < self.n.val() {
             self.n.next = self.k_maxb.val();
         }
-        self.n_m1.next = self.n.val() - self.k_one.val();
+        // 1 <= n <= 256: awlen = (n mod 256) - 1 mod 256
+        self.n_m1.next = self.n.val().get_bits::<8>(0) - self.k_one8.val();
         // ---- the strobes of the beat at `baddr`: lane i iff lo <= baddr + i < hi
         self.strb.next = self.k_zero_b.val();
         self.lane.next = self.baddr.q.val();
@@ -356,7 +358,7 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         self.d_ready.next = self.w_in.val() & self.m_axi_wready.val();
         self.m_axi_awvalid.next = self.aw_v.val();
         self.m_axi_awaddr.next = self.ab.val().get_bits::<A>(0);
-        self.m_axi_awlen.next = self.n_m1.val().get_bits::<8>(0);
+        self.m_axi_awlen.next = self.n_m1.val();
         self.m_axi_awsize.next = self.k_size.val();
         self.m_axi_awburst.next = self.k_incr.val();
         self.m_axi_wvalid.next = self.w_in.val() & self.d_valid.val();
