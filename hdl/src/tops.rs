@@ -226,12 +226,53 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
         ]))
 }
 
+/// Sizes of the DMA placement unit's write path (block `placement`): 64-bit AXI4 data
+/// (B = 8 bytes), bursts of up to 256 beats, 64-bit addresses, 16-bit lengths.
+pub fn placement_config() -> mrnic_model::transport::placement_wr::WrConfig {
+    mrnic_model::transport::placement_wr::WrConfig::new(8, 256).expect("the placement unit's sizes are legal")
+}
+
+/// The DMA placement unit's write path (block `placement`); the configuration is validated
+/// but does not change it (its sizes are [`placement_config`]).
+fn placement(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_placement";
+    let w = placement_config();
+    let mut uut = crate::placement::PlacementWr::<64, 65, 16, 8, 64>::try_new(&w)?;
+    uut.connect_all();
+    let verilog = crate::verilog::generate(&uut, module)?;
+    let ports = top_ports(&uut);
+    let params = BTreeMap::from([
+        ("beat_bytes".to_string(), u64::from(w.beat_bytes)),
+        ("max_beats".to_string(), u64::from(w.max_beats)),
+        ("addr_bits".to_string(), u64::from(w.addr_bits)),
+        ("len_bits".to_string(), u64::from(w.len_bits)),
+    ]);
+    let axi = |name: &str, dir: PortDir, valid: &str, ready: &str, payload: &[&str]| StreamInfo {
+        name: name.into(),
+        dir,
+        valid: valid.into(),
+        ready: ready.into(),
+        payload: payload.iter().map(|p| p.to_string()).collect(),
+        timer: None,
+    };
+    Ok(assemble("placement", module, cfg, verilog, ports, params, mrnic_model::transport::placement_wr::WR_LATENCY as u32, vec![
+            stream("s", PortDir::In, &["addr", "len", "base", "wlen", "tag"]),
+            stream("d", PortDir::In, &["data"]),
+            axi("m_axi_aw", PortDir::Out, "m_axi_awvalid", "m_axi_awready", &["m_axi_awaddr", "m_axi_awlen", "m_axi_awsize", "m_axi_awburst"]),
+            axi("m_axi_w", PortDir::Out, "m_axi_wvalid", "m_axi_wready", &["m_axi_wdata", "m_axi_wstrb", "m_axi_wlast"]),
+            axi("m_axi_b", PortDir::In, "m_axi_bvalid", "m_axi_bready", &["m_axi_bresp"]),
+            stream("m", PortDir::Out, &["tag", "resp", "clipped", "bytes"]),
+        ]))
+}
+
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
         "sack" => sack(cfg),
         "parser" => parser(cfg),
         "rtx" => rtx(cfg),
+        "placement" => placement(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -337,6 +378,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn placement_is_generated_by_name_outside_blocks_with_every_port_in_one_stream() {
+        assert!(!BLOCKS.contains(&"placement"), "placement is not in tops::BLOCKS yet");
+        let g = block(&Config::preset("small").unwrap(), "placement").unwrap();
+        assert_eq!((g.module.as_str(), g.file.as_str()), ("mrnic_placement", "mrnic_placement.v"));
+        assert!(g.verilog.contains("\nmodule mrnic_placement("));
+        assert!(!has_word(&g.verilog, "top"), "the word `top` is left");
+        let dir = |n: &str| g.ports.iter().find(|x| x.name == n).unwrap_or_else(|| panic!("no port {n}")).dir;
+        let mut seen = std::collections::BTreeSet::new();
+        for s in &g.streams {
+            let flip = if s.dir == PortDir::In { PortDir::Out } else { PortDir::In };
+            assert_eq!(dir(&s.valid), s.dir, "{}", s.valid);
+            assert_eq!(dir(&s.ready), flip, "{}", s.ready);
+            for n in s.payload.iter().chain([&s.valid, &s.ready]) {
+                assert!(seen.insert(n.clone()), "{n} in two streams");
+            }
+        }
+        for x in &g.ports {
+            let other = x.name == "clock" || x.name == "rst" || x.name.starts_with("stat_");
+            assert!(seen.contains(&x.name) != other, "port {}", x.name);
+        }
+        let w = |n: &str| g.ports.iter().find(|x| x.name == n).unwrap().width;
+        assert_eq!((w("m_axi_awaddr"), w("m_axi_wdata"), w("m_axi_wstrb"), w("s_len")), (64, 64, 8, 16));
+        assert!(g.verilog.contains("configuration \"small\": addr_bits=64 beat_bytes=8 len_bits=16 max_beats=256\n"), "{}", &g.verilog[..400]);
     }
 
     #[test]

@@ -70,6 +70,12 @@ fn retransmit_queue_core_and_tiny_pass_yosys_validate() {
 }
 
 #[test]
+fn placement_write_path_passes_yosys_validate() {
+    let t = mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "placement").unwrap();
+    validate("placement", &t.module, &t.verilog);
+}
+
+#[test]
 fn primitives_pass_yosys_validate() {
     prim(PrefixAnd::<256>::new(), "prefix_and256");
     prim(PrefixAnd::<8>::new(), "prefix_and8");

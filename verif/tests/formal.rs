@@ -20,13 +20,18 @@ struct Proof {
 /// Runs `yowasp-sby` in mode `prove` (k-induction, Yices 2) on `design` (the generated
 /// Verilog) and `props` (the wrapper, top module `props`).
 fn prove(label: &str, design: &str, props: &str, depth: u32) -> Proof {
+    prove_top(label, "props", design, props, depth)
+}
+
+/// [`prove`] with another top module (`top`).
+fn prove_top(label: &str, top: &str, design: &str, props: &str, depth: u32) -> Proof {
     let dir: PathBuf = std::env::temp_dir().join(format!("mrnic-formal-{label}-{}", std::process::id()));
     std::fs::remove_dir_all(&dir).ok();
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("design.v"), design).unwrap();
     std::fs::write(dir.join("props.sv"), props).unwrap();
     let sby = format!(
-        "[options]\nmode prove\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\nread -formal design.v\nread -formal props.sv\nprep -top props\n\n[files]\ndesign.v\nprops.sv\n"
+        "[options]\nmode prove\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\nread -formal design.v\nread -formal props.sv\nprep -top {top}\n\n[files]\ndesign.v\nprops.sv\n"
     );
     std::fs::write(dir.join("job.sby"), sby).unwrap();
     let out = Command::new("yowasp-sby")
@@ -114,4 +119,64 @@ fn the_byte_strobe_model_agrees_with_the_generated_verilog_on_corner_ranges() {
     let want: Vec<u64> = cases.iter().map(|&(a, lo, hi)| byte_strobes_model(8, a, lo, hi)).collect();
     assert_eq!(got, want, "yosys eval vs model:\n{log}");
     assert!(want.contains(&0) && want.contains(&0xFF) && want.iter().any(|&w| w != 0 && w != 0xFF), "the cases cover empty, full and partial beats");
+}
+
+// ---- the DMA placement unit's write path (hdl/src/placement.rs)
+
+/// The formal-only sizes: 14-bit addresses (four 4 KiB pages, so boundary crossings and the
+/// 2^A end are both in reach), 8-bit lengths, 4-byte beats, bursts of at most 4 beats.
+/// Why the proof carries over to the shipped sizes (64-bit addresses, 16-bit lengths, 8-byte
+/// beats, 256 beats): the RTL is one generic source, the widths only size its adders and
+/// compares; the window is computed in A + 1 bits at every A, so nothing wraps at either;
+/// the 4 KiB constant is the same; every per-lane strobe compare is the same expression at
+/// every B; and the invariants (window registers = the window that arrived, beat address =
+/// the AXI-derived one) do not mention a width. What is not covered is a width-specific
+/// slip in the generator (a truncated slice at 64 bits): the differential test runs the
+/// shipped sizes for that.
+fn placement_formal_verilog(module: &str) -> String {
+    use mrnic_hdl::placement::PlacementWr;
+    use mrnic_model::transport::placement_wr::WrConfig;
+    let cfg = WrConfig::with_widths(4, 4, 14, 8).unwrap();
+    let mut uut = PlacementWr::<14, 15, 8, 4, 32>::try_new(&cfg).unwrap();
+    uut.connect_all();
+    mrnic_hdl::verilog::generate(&uut, module).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The generated Verilog with the properties spliced into its top module.
+fn placement_with_props(verilog: &str, module: &str) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/formal/placement_wr.sv");
+    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", module).replace("@A@", "14").replace("@B@", "4").replace("@MAXB@", "4");
+    let end = format!("endmodule // {module}\n");
+    assert_eq!(verilog.matches(&end).count(), 1, "one end of the top module");
+    verilog.replacen(&end, &format!("{props}\n{end}"), 1)
+}
+
+const PLACEMENT_NO_PROPS: &str = "// the properties are spliced into design.v\n";
+
+#[test]
+fn placement_wstrb_never_enables_a_byte_outside_the_checked_window_and_bursts_never_cross_4k_proven() {
+    let m = "mrnic_fplace";
+    let v = placement_with_props(&placement_formal_verilog(m), m);
+    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 4);
+    assert!(p.passed, "PlacementWr: the proof fails:\n{}", p.log);
+}
+
+#[test]
+fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_the_proof() {
+    let m = "mrnic_fplace";
+    let v = placement_formal_verilog(m);
+    // lane 3 (the last) compares hi with <=: it enables the byte one past the window
+    let last_lane = "lane = baddr$q | 3;\n        t = (lane >= lo$q) & (lane < hi$q);";
+    assert_eq!(v.matches(last_lane).count(), 1, "{v}");
+    let strobe = v.replacen(last_lane, "lane = baddr$q | 3;\n        t = (lane >= lo$q) & (lane <= hi$q);", 1);
+    // the 4 KiB limit off by one beat
+    let page = "if (n_page < n) begin";
+    assert_eq!(v.matches(page).count(), 1);
+    let cross = v.replacen(page, "if (n_page + k_one < n) begin", 1);
+    for (label, bad) in [("placement_broken_strobe", strobe), ("placement_broken_4k", cross)] {
+        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 4);
+        assert!(!p.passed, "{label}: the proof passed on a broken unit");
+        // a real counterexample from reset (the base case), not only a failed induction step
+        assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);
+    }
 }

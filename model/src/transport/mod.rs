@@ -23,6 +23,7 @@ pub mod exchange;
 pub mod loopback;
 pub mod path;
 pub mod placement;
+pub mod placement_wr;
 pub mod qp;
 pub mod requester;
 pub mod responder;
