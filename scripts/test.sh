@@ -14,7 +14,7 @@ bash scripts/setup.sh
 source "$(bash scripts/setup.sh --env)"
 
 step "cargo test (workspace)"
-cargo test --workspace --locked -- --test-threads 2
+cargo test --workspace --locked --no-fail-fast -- --test-threads 2
 
 step "every SackEngine size type-checks (feature all-sizes; check only, no codegen)"
 cargo check -q --locked -p mrnic-gen --features all-sizes

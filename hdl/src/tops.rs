@@ -373,8 +373,9 @@ mod tests {
                     }
                 }
                 for x in &g.ports {
-                    let other = x.name == "clock" || x.name == "rst" || x.name.starts_with("stat_");
-                    assert!(seen.contains(&x.name) != other, "port {} must be in exactly one stream or be clock/rst/stat_*", x.name);
+                    // Globals: the clock, the reset, the NIC time `now` (rtx) and the counters.
+                    let other = x.name == "clock" || x.name == "rst" || x.name == "now" || x.name.starts_with("stat_");
+                    assert!(seen.contains(&x.name) != other, "port {} must be in exactly one stream or be clock/rst/now/stat_*", x.name);
                 }
             }
         }
