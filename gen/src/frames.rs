@@ -26,6 +26,7 @@ use mrnic_model::wire::axis::{keep_mask, to_beats, AxisRx, Beat, DEFAULT_MAX_FRA
 use mrnic_model::wire::gen::{mutate, random_frame};
 use mrnic_model::wire::parser_shell::{verdict_code, HdrRecord, PARSER_BYTES, PARSER_LATENCY, VERDICT_NONE};
 use mrnic_model::wire::{encode, opcode, reseal};
+use mrnic_verif::blocks::parser::stimulus::fix_lengths;
 use mrnic_verif::blocks::parser::RECORD;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -62,24 +63,6 @@ fn l3_of(b: &[u8]) -> usize {
         18
     } else {
         14
-    }
-}
-
-/// Sets the IPv4 total length (and header checksum) and, if present, the UDP length (UDP
-/// checksum 0: not checked) to what the bytes present say.
-fn fix_lengths(b: &mut [u8]) {
-    let l3 = l3_of(b);
-    let total = (b.len() - l3) as u16;
-    b[l3 + 2..l3 + 4].copy_from_slice(&total.to_be_bytes());
-    b[l3 + 10] = 0;
-    b[l3 + 11] = 0;
-    let c = mrnic_model::wire::ipv4::internet_checksum(&b[l3..l3 + 20]);
-    b[l3 + 10..l3 + 12].copy_from_slice(&c.to_be_bytes());
-    if b.len() >= l3 + 28 {
-        let ulen = (b.len() - l3 - 20) as u16;
-        b[l3 + 24..l3 + 26].copy_from_slice(&ulen.to_be_bytes());
-        b[l3 + 26] = 0;
-        b[l3 + 27] = 0;
     }
 }
 

@@ -63,8 +63,8 @@ const FIELDS: &[usize] = &[
 ];
 
 /// Sets the IPv4 total length (and header checksum) and the UDP length (checksum 0) to
-/// what the bytes present say, as far as those fields are present.
-fn fix_lengths(b: &mut [u8]) {
+/// what the bytes present say, as far as those fields are present (also `mrnic frames`).
+pub fn fix_lengths(b: &mut [u8]) {
     let l3 = if b.len() > 13 && b[12] == 0x81 && b[13] == 0 { 18 } else { 14 };
     if b.len() < l3 + 20 {
         return;
