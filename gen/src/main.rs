@@ -224,6 +224,7 @@ fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value)
         "ports": t.ports.iter().map(|p| serde_json::json!({
             "name": p.name, "width": p.width, "direction": mrnic_hdl::tops::dir_name(p.dir)
         })).collect::<Vec<_>>(),
+        "globals": t.globals,
         "streams": t.streams.iter().map(|st| {
             let mut s = serde_json::json!({
                 "name": st.name, "dir": mrnic_hdl::tops::dir_name(st.dir), "valid": st.valid,

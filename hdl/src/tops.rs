@@ -78,8 +78,19 @@ pub struct Generated {
     pub params: BTreeMap<String, u64>,
     /// Cycles from an input transfer to the output.
     pub latency: u32,
-    /// The valid/ready streams; every other port is `clock`, `rst` or a `stat_*` counter.
+    /// The valid/ready streams; every other port is a global or a `stat_*` counter.
     pub streams: Vec<StreamInfo>,
+    /// The ports outside every stream that are not `stat_*` counters: `clock`, `rst`, and
+    /// a block's own (the rtx's NIC time `now`).
+    pub globals: Vec<String>,
+}
+
+impl Generated {
+    /// Declares more global ports (outside every stream, not counters) than `clock` and `rst`.
+    fn with_globals(mut self, more: &[&str]) -> Generated {
+        self.globals.extend(more.iter().map(|s| s.to_string()));
+        self
+    }
 }
 
 /// `name` reduced to `[A-Za-z0-9_.-]` (anything else becomes `_`) and at most
@@ -135,6 +146,7 @@ fn assemble(
         params,
         latency,
         streams,
+        globals: vec!["clock".into(), "rst".into()],
     }
 }
 
@@ -223,7 +235,8 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
                 timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()) }),
                 ..stream("m_tmo", PortDir::Out, &["conn"])
             },
-        ]))
+        ])
+    .with_globals(&["now"]))
 }
 
 /// Sizes of the DMA placement unit's write path (block `placement`): 64-bit AXI4 data
@@ -373,9 +386,9 @@ mod tests {
                     }
                 }
                 for x in &g.ports {
-                    // Globals: the clock, the reset, the NIC time `now` (rtx) and the counters.
-                    let other = x.name == "clock" || x.name == "rst" || x.name == "now" || x.name.starts_with("stat_");
-                    assert!(seen.contains(&x.name) != other, "port {} must be in exactly one stream or be clock/rst/now/stat_*", x.name);
+                    // The block's declared globals and its counters are outside every stream.
+                    let other = g.globals.contains(&x.name) || x.name.starts_with("stat_");
+                    assert!(seen.contains(&x.name) != other, "{}: port {} must be in exactly one stream or be a declared global ({:?}) or stat_*", g.name, x.name, g.globals);
                 }
             }
         }
@@ -399,8 +412,11 @@ mod tests {
             }
         }
         for x in &g.ports {
-            let other = x.name == "clock" || x.name == "rst" || x.name.starts_with("stat_");
+            let other = g.globals.contains(&x.name) || x.name.starts_with("stat_");
             assert!(seen.contains(&x.name) != other, "port {}", x.name);
+        }
+        for n in &g.globals {
+            assert!(g.ports.iter().any(|x| &x.name == n), "declared global {n} is not a port");
         }
         let w = |n: &str| g.ports.iter().find(|x| x.name == n).unwrap().width;
         assert_eq!((w("m_axi_awaddr"), w("m_axi_wdata"), w("m_axi_wstrb"), w("s_len")), (64, 64, 8, 16));

@@ -185,8 +185,8 @@ fn timer_events_match_by_payload_within_the_slack_whatever_their_order() {
     // Same events, reordered and shifted by up to 2 x lateness: matched (slack 2L + 16).
     let dev = ev(&[(1000, "0x3"), (1010, "0x1"), (2000, "0x3")]);
     let model = ev(&[(1005, "0x1"), (1030, "0x3"), (1900, "0x3")]);
-    let (slack, matched) = match_timer_events(&dev, &model, 50, &lag, 0, 10_000).unwrap();
-    assert_eq!((slack, matched), (116, 6));
+    let m = match_timer_events(&dev, &model, 50, &lag, 0, 10_000, None).unwrap();
+    assert_eq!((m.max_slack, m.matched), (116, 6));
 }
 
 #[test]
@@ -194,15 +194,15 @@ fn a_timer_event_the_model_never_had_or_one_the_device_missed_fails_naming_it() 
     use mrnic_verif::kit::txn::match_timer_events;
     let lag = vec![0u32; 10_000];
     // An unjustified event: the device fired for connection 7, the model never did.
-    let e = match_timer_events(&ev(&[(1000, "0x3"), (5000, "0x7")]), &ev(&[(1001, "0x3")]), 50, &lag, 0, 10_000).unwrap_err();
+    let e = match_timer_events(&ev(&[(1000, "0x3"), (5000, "0x7")]), &ev(&[(1001, "0x3")]), 50, &lag, 0, 10_000, None).unwrap_err();
     assert_eq!(e.0, 5000);
     assert!(e.1.contains("device's event [0x7]") && e.1.contains("model has none"), "{}", e.1);
     // A missed event: the model fired for connection 3 again at 4000, the device did not.
-    let e = match_timer_events(&ev(&[(1000, "0x3")]), &ev(&[(1001, "0x3"), (4000, "0x3")]), 50, &lag, 0, 10_000).unwrap_err();
+    let e = match_timer_events(&ev(&[(1000, "0x3")]), &ev(&[(1001, "0x3"), (4000, "0x3")]), 50, &lag, 0, 10_000, None).unwrap_err();
     assert_eq!(e.0, 4000);
     assert!(e.1.contains("model's event [0x3]") && e.1.contains("nearest is in cycle 1000"), "{}", e.1);
     // An event too late by more than the slack fails too (wrong timing, right payload).
-    assert!(match_timer_events(&ev(&[(1200, "0x3")]), &ev(&[(1000, "0x3")]), 50, &lag, 0, 10_000).is_err());
+    assert!(match_timer_events(&ev(&[(1200, "0x3")]), &ev(&[(1000, "0x3")]), 50, &lag, 0, 10_000, None).is_err());
 }
 
 #[test]
@@ -211,14 +211,62 @@ fn the_devices_lag_on_the_ordered_streams_widens_the_slack_and_run_ends_are_tole
     // 900 cycles apart: refused with no lag, accepted when the device trailed the model by
     // 800 cycles near the event (it applied the ops that arm the timer later).
     let (dev, model) = (ev(&[(3000, "0x2")]), ev(&[(2100, "0x2")]));
-    assert!(match_timer_events(&dev, &model, 50, &vec![0u32; 10_000], 0, 10_000).is_err());
+    assert!(match_timer_events(&dev, &model, 50, &vec![0u32; 10_000], 0, 10_000, None).is_err());
     // The lag as the kit measures it: the oldest model result waiting for the device's.
     let mut lag = vec![0u32; 10_000];
     for c in 2150..2950 {
         lag[c] = (c - 2150) as u32;
     }
-    assert!(match_timer_events(&dev, &model, 50, &lag, 0, 10_000).is_ok());
+    assert!(match_timer_events(&dev, &model, 50, &lag, 0, 10_000, None).is_ok());
     // An unmatched event within the slack of the run's end (or start) is not a failure.
-    assert!(match_timer_events(&ev(&[(9950, "0x2")]), &[], 50, &vec![0u32; 10_000], 0, 10_000).is_ok());
-    assert!(match_timer_events(&ev(&[(120, "0x2")]), &[], 50, &vec![0u32; 10_000], 100, 10_000).is_ok());
+    assert!(match_timer_events(&ev(&[(9950, "0x2")]), &[], 50, &vec![0u32; 10_000], 0, 10_000, None).is_ok());
+    assert!(match_timer_events(&ev(&[(120, "0x2")]), &[], 50, &vec![0u32; 10_000], 100, 10_000, None).is_ok());
+}
+
+#[test]
+fn a_race_with_a_re_arming_op_is_settled_from_the_models_deadline_history() {
+    use mrnic_verif::kit::txn::{match_timer_events, TimerHistory};
+    let lag = vec![0u32; 10_000];
+    // The model: connection 5 armed at 100 due from 1000, re-armed at 990 (before it was
+    // due) to 3000, disarmed at 3010. The device applied the re-arm late and fired at 1020.
+    let mut h = TimerHistory::default();
+    h.record("5".into(), 100, Some(1000));
+    h.record("5".into(), 990, Some(3000));
+    h.record("5".into(), 3010, None);
+    assert_eq!(h.due_stretches("5"), vec![(3000, 3010)]);
+    let m = match_timer_events(&ev(&[(1020, "5")]), &[], 50, &lag, 0, 10_000, Some(&h)).unwrap();
+    assert_eq!((m.matched, m.justified, m.short), (0, 1, 0));
+    // The model fired in its 10-cycle due stretch and the device, re-armed by then, did not:
+    // a stretch shorter than the slack needs no device event.
+    let m = match_timer_events(&[], &ev(&[(3005, "5")]), 50, &lag, 0, 10_000, Some(&h)).unwrap();
+    assert_eq!(m.short, 1);
+    // Without the history both are failures, as before.
+    assert!(match_timer_events(&ev(&[(1020, "5")]), &[], 50, &lag, 0, 10_000, None).is_err());
+    assert!(match_timer_events(&[], &ev(&[(3005, "5")]), 50, &lag, 0, 10_000, None).is_err());
+}
+
+#[test]
+fn the_history_never_excuses_an_event_far_from_any_due_stretch_or_a_long_due_stretch_missed() {
+    use mrnic_verif::kit::txn::{match_timer_events, TimerHistory};
+    let lag = vec![0u32; 10_000];
+    let mut h = TimerHistory::default();
+    h.record("5".into(), 100, Some(1000));
+    h.record("5".into(), 1500, None);
+    // A device event 300 cycles before the deadline (slack 116): not justified.
+    let e = match_timer_events(&ev(&[(700, "5")]), &ev(&[(1010, "5")]), 50, &lag, 0, 10_000, Some(&h)).unwrap_err();
+    assert_eq!(e.0, 700);
+    assert!(e.1.contains("nor was the model's timer"), "{}", e.1);
+    // A device event long after the timer was disarmed: not justified.
+    assert!(match_timer_events(&ev(&[(1010, "5"), (2000, "5")]), &ev(&[(1010, "5")]), 50, &lag, 0, 10_000, Some(&h)).is_err());
+    // A re-arm long before the old deadline (more than the slack): the device may not fire
+    // at the old deadline.
+    let mut h2 = TimerHistory::default();
+    h2.record("5".into(), 100, Some(1000));
+    h2.record("5".into(), 500, Some(3000));
+    assert!(match_timer_events(&ev(&[(1010, "5")]), &[], 50, &lag, 0, 10_000, Some(&h2)).is_err());
+    // An event of another connection, which the model never armed: not justified.
+    assert!(match_timer_events(&ev(&[(1010, "5"), (1010, "6")]), &ev(&[(1010, "5")]), 50, &lag, 0, 10_000, Some(&h)).is_err());
+    // The model fired at 1010 in a 500-cycle due stretch and the device never did: missed.
+    let e = match_timer_events(&[], &ev(&[(1010, "5")]), 50, &lag, 0, 10_000, Some(&h)).unwrap_err();
+    assert!(e.1.contains("due from cycle 1000 to 1500"), "{}", e.1);
 }

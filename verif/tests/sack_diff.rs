@@ -6,70 +6,26 @@
 //! A mismatch prints the seed, the cycle, the inputs and a named-signal diff, writes an FST
 //! waveform under target/waves/, and prints the command that reproduces it.
 
-use mrnic_model::Config;
-use mrnic_verif::blocks::{self, sack};
-use mrnic_verif::kit::{check_mutants, run_differential, Interface, Io, RunOpts, RunReport, StimOpts, Testbench, VlFactory};
-use mrnic_verif::vl::{BuildOpts, Model};
+use mrnic_verif::blocks::sack;
+use mrnic_verif::kit::{DiffBench, RunReport, StimOpts, VlFactory};
 
-fn scale() -> u64 {
-    std::env::var("MRNIC_DIFF_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
-}
-
-struct Setup {
-    cfg: Config,
-    verilog: String,
-    iface: Interface,
-    io: Io,
-    tb: Box<dyn Testbench>,
-}
-
-fn setup(preset: &str) -> Setup {
-    let cfg = Config::preset(preset).unwrap();
-    let spec = blocks::block("sack").unwrap();
-    let (g, iface) = spec.generated(&cfg).unwrap();
-    let io = iface.io();
-    let tb = (spec.testbench)(&cfg).unwrap();
-    Setup { cfg, verilog: g.verilog, iface, io, tb }
-}
-
-/// The x-unique model (`--x-assign unique --x-initial unique`) of the generated Verilog.
-fn build_x(s: &Setup, label: &str) -> mrnic_verif::vl::Model {
-    Model::build(label, &s.verilog, &s.iface.ports, &BuildOpts { x_unique: true, ..BuildOpts::default() }).unwrap_or_else(|e| panic!("{e}"))
+fn setup(preset: &str) -> DiffBench {
+    DiffBench::new("sack", preset, "sack_diff")
 }
 
 /// Power-up runs: each seed starts the x-unique model from random initial state (registers
 /// and both state RAMs), resets it and clears every connection (the stimulus's power-up
 /// prologue), then runs the random mix, compared every cycle from the first reset edge.
-fn power_up(s: &Setup, label: &str, seeds: &[u64], cycles: u64) -> Vec<RunReport> {
-    let model = build_x(s, label);
+fn power_up(s: &DiffBench, label: &str, seeds: &[u64], cycles: u64) -> Vec<RunReport> {
+    let model = s.build_x(label);
     seeds
         .iter()
         .map(|&seed| {
             let dev = VlFactory::power_up(model.clone(), seed);
-            let r = &check(s, &dev, label, &[seed], cycles, StimOpts { power_up: true, ..Default::default() })[0];
+            let r = &s.check(&dev, label, &[seed], cycles, StimOpts { power_up: true, ..Default::default() })[0];
             assert_eq!(r.get("stim.setup_clears"), s.cfg.connections as u64, "{r:?}");
             assert!(r.get("s.transfers") > cycles / 4, "{r:?}");
             r.clone()
-        })
-        .collect()
-}
-
-fn build(s: &Setup, label: &str, verilog: &str) -> VlFactory {
-    VlFactory::new(Model::build(label, verilog, &s.iface.ports, &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}")))
-}
-
-/// Runs `seeds` (plus `MRNIC_SEED`) and panics with the full mismatch report on a failure.
-fn check(s: &Setup, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, stim: StimOpts) -> Vec<RunReport> {
-    let mut seeds = seeds.to_vec();
-    if let Some(x) = std::env::var("MRNIC_SEED").ok().and_then(|x| x.parse().ok()) {
-        seeds.push(x);
-    }
-    seeds
-        .iter()
-        .map(|&seed| {
-            let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test sack_diff (preset {}, {label})", s.cfg.name);
-            let opts = RunOpts::new(seed, cycles * scale()).label(label).repro(repro).stim(stim.clone());
-            run_differential(s.tb.as_ref(), &s.io, dev, opts).unwrap_or_else(|f| panic!("{f}"))
         })
         .collect()
 }
@@ -81,8 +37,8 @@ fn classes(r: &RunReport) -> [u64; 4] {
 #[test]
 fn default_preset_matches_the_model_for_a_million_packets_with_backpressure_and_resets() {
     let s = setup("default");
-    let dev = build(&s, "sack_default", &s.verilog);
-    let reps = check(&s, &dev, "sack_default", &[1, 2], 1_000_000, StimOpts::default());
+    let dev = s.build("sack_default", &s.verilog);
+    let reps = s.check(&dev, "sack_default", &[1, 2], 1_000_000, StimOpts::default());
     let packets: u64 = reps.iter().map(|r| r.get("s.transfers")).sum();
     println!("default: {reps:#?}");
     assert!(packets >= 1_000_000, "only {packets} packets");
@@ -96,16 +52,16 @@ fn default_preset_matches_the_model_for_a_million_packets_with_backpressure_and_
 #[test]
 fn small_preset_with_16_connections_matches_under_constant_same_connection_hazards() {
     let s = setup("small");
-    let dev = build(&s, "sack_small", &s.verilog);
-    let reps = check(&s, &dev, "sack_small", &[3], 400_000, StimOpts::default());
+    let dev = s.build("sack_small", &s.verilog);
+    let reps = s.check(&dev, "sack_small", &[3], 400_000, StimOpts::default());
     assert!(reps[0].get("s.transfers") > 200_000, "{:?}", reps[0]);
 }
 
 #[test]
 fn ice40_preset_with_a_64_bit_window_matches_the_model() {
     let s = setup("ice40");
-    let dev = build(&s, "sack_ice40", &s.verilog);
-    let reps = check(&s, &dev, "sack_ice40", &[4], 300_000, StimOpts::default());
+    let dev = s.build("sack_ice40", &s.verilog);
+    let reps = s.check(&dev, "sack_ice40", &[4], 300_000, StimOpts::default());
     assert!(classes(&reps[0]).iter().all(|&n| n > 100), "{:?}", classes(&reps[0]));
 }
 
@@ -131,7 +87,7 @@ fn default_and_ice40_presets_match_from_random_power_up_state() {
 fn random_power_up_state_differs_between_seeds_until_the_connection_is_cleared() {
     use mrnic_verif::kit::{DeviceFactory, Values};
     let s = setup("small");
-    let model = build_x(&s, "sack_small_xunique");
+    let model = s.build_x("sack_small_xunique");
     let io = &s.io;
     let (rst, valid, conn, psn, clear, commit, ready) = ["rst", "s_valid", "s_conn", "s_psn", "s_clear", "s_commit", "m_ready"].map(|n| io.input(n).unwrap()).into();
     let (m_valid, m_base, m_bitmap) = (io.output("m_valid").unwrap(), io.output("m_base").unwrap(), io.output("m_bitmap").unwrap());
@@ -170,9 +126,9 @@ fn random_power_up_state_differs_between_seeds_until_the_connection_is_cleared()
 #[test]
 fn every_directed_profile_matches_the_model() {
     let s = setup("small");
-    let dev = build(&s, "sack_small", &s.verilog);
+    let dev = s.build("sack_small", &s.verilog);
     for p in sack::stimulus::PROFILES {
-        let r = &check(&s, &dev, &format!("sack_small_{p}"), &[31], 60_000, StimOpts { profile: p.to_string(), ..Default::default() })[0];
+        let r = &s.check(&dev, &format!("sack_small_{p}"), &[31], 60_000, StimOpts { profile: p.to_string(), ..Default::default() })[0];
         println!("{p}: {r:?}");
         assert!(r.get("s.transfers") > 5_000, "{p}: {r:?}");
     }
@@ -186,8 +142,8 @@ fn every_directed_profile_matches_the_model() {
 #[test]
 fn uncommitted_packets_are_classified_but_never_recorded() {
     let s = setup("small");
-    let dev = build(&s, "sack_small", &s.verilog);
-    let r = &check(&s, &dev, "sack_small_commit", &[32], 200_000, StimOpts { profile: "commit".into(), ..Default::default() })[0];
+    let dev = s.build("sack_small", &s.verilog);
+    let r = &s.check(&dev, "sack_small_commit", &[32], 200_000, StimOpts { profile: "commit".into(), ..Default::default() })[0];
     println!("commit: {r:?}");
     assert!(classes(r).iter().all(|&n| n > 100), "every class exercised: {:?}", classes(r));
     assert!(r.get("stim.uncommitted") > 1000 && r.get("stim.sweeps") > 0, "{r:?}");
@@ -200,17 +156,8 @@ fn deliberately_broken_rtl_variants_are_caught() {
     // The tiny preset (16 connections, W = 64): every pattern is width-independent, and its
     // 64-bit words Verilate and compile about twice as fast as W = 256, once per mutant.
     let s = setup("tiny");
-    let mutants = sack::mutants();
-    assert_eq!(mutants.len(), 26);
-    let caught = check_mutants(&s.verilog, &mutants, |m, bad| {
-        let dev = build(&s, &format!("sack_mutant_{}", m.name), bad);
-        run_differential(s.tb.as_ref(), &s.io, &dev, RunOpts::new(5, 300_000).label(format!("sack_mutant_{}", m.name)))
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
-    for c in &caught {
-        println!("mutant {}: caught at cycle {}: {}", c.name, c.cycle, c.headline);
-    }
-    assert_eq!(caught.len(), mutants.len());
+    assert_eq!(sack::mutants().len(), 26);
+    s.mutants(sack::mutants(), 26, 5, 300_000);
 }
 
 /// The FPGA flow tells yosys (`-no-rw-check`) that a read and a write of the same RAM address
@@ -222,8 +169,8 @@ fn deliberately_broken_rtl_variants_are_caught() {
 fn read_during_write_collisions_never_reach_the_outputs() {
     let s = setup("small");
     let bad = sack::apply_rw_garbage(&s.verilog).unwrap_or_else(|e| panic!("{e}"));
-    let dev = build(&s, "sack_small_rw_garbage", &bad);
-    for r in check(&s, &dev, "sack_small_rw_garbage", &[21, 22], 300_000, StimOpts::default()) {
+    let dev = s.build("sack_small_rw_garbage", &bad);
+    for r in s.check(&dev, "sack_small_rw_garbage", &[21, 22], 300_000, StimOpts::default()) {
         assert!(r.get("s.transfers") > 150_000, "{r:?}");
     }
 }

@@ -538,6 +538,10 @@ pub struct RtxShell {
     /// The post-reset sweep: the next bank entry it clears (Some while it runs).
     sweep: Option<u32>,
     stats: RtxStats,
+    /// The bank write of the last edge (connection, new entry), if there was one: at most
+    /// one per edge (the sweep's clear or an op's deadline). For observers, such as the
+    /// transaction-level timer check; the shell itself never reads it.
+    pub last_write: Option<(u32, Option<HwTime>)>,
 }
 
 impl RtxShell {
@@ -555,6 +559,7 @@ impl RtxShell {
             tmo: None,
             sweep: None,
             stats: RtxStats::default(),
+            last_write: None,
         })
     }
 
@@ -580,6 +585,7 @@ impl RtxShell {
     pub fn step(&mut self, i: &RtxInputs) -> RtxOutputs {
         let out = self.outputs(i);
         let now = HwTime(i.now);
+        self.last_write = None;
         // The scanner (reads the bank before this edge's write).
         if i.rst || self.sweep.is_some() {
             self.sc = 0;
@@ -611,6 +617,7 @@ impl RtxShell {
             // The sweep owns the bank's write port: it clears entry k, and a write of an op
             // from before the reset that reaches the bank meanwhile is dropped.
             self.bank[k as usize] = None;
+            self.last_write = Some((k, None));
             self.sweep = (k + 1 < self.state.params.connections as u32).then_some(k + 1);
         }
         if !self.stall(i) {
@@ -638,6 +645,7 @@ impl RtxShell {
     fn shift_bank(&mut self, w: BankWrite) {
         if let Some(Some((c, d))) = self.bank_pipe.pop_back() {
             self.bank[c as usize] = d;
+            self.last_write = Some((c, d));
         }
         self.bank_pipe.push_front(w);
     }

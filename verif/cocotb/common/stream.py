@@ -206,3 +206,51 @@ class StreamMonitor(_Stream):
                     self.waiting_cycles += 1
             else:
                 self._pending = None
+
+
+# ------------------------------------------------------------------ a whole random run
+
+
+def default_idle(seed: int) -> Iterator[bool]:
+    """The source idle phases the block tests share: full rate, a per-cycle coin, a fixed
+    pattern, long pauses (seeds seed+1, seed+2)."""
+    return phases((300, never()), (300, random_hold(seed + 1, 0.4)), (200, pattern([0, 1])),
+                  (300, bursts(seed + 2, (1, 30), (5, 40))))
+
+
+def default_backpressure(seed: int) -> Iterator[bool]:
+    """The sink backpressure phases the block tests share: full rate, a per-cycle coin, a
+    fixed pattern, long stalls, nearly always held (seeds seed+3..seed+5)."""
+    return phases((200, never()), (300, random_hold(seed + 3, 0.3)), (200, pattern([0, 0, 1])),
+                  (300, bursts(seed + 4, (1, 20), (10, 60))), (100, random_hold(seed + 5, 0.9)))
+
+
+async def check_ready_equation(dut, s_ready: str = "s_ready", m_valid: str = "m_valid", m_ready: str = "m_ready") -> None:
+    """Runs forever (cancel it): every cycle, `s_ready == !(m_valid && !m_ready)` (a block
+    whose only stall is its output's backpressure)."""
+    cyc = 0
+    while True:
+        await next_cycle(dut)
+        await settle()
+        s, v, r = read(getattr(dut, s_ready)), read(getattr(dut, m_valid)), read(getattr(dut, m_ready))
+        assert s == int(not (v == 1 and r == 0)), f"cycle {cyc}: {s_ready}={s} with {m_valid}={v} {m_ready}={r}"
+        cyc += 1
+
+
+async def run_until_drained(dut, busy: Callable[[], bool], watchers: list, limit: int, tail: int,
+                            progress: Callable[[], str]) -> int:
+    """Clocks until `busy()` is false (the source has sent everything and the scoreboard
+    expects nothing more), failing after `limit` cycles with `progress()`, or stopping
+    early once one of `watchers` (objects with `errors`: scoreboards, monitors) has an
+    error; then `tail` more cycles (nothing may come out after the last result). Returns
+    the cycles until drained. The caller cancels its tasks and checks the errors."""
+    cycles = 0
+    while busy():
+        await next_cycle(dut)
+        cycles += 1
+        assert cycles < limit, f"no progress after {cycles} cycles: {progress()}"
+        if any(w.errors for w in watchers):
+            break
+    for _ in range(tail):
+        await next_cycle(dut)
+    return cycles

@@ -42,7 +42,7 @@ from cocotbext.axi import AxiStreamFrame
 
 from common.axis import axis_source
 from common.scoreboard import Scoreboard
-from common.stream import StreamMonitor, StreamSink, bursts, never, pattern, phases, random_hold
+from common.stream import StreamMonitor, StreamSink, bursts, never, pattern, phases, random_hold, run_until_drained
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
 from common.vectors import read_header, replay
 
@@ -224,16 +224,9 @@ async def random_frames_backpressure(dut):
     tasks = [cocotb.start_soon(t.run()) for t in (sink, mon, watch)]
     for f in frames:
         await src.send(axis_frame(f))
-    cycles = 0
-    limit = 40 * sum(len(f["keep"]) for f in frames) + 2000
-    while not src.idle() or sb.pending():
-        await next_cycle(dut)
-        cycles += 1
-        assert cycles < limit, f"no progress: {mon.transfers} of {len(goods)} records after {cycles} cycles"
-        if sb.errors or mon.errors or watch.errors:
-            break
-    for _ in range(LATENCY + 4):
-        await next_cycle(dut)
+    cycles = await run_until_drained(dut, lambda: not src.idle() or sb.pending(), [sb, mon, watch],
+                                     40 * sum(len(f["keep"]) for f in frames) + 2000, LATENCY + 4,
+                                     lambda: f"{mon.transfers} of {len(goods)} records")
     for t in tasks:
         t.cancel()
     sb.finish()

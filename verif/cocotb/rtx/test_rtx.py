@@ -45,8 +45,8 @@ import os
 import cocotb
 
 from common.scoreboard import Scoreboard
-from common.stream import (StreamMonitor, StreamSink, StreamSource, bursts, never, pattern, phases,
-                           random_hold)
+from common.stream import (StreamMonitor, StreamSink, StreamSource, check_ready_equation, default_backpressure,
+                           default_idle, random_hold, run_until_drained)
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
 from common.vectors import read_header, replay
 
@@ -354,10 +354,7 @@ async def random_backpressure(dut):
         assert 0 <= txn["m_tmo_conn"] < C, f"m_tmo_conn {txn['m_tmo_conn']}"
         tmo["n"] += 1
 
-    idle = phases((300, never()), (300, random_hold(seed + 1, 0.4)), (200, pattern([0, 1])),
-                  (300, bursts(seed + 2, (1, 30), (5, 40))))
-    backpressure = phases((200, never()), (300, random_hold(seed + 3, 0.3)), (200, pattern([0, 0, 1])),
-                          (300, bursts(seed + 4, (1, 20), (10, 60))), (100, random_hold(seed + 5, 0.9)))
+    idle, backpressure = default_idle(seed), default_backpressure(seed)
     source = StreamSource(dut, streams["s"], idle=idle)
     sink = StreamSink(dut, streams["m"], backpressure=backpressure)
     tmo_sink = StreamSink(dut, streams["m_tmo"], backpressure=random_hold(seed + 6, 0.5))
@@ -366,28 +363,10 @@ async def random_backpressure(dut):
     for op in ops:
         source.send(op)
 
-    async def ready_equation():
-        cyc = 0
-        while True:
-            await next_cycle(dut)
-            await settle()
-            s_ready, m_valid, m_ready = read(dut.s_ready), read(dut.m_valid), read(dut.m_ready)
-            assert s_ready == int(not (m_valid == 1 and m_ready == 0)), \
-                f"cycle {cyc}: s_ready={s_ready} with m_valid={m_valid} m_ready={m_ready}"
-            cyc += 1
-
     tasks = [cocotb.start_soon(t.run()) for t in (now, source, sink, tmo_sink, mon, tmo_mon)]
-    tasks.append(cocotb.start_soon(ready_equation()))
-    cycles = 0
-    limit = 20 * len(ops) + 1000
-    while source.busy or sb.pending():
-        await next_cycle(dut)
-        cycles += 1
-        assert cycles < limit, f"no progress: {mon.transfers} of {len(ops)} results after {cycles} cycles"
-        if sb.errors or mon.errors or tmo_mon.errors:
-            break
-    for _ in range(LATENCY + 4):
-        await next_cycle(dut)
+    tasks.append(cocotb.start_soon(check_ready_equation(dut)))
+    cycles = await run_until_drained(dut, lambda: source.busy or sb.pending(), [sb, mon, tmo_mon], 20 * len(ops) + 1000,
+                                     LATENCY + 4, lambda: f"{mon.transfers} of {len(ops)} results")
     for t in tasks:
         t.cancel()
     sb.finish()

@@ -48,8 +48,8 @@ import random
 import cocotb
 
 from common.scoreboard import Scoreboard
-from common.stream import (StreamMonitor, StreamSink, StreamSource, bursts, never, pattern, phases,
-                           random_hold)
+from common.stream import (StreamMonitor, StreamSink, StreamSource, check_ready_equation, default_backpressure,
+                           default_idle, run_until_drained)
 from common.tb import drive, fmt, next_cycle, read, reset, settle, start_clock, zero_memories
 from common.vectors import read_header, replay
 
@@ -414,39 +414,17 @@ async def random_backpressure(dut):
         classes[txn["m_class"]] += 1
 
     # Idle and backpressure phases: full rate, per-cycle coins, fixed patterns, long stalls.
-    idle = phases((300, never()), (300, random_hold(seed + 1, 0.4)), (200, pattern([0, 1])),
-                  (300, bursts(seed + 2, (1, 30), (5, 40))))
-    backpressure = phases((200, never()), (300, random_hold(seed + 3, 0.3)), (200, pattern([0, 0, 1])),
-                          (300, bursts(seed + 4, (1, 20), (10, 60))), (100, random_hold(seed + 5, 0.9)))
+    idle, backpressure = default_idle(seed), default_backpressure(seed)
     source = StreamSource(dut, streams["s"], idle=idle, on_transfer=on_input)
     sink = StreamSink(dut, streams["m"], backpressure=backpressure)
     mon = StreamMonitor(dut, streams["m"], on_transfer=on_output)
     for conn, psn, clear, commit in ops:
         source.send({"s_conn": conn, "s_psn": psn, "s_clear": int(clear), "s_commit": int(commit)})
 
-    async def ready_equation():
-        """s_ready == !(m_valid && !m_ready), every cycle."""
-        cyc = 0
-        while True:
-            await next_cycle(dut)
-            await settle()
-            s_ready, m_valid, m_ready = read(dut.s_ready), read(dut.m_valid), read(dut.m_ready)
-            assert s_ready == int(not (m_valid == 1 and m_ready == 0)), \
-                f"cycle {cyc}: s_ready={s_ready} with m_valid={m_valid} m_ready={m_ready}"
-            cyc += 1
-
-    tasks = [cocotb.start_soon(t.run()) for t in (source, sink, mon)] + [cocotb.start_soon(ready_equation())]
-    cycles = 0
-    limit = 20 * len(ops) + 1000
-    while source.busy or sb.pending():
-        await next_cycle(dut)
-        cycles += 1
-        assert cycles < limit, (f"no progress: {mon.transfers} of {len(ops)} beats after {cycles} cycles "
-                                f"({sb.pending()} expected, source busy {source.busy})")
-        if sb.errors or mon.errors:
-            break
-    for _ in range(LATENCY + 4):  # no beat after the last one
-        await next_cycle(dut)
+    tasks = [cocotb.start_soon(t.run()) for t in (source, sink, mon)] + [cocotb.start_soon(check_ready_equation(dut))]
+    # then LATENCY + 4 cycles: no beat after the last one
+    cycles = await run_until_drained(dut, lambda: source.busy or sb.pending(), [sb, mon], 20 * len(ops) + 1000, LATENCY + 4,
+                                     lambda: f"{mon.transfers} of {len(ops)} beats ({sb.pending()} expected, source busy {source.busy})")
     for t in tasks:
         t.cancel()
     sb.finish()

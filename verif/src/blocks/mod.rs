@@ -25,9 +25,8 @@ pub struct Sizes {
 
 /// One verifiable block.
 pub struct BlockSpec {
+    /// Its name, also its name in `mrnic_hdl::tops::block`.
     pub name: &'static str,
-    /// The generated top for a configuration.
-    pub generate: fn(&Config) -> Result<Generated, KitError>,
     pub testbench: fn(&Config) -> Result<Box<dyn Testbench>, KitError>,
     /// Deliberate bugs in the generated Verilog that the differential test must catch.
     pub mutants: fn() -> Vec<Mutant>,
@@ -39,40 +38,28 @@ pub struct BlockSpec {
 }
 
 impl BlockSpec {
+    /// The generated top for `cfg`.
+    pub fn generate(&self, cfg: &Config) -> Result<Generated, KitError> {
+        mrnic_hdl::tops::block(cfg, self.name).map_err(|e| KitError::Config(e.to_string()))
+    }
     /// The generated top and its interface for `cfg`.
     pub fn generated(&self, cfg: &Config) -> Result<(Generated, Interface), KitError> {
-        let g = (self.generate)(cfg)?;
+        let g = self.generate(cfg)?;
         let iface = Interface::from_generated(self.name, &g)?;
         Ok((g, iface))
     }
-}
-
-fn sack_generate(cfg: &Config) -> Result<Generated, KitError> {
-    mrnic_hdl::tops::block(cfg, "sack").map_err(|e| KitError::Config(e.to_string()))
 }
 
 fn sack_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(sack::SackBench::new(cfg)?))
 }
 
-fn parser_generate(cfg: &Config) -> Result<Generated, KitError> {
-    mrnic_hdl::tops::block(cfg, "parser").map_err(|e| KitError::Config(e.to_string()))
-}
-
 fn parser_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(parser::ParserBench::new(cfg)?))
 }
 
-fn rtx_generate(cfg: &Config) -> Result<Generated, KitError> {
-    mrnic_hdl::tops::block(cfg, "rtx").map_err(|e| KitError::Config(e.to_string()))
-}
-
 fn rtx_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(rtx::RtxBench::new(cfg)?))
-}
-
-fn placement_generate(cfg: &Config) -> Result<Generated, KitError> {
-    mrnic_hdl::tops::block(cfg, "placement").map_err(|e| KitError::Config(e.to_string()))
 }
 
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
@@ -82,7 +69,6 @@ fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
 /// Every block, in the order `--all` runs them.
 pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     name: "sack",
-    generate: sack_generate,
     testbench: sack_testbench,
     mutants: sack::mutants,
     directed: sack::stimulus::PROFILES,
@@ -90,7 +76,6 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }, BlockSpec {
     name: "parser",
-    generate: parser_generate,
     testbench: parser_testbench,
     mutants: parser::mutants,
     directed: parser::stimulus::PROFILES,
@@ -98,7 +83,6 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     full: Sizes { seeds: 8, cycles: 10_000_000, directed_cycles: 2_000_000, power_up_seeds: 4, power_up_cycles: 1_000_000 },
 }, BlockSpec {
     name: "rtx",
-    generate: rtx_generate,
     testbench: rtx_testbench,
     mutants: rtx::mutants,
     directed: rtx::stimulus::PROFILES,
@@ -106,7 +90,6 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }, BlockSpec {
     name: "placement",
-    generate: placement_generate,
     testbench: placement_testbench,
     mutants: placement::mutants,
     directed: placement::stimulus::PROFILES,

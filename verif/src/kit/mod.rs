@@ -17,6 +17,7 @@ pub mod diff;
 pub mod iface;
 pub mod mutant;
 pub mod signals;
+pub mod testing;
 pub mod txn;
 
 pub use device::{Device, DeviceFactory, SimOpener, VlDevice, VlFactory};
@@ -24,7 +25,8 @@ pub use diff::{run_differential, Failure, Mismatch, Progress, RunOpts, RunReport
 pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec, TimerSpec};
 pub use mutant::{check_mutants, Caught, Mutant, MutantError};
 pub use signals::{Layout, Sig, Values};
-pub use txn::run_transaction;
+pub use testing::DiffBench;
+pub use txn::{match_timer_events, run_transaction, TimerHistory};
 
 use std::path::PathBuf;
 
@@ -54,6 +56,21 @@ pub trait CycleModel {
     fn counters(&self) -> Vec<(String, u64)> {
         vec![]
     }
+    /// The changes the last `step` made to the model's timers (transaction mode's timer
+    /// check, [`txn`]): one [`TimerChange`] per timer whose deadline was set, moved or
+    /// cleared. A model without timer streams, or one whose timer events must match
+    /// the device's within the slack alone, reports none.
+    fn timer_changes(&mut self, _out: &mut Vec<TimerChange>) {}
+}
+
+/// One change of a model timer in the last cycle: the timer of timer stream `stream` whose
+/// event would carry `payload` (output port index, value; the stream's payload ports) is
+/// now due in `due_in` cycles (0: due now), or disarmed (`None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimerChange {
+    pub stream: &'static str,
+    pub payload: Vec<(usize, u64)>,
+    pub due_in: Option<u64>,
 }
 
 /// A seeded input generator.

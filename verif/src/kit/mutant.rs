@@ -39,6 +39,11 @@ impl Mutant {
         Mutant { name: name.into(), from: from.into(), to: to.into() }
     }
 
+    /// A block's mutants from its table of (name, pattern, replacement).
+    pub fn table(rows: &[(&str, &str, &str)]) -> Vec<Mutant> {
+        rows.iter().map(|&(n, f, t)| Mutant::new(n, f, t)).collect()
+    }
+
     /// The source with this mutant applied; the pattern must occur exactly once.
     pub fn apply(&self, source: &str) -> Result<String, MutantError> {
         let count = source.matches(&self.from).count();

@@ -22,9 +22,25 @@
 //! counter must equal the device's own number of events, and is left out of the
 //! status-outputs comparison. This proves the events are justified and none is missed by
 //! more than the tolerance; the exact timing is proven by the cycle-accurate mode.
+//!
+//! **Races.** An op that re-arms a timer just before its deadline in the model may reach
+//! the device's timer just after it (the device applies ops up to its lag later): the
+//! device then fires, rightly, and the model never does; conversely a model timer that is
+//! due only briefly may be re-armed in the device before its scanner reaches it. A model
+//! that reports its timers' changes ([`CycleModel::timer_changes`]) settles both from its
+//! own deadline state, kept as a [`TimerHistory`] (per payload, when the model's timer was
+//! armed and due from when): a device event at t without a model event within the slack is
+//! justified if the model's timer with its payload was armed in some `[a, b)`, due from d,
+//! with d < b + slack (the device holds the deadline until it is due) and
+//! `max(d, a) - 16 <= t < max(b, d) + slack` (the device fires in that window); a
+//! model event without a device event is required only if the due stretch it came from
+//! lasted longer than the slack (the device, lagging, holds the same deadline for as long
+//! and its scanner reaches every entry within the lateness). Both kinds are counted in the
+//! report (`events_justified`, `events_short`). Without changes reported, every event
+//! needs its counterpart.
 
 use super::diff::{traced_rerun, Failure, Mismatch, Progress, RunOpts, RunReport};
-use super::{Device, DeviceFactory, Io, KitError, Testbench, Values};
+use super::{Device, DeviceFactory, Io, KitError, Testbench, TimerChange, Values};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
@@ -73,6 +89,9 @@ fn txn_loop(
     // Timer events (cycle, payload key) of the device and the model, per output stream.
     let mut ev_dev: Vec<Vec<(u64, String)>> = vec![vec![]; no];
     let mut ev_model: Vec<Vec<(u64, String)>> = vec![vec![]; no];
+    let mut hist: Vec<TimerHistory> = vec![TimerHistory::default(); no];
+    let mut changes: Vec<TimerChange> = vec![];
+    let mut scratch = Values::new(&io.outputs);
     // The cycle each model result waiting for the device's was produced (ordered streams),
     // and per cycle the device's lag (cycles the oldest waiting result has waited).
     let mut q_model_at: Vec<VecDeque<u64>> = vec![VecDeque::new(); no];
@@ -182,6 +201,17 @@ fn txn_loop(
             mi.set(s.ready, 1);
         }
         model.step(&mi, &mut want);
+        changes.clear();
+        model.timer_changes(&mut changes);
+        for ch in &changes {
+            let Some(k) = io.out_streams.iter().position(|s| s.name == ch.stream && s.timer.is_some()) else {
+                return Err(KitError::Interface { block: io.iface.block.clone(), reason: format!("the model reports a change of timer stream {:?}, which is not a timer stream", ch.stream) });
+            };
+            for &(o, v) in &ch.payload {
+                scratch.set(o, v);
+            }
+            hist[k].record(key(&scratch, &io.out_streams[k]), c, ch.due_in.map(|d| c + d));
+        }
         for (k, s) in io.in_streams.iter().enumerate() {
             if !rst && mi.bit(s.valid) && want.bit(s.ready) {
                 q_in[k].pop_front();
@@ -264,15 +294,18 @@ fn txn_loop(
                 }));
             }
         }
-        let m = match_timer_events(&ev_dev[k], &ev_model[k], lateness, &lag, settle, c);
-        if let Err((cycle, headline)) = m {
-            return Ok(Err(Stop { cycle, headline: format!("timer stream {}: {headline}", s.name), inputs: i, diff: vec![] }));
-        }
-        let (max_slack, matched) = m.unwrap();
+        let h = (!hist[k].is_empty()).then_some(&hist[k]);
+        let m = match match_timer_events(&ev_dev[k], &ev_model[k], lateness, &lag, settle, c, h) {
+            Ok(m) => m,
+            Err((cycle, headline)) => return Ok(Err(Stop { cycle, headline: format!("timer stream {}: {headline}", s.name), inputs: i, diff: vec![] })),
+        };
         timer_counts.insert(format!("{}.events_device", s.name), ev_dev[k].len() as u64);
         timer_counts.insert(format!("{}.events_model", s.name), ev_model[k].len() as u64);
-        timer_counts.insert(format!("{}.events_matched", s.name), matched);
-        timer_counts.insert(format!("{}.max_slack", s.name), max_slack);
+        timer_counts.insert(format!("{}.events_matched", s.name), m.matched);
+        timer_counts.insert(format!("{}.events_justified", s.name), m.justified);
+        timer_counts.insert(format!("{}.events_short", s.name), m.short);
+        timer_counts.insert(format!("{}.timer_changes", s.name), hist[k].changes());
+        timer_counts.insert(format!("{}.max_slack", s.name), m.max_slack);
     }
     let mut counters = BTreeMap::new();
     for (k, s) in io.in_streams.iter().enumerate() {
@@ -293,11 +326,78 @@ fn txn_loop(
     Ok(Ok(RunReport { seed: opts.seed, cycles: opts.cycles, counters }))
 }
 
+/// A model's timers of one timer stream over a run (module header, "Races"): per event
+/// payload, the changes in cycle order (the cycle, and the cycle the timer is due from,
+/// `None` when disarmed).
+#[derive(Clone, Debug, Default)]
+pub struct TimerHistory {
+    changes: BTreeMap<String, Vec<(u64, Option<u64>)>>,
+}
+
+impl TimerHistory {
+    /// Records that in cycle `cycle` the timer of `key` became due from cycle `due_at`
+    /// (`None`: disarmed). Changes are recorded in cycle order.
+    pub fn record(&mut self, key: String, cycle: u64, due_at: Option<u64>) {
+        self.changes.entry(key).or_default().push((cycle, due_at.map(|d| d.max(cycle))));
+    }
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+    /// The number of changes recorded.
+    pub fn changes(&self) -> u64 {
+        self.changes.values().map(|v| v.len() as u64).sum()
+    }
+    /// The intervals `[from, to)` in which the model's timer of `key` was armed, each with
+    /// the cycle it was due from (`to` = `u64::MAX` for the last one if still armed).
+    pub fn armed(&self, key: &str) -> Vec<(u64, u64, u64)> {
+        let Some(v) = self.changes.get(key) else { return vec![] };
+        v.iter().enumerate().filter_map(|(n, &(a, d))| d.map(|d| (a, v.get(n + 1).map_or(u64::MAX, |x| x.0), d))).collect()
+    }
+    /// The stretches `[from, to)` in which the model's timer of `key` was due (adjacent
+    /// stretches merged; `to` = `u64::MAX` while still due at the end).
+    pub fn due_stretches(&self, key: &str) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = vec![];
+        for (a, b, d) in self.armed(key) {
+            let from = d.max(a);
+            if from >= b {
+                continue;
+            }
+            match out.last_mut() {
+                Some(last) if last.1 == from => last.1 = b,
+                _ => out.push((from, b)),
+            }
+        }
+        out
+    }
+}
+
+/// What [`match_timer_events`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimerMatch {
+    /// The largest slack used.
+    pub max_slack: u64,
+    /// Events (of either side) with a counterpart within the slack.
+    pub matched: u64,
+    /// Device events without one, justified by the model's due state (a race).
+    pub justified: u64,
+    /// Model events without one from a due stretch no longer than the slack.
+    pub short: u64,
+}
+
 /// Matches timer events (module header): every event of `a` (the device) needs an event of
 /// `b` (the model) with the same payload within the slack, and every event of `b` one of
-/// `a`, except near the ends of the run `[start, end)`. `lag[c]`: the device's lag in cycle
-/// c. Returns (the largest slack used, the events matched) or (cycle, what is wrong).
-pub fn match_timer_events(a: &[(u64, String)], b: &[(u64, String)], lateness: u64, lag: &[u32], start: u64, end: u64) -> Result<(u64, u64), (u64, String)> {
+/// `a`, except near the ends of the run `[start, end)` and, given the model's timer
+/// history `h`, the races the module header describes. `lag[c]`: the device's lag in
+/// cycle c. Returns what matched or (cycle, what is wrong).
+pub fn match_timer_events(
+    a: &[(u64, String)],
+    b: &[(u64, String)],
+    lateness: u64,
+    lag: &[u32],
+    start: u64,
+    end: u64,
+    h: Option<&TimerHistory>,
+) -> Result<TimerMatch, (u64, String)> {
     let slack_at = |t: u64| -> u64 {
         let lo = t.saturating_sub(3 * lateness) as usize;
         let hi = ((t + 3 * lateness) as usize).min(lag.len());
@@ -312,13 +412,15 @@ pub fn match_timer_events(a: &[(u64, String)], b: &[(u64, String)], lateness: u6
         m
     }
     let (ka, kb) = (by_key(a), by_key(b));
-    let mut max_slack = 0;
-    let mut matched = 0;
+    let mut r = TimerMatch::default();
     let big = 2 * lateness + 16 + u64::from(lag.iter().max().copied().unwrap_or(0));
-    for (mine, other, who, whom) in [(a, &kb, "device", "model"), (b, &ka, "model", "device")] {
+    let mut stretches: BTreeMap<&str, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut armed: BTreeMap<&str, Vec<(u64, u64, u64)>> = BTreeMap::new();
+    for (mine, other, device) in [(a, &kb, true), (b, &ka, false)] {
+        let (who, whom) = if device { ("device", "model") } else { ("model", "device") };
         for (t, k) in mine {
             let sl = slack_at(*t);
-            max_slack = max_slack.max(sl);
+            r.max_slack = r.max_slack.max(sl);
             // A pair is close enough if it is within the slack at either of its two events
             // (the lag that delays the device's event may be measured near either).
             let near = other.get(k.as_str()).and_then(|ts| {
@@ -326,22 +428,43 @@ pub fn match_timer_events(a: &[(u64, String)], b: &[(u64, String)], lateness: u6
                 ts[i..].iter().copied().take_while(|&x| x <= t + big).find(|&x| x.abs_diff(*t) <= sl.max(slack_at(x)))
             });
             if near.is_some() {
-                matched += 1;
+                r.matched += 1;
                 continue;
             }
             // Near the ends of the run the counterpart may fall outside it.
             if *t < start + sl || *t + sl >= end {
                 continue;
             }
+            // Races, settled from the model's own deadline state.
+            let mut why = String::new();
+            if let Some(h) = h {
+                if device {
+                    // Armed in [a, b) due from d: the device, applying the ops up to the
+                    // slack later, holds that deadline until b + slack at most, so it may
+                    // fire from max(d, a) until max(b, d) + slack if b + slack > d.
+                    let armed = armed.entry(k.as_str()).or_insert_with(|| h.armed(k));
+                    if armed.iter().any(|&(a, b, d)| d < b.saturating_add(sl) && d.max(a) <= t + 16 && *t < b.max(d).saturating_add(sl)) {
+                        r.justified += 1;
+                        continue;
+                    }
+                    why = "; nor was the model's timer with this payload armed to become due within the slack".into();
+                } else if let Some(&(f, e)) = stretches.entry(k.as_str()).or_insert_with(|| h.due_stretches(k)).iter().find(|&&(f, e)| f <= *t && *t < e) {
+                    if e - f <= sl {
+                        r.short += 1;
+                        continue;
+                    }
+                    why = format!("; the model's timer was due from cycle {f} to {}", if e == u64::MAX { "the end".to_string() } else { e.to_string() });
+                }
+            }
             let nearest = other.get(k.as_str()).and_then(|ts| ts.iter().min_by_key(|&&x| x.abs_diff(*t)).copied());
             let what = match nearest {
                 Some(x) => format!("the nearest is in cycle {x}"),
                 None => format!("the {whom} has none with this payload"),
             };
-            return Err((*t, format!("the {who}'s event [{k}] in cycle {t} has no {whom} event within {sl} cycles ({what})")));
+            return Err((*t, format!("the {who}'s event [{k}] in cycle {t} has no {whom} event within {sl} cycles ({what}{why})")));
         }
     }
-    Ok((max_slack, matched))
+    Ok(r)
 }
 
 /// Runs the transaction-level comparison (see the module header) for `opts.cycles` cycles of

@@ -164,7 +164,7 @@ impl Testbench for ParserBench {
 
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
-    [
+    Mutant::table(&[
         // handshakes
         ("tready_ignores_a_waiting_record", "ready_i = ~rst & ~(o_valid$q & ~m_hdr_ready);", "ready_i = ~rst;"),
         ("record_dropped_when_not_ready", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin"),
@@ -186,8 +186,5 @@ pub fn mutants() -> Vec<Mutant> {
         ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
         ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
         ("icrc_not_checked", "code = k_c17;", "code = k_c0;"),
-    ]
-    .into_iter()
-    .map(|(n, f, t)| Mutant::new(n, f, t))
-    .collect()
+    ])
 }

@@ -220,7 +220,7 @@ impl Testbench for PlaceBench {
 
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
-    MUTANTS.iter().map(|&(n, f, t)| Mutant::new(n, f, t)).collect()
+    Mutant::table(MUTANTS)
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[

@@ -184,7 +184,7 @@ impl Testbench for SackBench {
 
 /// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
 pub fn mutants() -> Vec<Mutant> {
-    [
+    Mutant::table(&[
         // the three RAM writes a read misses, merged at R (newest first)
         ("no_merge_of_the_write_in_stage_c", "r_hf1$d = w_valid$q & (w_conn$q == r0_conn$q);", "r_hf1$d = 1'b0;"),
         ("no_merge_of_the_write_in_stage_d", "r_hf2$d = c_wvalid$q & (c_conn$q == r0_conn$q);", "r_hf2$d = 1'b0;"),
@@ -219,10 +219,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("uncommitted_packet_advances_the_base", "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;", "adv = iw & isb & ~hit & ~l_clear$q;"),
         // stalls
         ("stalled_stage_does_not_reread", "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;"),
-    ]
-    .into_iter()
-    .map(|(n, f, t)| Mutant::new(n, f, t))
-    .collect()
+    ])
 }
 
 /// The read-during-write variant of the generated Verilog: both state RAMs return garbage

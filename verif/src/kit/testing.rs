@@ -1,0 +1,98 @@
+//! What every block's differential test (`verif/tests/<block>_diff.rs`) shares: the block's
+//! generated Verilog, interface and testbench for one preset ([`DiffBench::new`]), the
+//! Verilated build of it or of a variant ([`DiffBench::build`], [`DiffBench::build_x`]),
+//! seeded runs with the environment's extra seed and scale and a reproduction line
+//! ([`DiffBench::check`]), and the mutant sweep ([`DiffBench::mutants`]).
+//!
+//! These are test helpers: a failure panics with the kit's full report (seed, cycle,
+//! inputs, named-signal diff, waveform path, the command that reproduces it), which is what
+//! a failing test should print.
+//!
+//! Environment: `MRNIC_SEED=n` adds seed n to every [`DiffBench::check`];
+//! `MRNIC_DIFF_SCALE=k` multiplies its cycles; `MRNIC_MUTANT=name` runs only that mutant.
+
+use super::{check_mutants, run_differential, Caught, Interface, Io, Mutant, RunOpts, RunReport, StimOpts, Testbench, VlFactory};
+use crate::blocks;
+use crate::vl::{BuildOpts, Model};
+use mrnic_model::Config;
+
+/// `MRNIC_DIFF_SCALE` (default 1).
+pub fn diff_scale() -> u64 {
+    std::env::var("MRNIC_DIFF_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+}
+
+/// One block at one preset, ready to be built and diffed.
+pub struct DiffBench {
+    pub cfg: Config,
+    /// The generated Verilog under test.
+    pub verilog: String,
+    pub iface: Interface,
+    pub io: Io,
+    pub tb: Box<dyn Testbench>,
+    /// The test binary (`rtx_diff`), named in the reproduction lines.
+    pub test: String,
+}
+
+impl DiffBench {
+    /// Block `block` (a [`blocks::BLOCKS`] row) at preset `preset`, for the test binary
+    /// `test`. Panics with the reason if the block, the preset or the generation fails.
+    pub fn new(block: &str, preset: &str, test: &str) -> DiffBench {
+        let cfg = Config::preset(preset).unwrap_or_else(|e| panic!("preset {preset}: {e}"));
+        let spec = blocks::block(block).unwrap_or_else(|e| panic!("{e}"));
+        let (g, iface) = spec.generated(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        let io = iface.io();
+        let tb = (spec.testbench)(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        DiffBench { cfg, verilog: g.verilog, iface, io, tb, test: test.to_string() }
+    }
+
+    /// The Verilated model of `verilog` (the generated Verilog or a variant of it).
+    pub fn build(&self, label: &str, verilog: &str) -> VlFactory {
+        VlFactory::new(Model::build(label, verilog, &self.iface.ports, &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// The x-unique model (`--x-assign unique --x-initial unique`) of the generated
+    /// Verilog, for power-up runs ([`VlFactory::power_up`]).
+    pub fn build_x(&self, label: &str) -> Model {
+        Model::build(label, &self.verilog, &self.iface.ports, &BuildOpts { x_unique: true, ..BuildOpts::default() }).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Runs `seeds` (plus `MRNIC_SEED`) for `cycles` x `MRNIC_DIFF_SCALE` cycles each,
+    /// compared every cycle; panics with the full mismatch report on a failure.
+    pub fn check(&self, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, stim: StimOpts) -> Vec<RunReport> {
+        let mut seeds = seeds.to_vec();
+        if let Some(x) = std::env::var("MRNIC_SEED").ok().and_then(|x| x.parse().ok()) {
+            seeds.push(x);
+        }
+        seeds
+            .iter()
+            .map(|&seed| {
+                let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test {} (preset {}, {label})", self.test, self.cfg.name);
+                let opts = RunOpts::new(seed, cycles * diff_scale()).label(label).repro(repro).stim(stim.clone());
+                run_differential(self.tb.as_ref(), &self.io, dev, opts).unwrap_or_else(|f| panic!("{f}"))
+            })
+            .collect()
+    }
+
+    /// Builds each mutant of the generated Verilog (only `MRNIC_MUTANT` if set) and runs
+    /// seed `seed` for `cycles`: returns how each was caught; panics if a pattern does not
+    /// occur exactly once, if fewer than `min` mutants are run (without `MRNIC_MUTANT`),
+    /// or if one is not caught.
+    pub fn mutants(&self, mutants: Vec<Mutant>, min: usize, seed: u64, cycles: u64) -> Vec<Caught> {
+        let only = std::env::var("MRNIC_MUTANT").ok();
+        let mutants: Vec<_> = mutants.into_iter().filter(|m| only.as_deref().is_none_or(|o| m.name == o)).collect();
+        assert!(only.is_some() || mutants.len() >= min, "{} mutants, fewer than {min}", mutants.len());
+        assert!(!mutants.is_empty(), "no mutant called {only:?}");
+        let block = &self.iface.block;
+        let caught = check_mutants(&self.verilog, &mutants, |m, bad| {
+            let label = format!("{block}_mutant_{}", m.name);
+            let dev = self.build(&label, bad);
+            run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(label))
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        for c in &caught {
+            println!("mutant {}: caught at cycle {}: {}", c.name, c.cycle, c.headline);
+        }
+        assert_eq!(caught.len(), mutants.len());
+        caught
+    }
+}
