@@ -12,6 +12,10 @@ pub const SETUP_HINT: &str = "run `bash scripts/setup.sh` (it installs the pinne
 pub enum FpgaError {
     #[error("unknown block '{name}': the blocks with an FPGA harness are {known}")]
     UnknownBlock { name: String, known: String },
+    /// `mrnic_hdl::tops::block` could not generate the block (or the port-list harness
+    /// cannot wrap it).
+    #[error("cannot generate block '{block}' for its harness: {reason}")]
+    Generate { block: String, reason: String },
     #[error("unknown board '{name}': the boards are {known}")]
     UnknownBoard { name: String, known: String },
     /// A preset name, or a configuration the model refuses (the message names the field).

@@ -10,9 +10,11 @@
 //! (a per-cycle 32-bit fold of the outputs, accumulated onto the LEDs), the
 //! [`BlockHarness`] trait, and the registry [`HARNESSES`] (block name → harness). Adding a
 //! block is one file here (`harness/<block>.rs`, like [`sack`]) plus one row in
-//! [`HARNESSES`]. Everything is plain rust-hdl (`#[hdl_gen]`), so the Verilog the flow times is
+//! [`HARNESSES`], or one row on the port-list harness ([`generic`]: any generated block,
+//! from its port list, with LFSR-driven inputs and folded outputs). Everything is plain rust-hdl (`#[hdl_gen]`), so the Verilog the flow times is
 //! the Verilog rust-hdl generates.
 
+pub mod generic;
 pub mod sack;
 
 use crate::boards::Board;
@@ -47,7 +49,9 @@ pub struct HarnessEntry {
 }
 
 /// The block registry: every block with an FPGA harness.
-pub const HARNESSES: &[HarnessEntry] = &[sack::ENTRY];
+pub const HARNESSES: &[HarnessEntry] = &[sack::ENTRY, generic::RTX, generic::PARSER, generic::PLACEMENT];
+
+const _: () = assert!(HARNESSES.len() == 1 + generic::ENTRIES.len());
 
 /// The harness of the block `name`; an unknown name is refused with the list of blocks.
 pub fn harness(name: &str) -> Result<&'static HarnessEntry, FpgaError> {
