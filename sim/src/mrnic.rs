@@ -12,7 +12,7 @@
 //! - The receiver's rate hint (when the scenario enables it): the host's ingress
 //!   capacity divided by the connections actively delivering to it.
 
-use crate::transport::{BoxEndpoint, Completion, CompletionKind, ConnSpec, Endpoint, EndpointFactory, EndpointStats, TxMeta};
+use crate::transport::{BoxEndpoint, Completion, CompletionKind, ConnSpec, Endpoint, EndpointFactory, EndpointStats, RequesterCounters, TxMeta};
 use mrnic_model::time::HwClock;
 use mrnic_model::transport::path::Plane;
 use mrnic_model::transport::{Qp, QpAddr, QpSetup, TransportConfig, WorkRequest};
@@ -174,6 +174,17 @@ impl Endpoint for MrnicEndpoint {
             data_retx: s.retransmissions,
             timeouts: self.qp.req.paths.paths.iter().map(|p| p.stat_timeouts).sum(),
             cnps_sent: 0,
+            req: RequesterCounters {
+                acks: s.acks,
+                naks: s.naks,
+                blocked_window: s.blocked_window,
+                blocked_paths: s.blocked_paths,
+                blocked_tokens: s.blocked_tokens,
+                losses_by_path: s.losses_by_path,
+                losses_by_timeout: s.losses_by_timeout,
+                losses_by_head_timer: s.losses_by_head_timer,
+                spurious_losses: s.spurious_losses,
+            },
         }
     }
 }

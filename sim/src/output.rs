@@ -420,6 +420,39 @@ pub fn flows_csv(r: &Results) -> String {
     s
 }
 
+/// The requester counters of every run, `run,transport,point,data_sent,data_retx,timeouts,`
+/// then the [`RequesterCounters`](crate::transport::RequesterCounters) fields (summed over
+/// connections; mrnic only, zero for the baselines): what blocked the senders and how they
+/// found their losses. Written as `NAME-counters.csv`.
+pub fn counters_csv(r: &Results) -> String {
+    let mut s = String::from(
+        "run,transport,point,data_sent,data_retx,timeouts,acks,naks,blocked_window,blocked_paths,blocked_tokens,losses_by_path,losses_by_timeout,losses_by_head_timer,spurious_losses\n",
+    );
+    for (i, rec) in r.records.iter().enumerate() {
+        let e = &rec.result.endpoint_stats;
+        let q = &e.req;
+        let _ = writeln!(
+            s,
+            "{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            rec.result.transport,
+            point_label(r, rec),
+            e.data_sent,
+            e.data_retx,
+            e.timeouts,
+            q.acks,
+            q.naks,
+            q.blocked_window,
+            q.blocked_paths,
+            q.blocked_tokens,
+            q.losses_by_path,
+            q.losses_by_timeout,
+            q.losses_by_head_timer,
+            q.spurious_losses
+        );
+    }
+    s
+}
+
 /// Write `NAME-flows.csv` and `NAME-flows.svg` (per-connection goodput over time) into
 /// `dir` if a run has at most [`MAX_FLOW_SERIES`] connections; returns the files written.
 /// Not part of [`write_all`]: the per-bin flow counters are not carried in shard files,
@@ -466,6 +499,9 @@ pub fn write_all(r: &Results, dir: &Path) -> Result<Vec<PathBuf>, SimError> {
     out.push(p);
     let p = dir.join(format!("{}-fct.csv", r.name));
     std::fs::write(&p, flows_csv(r)).map_err(|e| SimError::io("write", &p, e))?;
+    out.push(p);
+    let p = dir.join(format!("{}-counters.csv", r.name));
+    std::fs::write(&p, counters_csv(r)).map_err(|e| SimError::io("write", &p, e))?;
     out.push(p);
     Ok(out)
 }

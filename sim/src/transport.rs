@@ -93,6 +93,49 @@ pub struct EndpointStats {
     pub timeouts: u64,
     /// Congestion notifications sent by this endpoint as a receiver.
     pub cnps_sent: u64,
+    /// The requester's own counters (mrnic only; zero for the baselines): see
+    /// [`RequesterCounters`]. Written to `NAME-counters.csv`, not to the main table.
+    #[serde(default)]
+    pub req: RequesterCounters,
+}
+
+/// mrnic requester counters exported to the results (the golden model's `TxStats` of the
+/// same names, summed over connections): why a sender did not send, and how it found
+/// its losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RequesterCounters {
+    /// ACK frames received (cumulative and selective).
+    pub acks: u64,
+    /// NAK frames received.
+    pub naks: u64,
+    /// Polls that had data but found the PSN window full.
+    pub blocked_window: u64,
+    /// Polls that had data but no path had congestion-window room.
+    pub blocked_paths: u64,
+    /// Polls that had data but the rate hint's token bucket was empty.
+    pub blocked_tokens: u64,
+    /// Losses detected by a later packet on the same path.
+    pub losses_by_path: u64,
+    /// Losses detected by a path's retransmission timer.
+    pub losses_by_timeout: u64,
+    /// Window heads retransmitted by the head timer.
+    pub losses_by_head_timer: u64,
+    /// Losses declared that the receiver had in fact received.
+    pub spurious_losses: u64,
+}
+
+impl std::ops::AddAssign for RequesterCounters {
+    fn add_assign(&mut self, o: Self) {
+        self.acks += o.acks;
+        self.naks += o.naks;
+        self.blocked_window += o.blocked_window;
+        self.blocked_paths += o.blocked_paths;
+        self.blocked_tokens += o.blocked_tokens;
+        self.losses_by_path += o.losses_by_path;
+        self.losses_by_timeout += o.losses_by_timeout;
+        self.losses_by_head_timer += o.losses_by_head_timer;
+        self.spurious_losses += o.spurious_losses;
+    }
 }
 
 impl std::ops::AddAssign for EndpointStats {
@@ -101,6 +144,7 @@ impl std::ops::AddAssign for EndpointStats {
         self.data_retx += o.data_retx;
         self.timeouts += o.timeouts;
         self.cnps_sent += o.cnps_sent;
+        self.req += o.req;
     }
 }
 

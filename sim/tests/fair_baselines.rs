@@ -134,6 +134,20 @@ fn every_fair_transport_runs_in_a_scenario() {
     // on 4 spines, the single-path mrnic collides on ECMP like the other single-path ones:
     // multipath is worth more than 10 % at 0 loss here
     assert!(get("mrnic", 0.0).goodput_gbps > 1.1 * get("mrnic_1path", 0.0).goodput_gbps);
+    // the requester counters reach the results: mrnic's own, zero for a baseline
+    let (m1, s1) = (get("mrnic", 0.01), get("spray", 0.01));
+    assert!(m1.endpoint_stats.req.acks > 0 && m1.endpoint_stats.req.losses_by_path > 0, "{:?}", m1.endpoint_stats);
+    assert_eq!(s1.endpoint_stats.req, Default::default());
+    let csv = mrnic_sim::output::counters_csv(&res);
+    assert_eq!(csv.lines().count(), res.records.len() + 1);
+    let head: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let i = res.records.iter().position(|r| r.result.transport == "mrnic" && r.point.loss == 0.01).expect("mrnic run");
+    let row: Vec<&str> = csv.lines().nth(i + 1).expect("mrnic row").split(',').collect();
+    assert_eq!((row[0], row[1]), (i.to_string().as_str(), "mrnic"));
+    assert_eq!(row[col("acks")], m1.endpoint_stats.req.acks.to_string());
+    assert_eq!(row[col("blocked_window")], m1.endpoint_stats.req.blocked_window.to_string());
+    assert_eq!(row[col("data_retx")], m1.endpoint_stats.data_retx.to_string());
     // bad names are refused
     assert!(Scenario::from_toml_str(&FAIR.replace("\"spray\"]", "\"sprey\"]"), false).is_err());
 }

@@ -103,7 +103,7 @@ fn merged_shards_write_byte_identical_outputs_and_bad_sets_are_refused() {
     let merged = base.join("merged");
     let given = vec![shards[2].clone(), shards[0].clone(), shards[1].clone()];
     let written = merge(&given, &merged).unwrap();
-    assert_eq!(written.len(), 6, "{written:?}"); // csv, timeseries csv, md, sweep svg, time svg, fct csv
+    assert_eq!(written.len(), 7, "{written:?}"); // csv, timeseries csv, md, sweep svg, time svg, fct csv, counters csv
     assert_eq!(files(&merged), files(&one), "merged outputs differ from the one-machine outputs");
 
     let refused = |dirs: &[PathBuf], needles: &[&str]| {
