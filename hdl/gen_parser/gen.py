@@ -168,74 +168,92 @@ fld("x_qp",24,be(47,3)); fld("x_psn",24,be(51,3)); fld("x_b0",8,byte(54)); fld("
 fld("x_ppsn",24,be(55,3)); fld("x_msn",32,be(58,4)); fld("x_off",32,be(62,4)); fld("x_dflags",8,byte(66)); fld("x_aflags",8,byte(58))
 fld("x_va",64,be(74,8)); fld("x_rkey",32,be(82,4)); fld("x_len",32,be(86,4)); fld("x_ecn",2,f"{H}.get_bits::<2>({8*15})")
 local("x_sack0","bool"); e(f"self.x_sack0.next = {H}.get_bit({8*105});")
-# lengths
-local("rem3","Bits<16>"); local("rem4","Bits<16>"); local("body_len","Bits<16>")
-K("k_14n",14,14); K("k_18n",14,18); K("k_14",16,14); K("k_18",16,18); K("k_20",16,20); K("k_8",16,8); K("k_24",16,24); K("k_44",16,44); K("k_36",16,36); K("k_52",16,52); K("k_12",16,12)
+# lengths (F1: from the registered byte count and the tag; rem4 directly, not through rem3)
+local("rem3","Bits<16>"); local("rem4","Bits<16>")
+K("k_14n",14,14); K("k_18n",14,18); K("k_14",16,14); K("k_18",16,18); K("k_34",16,34); K("k_38",16,38)
+K("k_20",16,20); K("k_8",16,8); K("k_24",16,24); K("k_44",16,44); K("k_36",16,36); K("k_52",16,52); K("k_12",16,12)
 e("self.rem3.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_14.val();")
 e("if self.hdr_tag.val() { self.rem3.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_18.val(); }")
-e("self.rem4.next = self.rem3.val() - self.k_20.val();")
-e("self.body_len.next = self.x_total.val() - self.k_44.val();")
-for c in CHECKS: local("c_"+c, "bool")
+e("self.rem4.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_34.val();")
+e("if self.hdr_tag.val() { self.rem4.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_38.val(); }")
+local("c_tr_eth","bool")
+e("self.c_tr_eth.next = (self.f1_n.q.val() < self.k_14n.val()) | (self.hdr_tag.val() & (self.f1_n.q.val() < self.k_18n.val()));")
+# F2 registers: the tag-normalised fields, the remaining counts, the stream-level flags
+XF = [("et",16),("vi",8),("total",16),("ff",16),("proto",8),("dport",16),("ulen",16),("ucs",16),("op",8),("tv",4),("pad",2),("qp",24),("psn",24),("b0",8),("b1",8),("ppsn",24),("msn",32),("off",32),("dflags",8),("aflags",8),("va",64),("rkey",32),("len",32),("ecn",2),("sack0",1)]
+F2R = [("valid",1),("c_tr_eth",1),("c_mac",1),("c_bk",1),("c_tl",1),("rem3",16),("rem4",16)] + [("x_"+n,w) for (n,w) in XF]
+def T(w): return "bool" if w==1 else f"Bits<{w}>"
+for (n,w) in F2R: dff("f2_"+n, T(w))
+e("// F1 -> F2 registers: the normalised fields (the tag mux and the lanes' routing end here)")
+e("self.f2_valid.d.next = self.f1_valid.q.val();")
+e("self.f2_c_tr_eth.d.next = self.c_tr_eth.val();")
+e("self.f2_c_mac.d.next = self.f1_mac.q.val();")
+e("self.f2_c_bk.d.next = self.f1_bk.q.val();")
+e("self.f2_c_tl.d.next = self.f1_tl.q.val();")
+e("self.f2_rem3.d.next = self.rem3.val();")
+e("self.f2_rem4.d.next = self.rem4.val();")
+for (n,w) in XF: e(f"self.f2_x_{n}.d.next = self.x_{n}.val();")
+def X(n): return f"self.f2_x_{n}.q.val()"
+# ---------------- stage F2: every field check from the registered fields
+e("// ================= stage F2 (cycle 2): every field check, independently, and the record")
+local("body_len","Bits<16>")
+e(f"self.body_len.next = {X('total')} - self.k_44.val();")
+for c in CHECKS:
+    if c != "tr_eth": local("c_"+c, "bool")
 K("k_et_ipv4",16,0x0800); K("k_4",4,4); K("k_5",4,5); K("k_ffmask",16,0x3FFF); K("k_17",8,17); K("k_port",16,4791)
 K("k_opw",8,0xC0); K("k_ops",8,0xC1); K("k_opa",8,0xC2); K("k_opn",8,0xC3); K("k_opp",8,0xC4); K("k_oppr",8,0xC5)
 K("k_z4",4,0); K("k_z2",2,0); K("k_z18",18,0); K("k_6",8,6); K("k_z24",24,0); K("k_z32",32,0); K("k_z64b",64,0)
-e("self.c_tr_eth.next = (self.f1_n.q.val() < self.k_14n.val()) | (self.hdr_tag.val() & (self.f1_n.q.val() < self.k_18n.val()));")
-e("self.c_ethertype.next = self.x_et.val() != self.k_et_ipv4.val();")
-e("self.c_tr_ip1.next = self.rem3.val() < self.k_20.val();")
-e("self.c_ver.next = self.x_vi.val().get_bits::<4>(4) != self.k_4.val();")
-e("self.c_ihl.next = self.x_vi.val().get_bits::<4>(0) != self.k_5.val();")
-e("self.c_tot.next = self.x_total.val() < self.k_20.val();")
-e("self.c_tr_ip2.next = self.x_total.val() > self.rem3.val();")
-e("self.c_trail.next = self.x_total.val() < self.rem3.val();")
-e("self.c_frag.next = (self.x_ff.val() & self.k_ffmask.val()) != self.k_z16.val();")
-e("self.c_notudp.next = self.x_proto.val() != self.k_17.val();")
-e("self.c_tr_udp.next = self.rem4.val() < self.k_8.val();")
-e("self.c_port.next = self.x_dport.val() != self.k_port.val();")
-e("self.c_ulen.next = self.x_ulen.val() != self.rem4.val();")
-e("self.c_ucs_nz.next = self.x_ucs.val() != self.k_z16.val();")
-e("self.c_tr_bth.next = self.rem4.val() < self.k_24.val();")
-e("self.c_tver.next = self.x_tv.val() != self.k_z4.val();")
+e(f"self.c_ethertype.next = {X('et')} != self.k_et_ipv4.val();")
+e("self.c_tr_ip1.next = self.f2_rem3.q.val() < self.k_20.val();")
+e(f"self.c_ver.next = {X('vi')}.get_bits::<4>(4) != self.k_4.val();")
+e(f"self.c_ihl.next = {X('vi')}.get_bits::<4>(0) != self.k_5.val();")
+e(f"self.c_tot.next = {X('total')} < self.k_20.val();")
+e(f"self.c_tr_ip2.next = {X('total')} > self.f2_rem3.q.val();")
+e(f"self.c_trail.next = {X('total')} < self.f2_rem3.q.val();")
+e(f"self.c_frag.next = ({X('ff')} & self.k_ffmask.val()) != self.k_z16.val();")
+e(f"self.c_notudp.next = {X('proto')} != self.k_17.val();")
+e("self.c_tr_udp.next = self.f2_rem4.q.val() < self.k_8.val();")
+e(f"self.c_port.next = {X('dport')} != self.k_port.val();")
+e(f"self.c_ulen.next = {X('ulen')} != self.f2_rem4.q.val();")
+e(f"self.c_ucs_nz.next = {X('ucs')} != self.k_z16.val();")
+e("self.c_tr_bth.next = self.f2_rem4.q.val() < self.k_24.val();")
+e(f"self.c_tver.next = {X('tv')} != self.k_z4.val();")
 for o in ["w","s","a","n","p","pr"]: local("is_"+o,"bool")
-e("self.is_w.next = self.x_op.val() == self.k_opw.val();")
-e("self.is_s.next = self.x_op.val() == self.k_ops.val();")
-e("self.is_a.next = self.x_op.val() == self.k_opa.val();")
-e("self.is_n.next = self.x_op.val() == self.k_opn.val();")
-e("self.is_p.next = self.x_op.val() == self.k_opp.val();")
-e("self.is_pr.next = self.x_op.val() == self.k_oppr.val();")
+for o,k in [("w","opw"),("s","ops"),("a","opa"),("n","opn"),("p","opp"),("pr","oppr")]:
+    e(f"self.is_{o}.next = {X('op')} == self.k_{k}.val();")
 local("is_data","bool"); local("is_fixed","bool")
 e("self.is_data.next = self.is_w.val() | self.is_s.val();")
 e("self.is_fixed.next = self.is_a.val() | self.is_n.val() | self.is_p.val() | self.is_pr.val();")
 e("self.c_op.next = !(self.is_data.val() | self.is_fixed.val());")
 local("d_exp","Bits<16>"); local("d_wpad","Bits<2>"); local("f_len","Bits<16>"); local("pid","Bits<8>")
-e("self.d_exp.next = bit_cast::<16, 14>(self.x_len.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.x_pad.val()) + self.k_36.val();")
-e("self.d_wpad.next = self.k_z2.val() - self.x_len.val().get_bits::<2>(0);")
+e(f"self.d_exp.next = bit_cast::<16, 14>({X('len')}.get_bits::<14>(0)) + bit_cast::<16, 2>({X('pad')}) + self.k_36.val();")
+e(f"self.d_wpad.next = self.k_z2.val() - {X('len')}.get_bits::<2>(0);")
 e("self.f_len.next = self.k_12.val();")
 e("if self.is_a.val() { self.f_len.next = self.k_52.val(); }")
-e("self.pid.next = self.x_b0.val();")
-e("if self.is_n.val() { self.pid.next = self.x_b1.val(); }")
+e(f"self.pid.next = {X('b0')};")
+e(f"if self.is_n.val() {{ self.pid.next = {X('b1')}; }}")
 e("if self.is_data.val() {")
 e("    self.c_tr_ext.next = self.body_len.val() < self.k_36.val();")
-e("    self.c_lm.next = (self.x_len.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());")
-e("    self.c_pad.next = self.x_pad.val() != self.d_wpad.val();")
+e(f"    self.c_lm.next = ({X('len')}.get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());")
+e(f"    self.c_pad.next = {X('pad')} != self.d_wpad.val();")
 e("} else {")
 e("    self.c_tr_ext.next = self.body_len.val() < self.f_len.val();")
 e("    self.c_lm.next = self.body_len.val() != self.f_len.val();")
-e("    self.c_pad.next = self.x_pad.val() != self.k_z2.val();")
+e(f"    self.c_pad.next = {X('pad')} != self.k_z2.val();")
 e("}")
 e("self.c_path.next = self.pid.val().get_bits::<4>(4) != self.k_z4.val();")
-e("self.c_sack.next = self.is_a.val() & self.x_sack0.val();")
-e("self.c_nak.next = self.is_n.val() & ((self.x_b0.val() == self.k_z8.val()) | (self.x_b0.val() > self.k_6.val()));")
-e("self.c_mac.next = self.f1_mac.q.val();")
-e("self.c_bk.next = self.f1_bk.q.val();")
-e("self.c_tl.next = self.f1_tl.q.val();")
+e(f"self.c_sack.next = self.is_a.val() & {X('sack0')};")
+e(f"self.c_nak.next = self.is_n.val() & (({X('b0')} == self.k_z8.val()) | ({X('b0')} > self.k_6.val()));")
+e("self.c_mac.next = self.f2_c_mac.q.val();")
+e("self.c_bk.next = self.f2_c_bk.q.val();")
+e("self.c_tl.next = self.f2_c_tl.q.val();")
 # record
 e("// the record (fields an opcode does not carry are 0)")
 for (r,w) in REC: local("r_"+r, f"Bits<{w}>")
-e("self.r_opcode.next = self.x_op.val();")
-e("self.r_dest_qp.next = self.x_qp.val();")
-e("self.r_psn.next = self.x_psn.val();")
+e(f"self.r_opcode.next = {X('op')};")
+e(f"self.r_dest_qp.next = {X('qp')};")
+e(f"self.r_psn.next = {X('psn')};")
 e("self.r_path_id.next = self.pid.val().get_bits::<4>(0);")
-e("self.r_ecn.next = self.x_ecn.val();")
+e(f"self.r_ecn.next = {X('ecn')};")
 e("self.r_path_psn.next = self.k_z24.val();")
 e("self.r_msn.next = self.k_z32.val();")
 e("self.r_offset.next = self.k_z32.val();")
@@ -244,44 +262,105 @@ e("self.r_va.next = self.k_z64b.val();")
 e("self.r_rkey.next = self.k_z32.val();")
 e("self.r_length.next = self.k_z32.val();")
 e("if self.is_data.val() {")
-e("    self.r_path_psn.next = self.x_ppsn.val();")
-e("    self.r_msn.next = self.x_msn.val();")
-e("    self.r_offset.next = self.x_off.val();")
-e("    self.r_flags.next = self.x_dflags.val();")
-e("    self.r_va.next = self.x_va.val();")
-e("    self.r_rkey.next = self.x_rkey.val();")
-e("    self.r_length.next = self.x_len.val();")
+e(f"    self.r_path_psn.next = {X('ppsn')};")
+e(f"    self.r_msn.next = {X('msn')};")
+e(f"    self.r_offset.next = {X('off')};")
+e(f"    self.r_flags.next = {X('dflags')};")
+e(f"    self.r_va.next = {X('va')};")
+e(f"    self.r_rkey.next = {X('rkey')};")
+e(f"    self.r_length.next = {X('len')};")
 e("}")
-e("if self.is_a.val() { self.r_path_psn.next = self.x_ppsn.val(); self.r_flags.next = self.x_aflags.val(); }")
-e("if self.is_n.val() { self.r_msn.next = self.x_msn.val(); }")
-# F2..F4 delay
-def T(w): return "bool" if w==1 else f"Bits<{w}>"
-carry = [("valid",1)] + [("c_"+c,1) for c in CHECKS] + [("r_"+r,w) for (r,w) in REC]
-for s in ["f2","f3","f4"]:
-    for (n,w) in carry: dff(f"{s}_{n}", T(w))
-e("// ================= stages F2, F3 (delay), F4 (cycle 4): the checksums arrive")
-for (n,w) in carry:
-    src = "self.f1_valid.q.val()" if n=="valid" else f"self.{n}.val()"
-    e(f"self.f2_{n}.d.next = {src};")
-for (a,b) in [("f3","f2"),("f4","f3")]:
-    for (n,w) in carry: e(f"self.{a}_{n}.d.next = self.{b}_{n}.q.val();")
+e(f"if self.is_a.val() {{ self.r_path_psn.next = {X('ppsn')}; self.r_flags.next = {X('aflags')}; }}")
+e(f"if self.is_n.val() {{ self.r_msn.next = {X('msn')}; }}")
+# F3 registers: every check and the record
+carry3 = [("valid",1)] + [("c_"+c,1) for c in CHECKS] + [("r_"+r,w) for (r,w) in REC]
+for (n,w) in carry3: dff("f3_"+n, T(w))
+e("// F2 -> F3 registers: every check bit and the record")
+for (n,w) in carry3:
+    src = "self.f2_valid.q.val()" if n=="valid" else f"self.{n}.val()"
+    if n == "c_tr_eth": src = "self.f2_c_tr_eth.q.val()"
+    e(f"self.f3_{n}.d.next = {src};")
+# ---------------- stage F3: the priority encoding within each run of checks between two checksums
+# the model's order: [A] mac bk tl tr_eth ethertype tr_ip1 ver ihl tot tr_ip2 trail, IPv4 sum,
+# [B] frag notudp tr_udp port ulen, UDP sum, [C] tr_bth, ICRC, [D] tver op tr_ext lm pad path sack nak
+GA = [("mac",25),("bk",26),("tl",27),("tr_eth",1),("ethertype",6),("tr_ip1",2),("ver",7),("ihl",8),("tot",9),("tr_ip2",2),("trail",10)]
+GB = [("frag",12),("notudp",13),("tr_udp",3),("port",14),("ulen",15)]
+GD = [("tver",18),("op",19),("tr_ext",5),("lm",20),("pad",21),("path",22),("sack",23),("nak",24)]
+for i in range(28): K(f"k_c{i}",5,i)
+e("// ================= stage F3 (cycle 3): each run of checks between two checksums priority-encoded")
+for g,G in [("a",GA),("b",GB),("d",GD)]:
+    local(f"code_{g}","Bits<5>"); local(f"any_{g}","bool")
+    e(f"self.any_{g}.next = " + " | ".join(f"self.f3_c_{c}.q.val()" for c,_ in G) + ";")
+    e(f"self.code_{g}.next = self.k_c0.val();")
+    for c,k in reversed(G):
+        e(f"if self.f3_c_{c}.q.val() {{ self.code_{g}.next = self.k_c{k}.val(); }}")
+carry4 = [("valid",1),("code_a",5),("any_a",1),("code_b",5),("any_b",1),("any_c",1),("code_d",5),("any_d",1),("c_ucs_nz",1)] + [("r_"+r,w) for (r,w) in REC]
+for (n,w) in carry4: dff("f4_"+n, T(w))
+e("// F3 -> F4 registers")
+for (n,w) in carry4:
+    if n == "valid": src = "self.f3_valid.q.val()"
+    elif n == "any_c": src = "self.f3_c_tr_bth.q.val()"
+    elif n.startswith("r_") or n == "c_ucs_nz": src = f"self.f3_{n}.q.val()"
+    else: src = f"self.{n}.val()"
+    e(f"self.f4_{n}.d.next = {src};")
+# ---------------- stage F4: the checksums arrive; the runs and the checksums in the model's order
+e("// ================= stage F4 (cycle 4): the checksums arrive")
 dff("s4_ip_ok","bool"); dff("s4_udp_ok","bool"); K("k_ffff",16,0xFFFF)
 e("self.s4_ip_ok.d.next = self.ipsum.m_valid.val() & (self.ipsum.m_sum.val() == self.k_ffff.val());")
 e("self.s4_udp_ok.d.next = self.udpsum.m_valid.val() & (self.udpsum.m_sum.val() == self.k_ffff.val());")
 local("crc_ok","bool"); K("k_residue",32,"0xDEBB_20E3")
 e("self.crc_ok.next = self.icrc.m_valid.val() & (self.icrc.m_crc.val() == self.k_residue.val());")
-# priority
-local("code","Bits<5>")
-for i in range(28): K(f"k_c{i}",5,i)
-e("// the verdict: the checks priority-encoded in the model's order (last assignment wins)")
-e("self.code.next = self.k_c0.val();")
-prio = [("f4_c_nak",24),("f4_c_sack",23),("f4_c_path",22),("f4_c_pad",21),("f4_c_lm",20),("f4_c_tr_ext",5),("f4_c_op",19),("f4_c_tver",18),("!crc",17),("f4_c_tr_bth",4),("udpsum",16),("f4_c_ulen",15),("f4_c_port",14),("f4_c_tr_udp",3),("f4_c_notudp",13),("f4_c_frag",12),("!ip",11),("f4_c_trail",10),("f4_c_tr_ip2",2),("f4_c_tot",9),("f4_c_ihl",8),("f4_c_ver",7),("f4_c_tr_ip1",2),("f4_c_ethertype",6),("f4_c_tr_eth",1),("f4_c_tl",27),("f4_c_bk",26),("f4_c_mac",25)]
-for (c,k) in prio:
-    if c == "!crc": cond = "!self.crc_ok.val()"
-    elif c == "!ip": cond = "!self.s4_ip_ok.q.val()"
-    elif c == "udpsum": cond = "self.f4_c_ucs_nz.q.val() & !self.s4_udp_ok.q.val()"
-    else: cond = f"self.{c}.q.val()"
-    e(f"if {cond} {{ self.code.next = self.k_c{k}.val(); }}")
+local("udp_bad","bool")
+e("self.udp_bad.next = self.f4_c_ucs_nz.q.val() & !self.s4_udp_ok.q.val();")
+# the ICRC compare is the late input (a 32-bit compare of the engine's register): everything else
+# is computed from registers beside it and crc_ok enters one gate before the registers.
+# sel_x: item x decides (it fails, every earlier item passes); p_c: every item up to the ICRC passes
+for s in ["p_a","p_ip","p_b","p_u","p_c","sel_ip","sel_b","sel_u","sel_c","good_pre"]: local(s,"bool")
+e("self.p_a.next = !self.f4_any_a.q.val();")
+e("self.sel_ip.next = self.p_a.val() & !self.s4_ip_ok.q.val();")
+e("self.p_ip.next = self.p_a.val() & self.s4_ip_ok.q.val();")
+e("self.sel_b.next = self.p_ip.val() & self.f4_any_b.q.val();")
+e("self.p_b.next = self.p_ip.val() & !self.f4_any_b.q.val();")
+e("self.sel_u.next = self.p_b.val() & self.udp_bad.val();")
+e("self.p_u.next = self.p_b.val() & !self.udp_bad.val();")
+e("self.sel_c.next = self.p_u.val() & self.f4_any_c.q.val();")
+e("self.p_c.next = self.p_u.val() & !self.f4_any_c.q.val();")
+e("self.good_pre.next = self.p_c.val() & !self.f4_any_d.q.val();")
+local("code","Bits<5>"); local("code_ok","Bits<5>"); local("code_bad","Bits<5>")
+e("// the verdict code (stat_last_verdict): with the ICRC good, with it bad, then the choice")
+e("self.code_ok.next = self.k_c0.val();")
+e("if self.f4_any_d.q.val() { self.code_ok.next = self.f4_code_d.q.val(); }")
+e("if self.f4_any_c.q.val() { self.code_ok.next = self.k_c4.val(); }")
+e("if self.udp_bad.val() { self.code_ok.next = self.k_c16.val(); }")
+e("if self.f4_any_b.q.val() { self.code_ok.next = self.f4_code_b.q.val(); }")
+e("if !self.s4_ip_ok.q.val() { self.code_ok.next = self.k_c11.val(); }")
+e("if self.f4_any_a.q.val() { self.code_ok.next = self.f4_code_a.q.val(); }")
+e("self.code_bad.next = self.k_c17.val();")
+e("if self.f4_any_c.q.val() { self.code_bad.next = self.k_c4.val(); }")
+e("if self.udp_bad.val() { self.code_bad.next = self.k_c16.val(); }")
+e("if self.f4_any_b.q.val() { self.code_bad.next = self.f4_code_b.q.val(); }")
+e("if !self.s4_ip_ok.q.val() { self.code_bad.next = self.k_c11.val(); }")
+e("if self.f4_any_a.q.val() { self.code_bad.next = self.f4_code_a.q.val(); }")
+e("self.code.next = self.code_bad.val();")
+e("if self.crc_ok.val() { self.code.next = self.code_ok.val(); }")
+# counter enables: code == k decoded per item, split into the part the ICRC does not decide
+# (pre_), the part it decides good (dk_: run D) and the ICRC's own reason
+FIXED = {11:"sel_ip",16:"sel_u",4:"sel_c"}
+for i,d in enumerate(DROP):
+    k = i+1
+    local("pre_"+d,"bool"); local("dk_"+d,"bool"); local("hit_"+d,"bool")
+    terms = [f"(self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c{k}.val()))",
+             f"(self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c{k}.val()))"]
+    if k in FIXED: terms.append(f"self.{FIXED[k]}.val()")
+    e(f"self.pre_{d}.next = " + " | ".join(terms) + ";")
+    e(f"self.dk_{d}.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c{k}.val());")
+    if k == 17:
+        e(f"self.hit_{d}.next = self.pre_{d}.val() | (self.crc_ok.val() & self.dk_{d}.val()) | (!self.crc_ok.val() & self.p_c.val());")
+    else:
+        e(f"self.hit_{d}.next = self.pre_{d}.val() | (self.crc_ok.val() & self.dk_{d}.val());")
+for g,k in zip(GOOD,["w","s","a","n","p","pr"]):
+    local("gk_"+g,"bool")
+    e(f"self.gk_{g}.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_op{k}.val());")
 # output stage
 e("// ================= stage O (cycle 5): record, counters, last verdict")
 dff("o_valid","bool")
@@ -292,14 +371,16 @@ dff("o_last","Bits<5>")
 e("if self.o_valid.q.val() & self.m_hdr_ready.val() { self.o_valid.d.next = false; }")
 e("if self.f4_valid.q.val() {")
 e("    self.o_last.d.next = self.code.val();")
-e("    if self.code.val() == self.k_c0.val() {")
-e("        self.o_valid.d.next = true;")
+e("    if self.good_pre.val() & self.crc_ok.val() { self.o_valid.d.next = true; }")
+e("    // the record's data needs no ICRC: a frame passing every other check is >= 8 beats, so the")
+e("    // output register is empty here (hazards); m_hdr_* are only meaningful with m_hdr_valid")
+e("    if self.good_pre.val() {")
 for (r,w) in REC: e(f"        self.o_{r}.d.next = self.f4_r_{r}.q.val();")
-for g,k in zip(GOOD,["w","s","a","n","p","pr"]):
-    e(f"        if self.f4_r_opcode.q.val() == self.k_op{k}.val() {{ self.n_good_{g}.d.next = self.n_good_{g}.q.val() + 1; }}")
 e("    }")
+for g in GOOD:
+    e(f"    if self.gk_{g}.val() & self.crc_ok.val() {{ self.n_good_{g}.d.next = self.n_good_{g}.q.val() + 1; }}")
 for i,d in enumerate(DROP):
-    e(f"    if self.code.val() == self.k_c{i+1}.val() {{ self.n_drop_{d}.d.next = self.n_drop_{d}.q.val() + 1; }}")
+    e(f"    if self.hit_{d}.val() {{ self.n_drop_{d}.d.next = self.n_drop_{d}.q.val() + 1; }}")
 e("}")
 # reset
 K("k_none",5,31); K("k_z32b",32,0)

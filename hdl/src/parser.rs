@@ -36,10 +36,14 @@
 //! time so that the register at the IPv4 header is the ICRC seed whatever the tag; the
 //! ICRC's invariant fields are forced to 0xFF at their fixed byte positions. F1 (cycle 1):
 //! the lanes still hold the whole frame (the next frame's beat k overwrites lane k at the
-//! end of cycle k + 1 at the earliest), normalised by the tag (a 4-byte shift), and every
-//! field check is computed independently, with the record. F2, F3: delay. F4 (cycle 4): the
-//! CRC register (== residue 0xDEBB20E3) and the two sums (== 0xFFFF, registered in cycle
-//! 3) complete the checks; the verdict is their priority encoding in the model's order. O
+//! end of cycle k + 1 at the earliest), normalised by the tag (a 4-byte shift); the
+//! normalised fields, N - l3, N - l4 and the Ethernet truncation are registered. F2 (cycle
+//! 2): every field check and the record, independently, from those registers. F3 (cycle 3):
+//! the checks of each run between two checksums priority-encoded (code and any-bit per run).
+//! F4 (cycle 4): the CRC register (== residue 0xDEBB20E3) and the two sums (== 0xFFFF,
+//! registered in cycle 3) complete the checks; the verdict is the first failing item in the
+//! model's order; every counter enable is decoded from registers with the ICRC compare one
+//! gate before the counter (the record's data is loaded without it: see hazards). O
 //! (cycle 5): record and counters.
 //!
 //! **Combinational paths.** `m_hdr_ready -> s_axis_tready` (`tready` is low while a record
@@ -47,7 +51,10 @@
 //!
 //! **Hazards.** One output register suffices: a good frame is at least 58 bytes (8 beats),
 //! so no two good frames' verdicts are within 5 cycles of each other, and a good frame's
-//! `tlast` is only taken when the output register is free or being emptied. Bytes past a
+//! `tlast` is only taken when the output register is free or being emptied; the same
+//! argument lets the record's data load before the ICRC is known (a frame passing every other
+//! check is >= 8 beats, so the register is empty then and `m_hdr_*` are only meaningful with
+//! `m_hdr_valid`, which waits for `crc_ok`). Bytes past a
 //! short frame's end are stale in the lanes; every check reading them is preceded, in the
 //! priority order, by the truncation check covering them.
 //!
@@ -322,8 +329,40 @@ pub struct Parser {
     x_sack0: Signal<Local, bool>,
     rem3: Signal<Local, Bits<16>>,
     rem4: Signal<Local, Bits<16>>,
-    body_len: Signal<Local, Bits<16>>,
     c_tr_eth: Signal<Local, bool>,
+    f2_valid: DFF<bool>,
+    f2_c_tr_eth: DFF<bool>,
+    f2_c_mac: DFF<bool>,
+    f2_c_bk: DFF<bool>,
+    f2_c_tl: DFF<bool>,
+    f2_rem3: DFF<Bits<16>>,
+    f2_rem4: DFF<Bits<16>>,
+    f2_x_et: DFF<Bits<16>>,
+    f2_x_vi: DFF<Bits<8>>,
+    f2_x_total: DFF<Bits<16>>,
+    f2_x_ff: DFF<Bits<16>>,
+    f2_x_proto: DFF<Bits<8>>,
+    f2_x_dport: DFF<Bits<16>>,
+    f2_x_ulen: DFF<Bits<16>>,
+    f2_x_ucs: DFF<Bits<16>>,
+    f2_x_op: DFF<Bits<8>>,
+    f2_x_tv: DFF<Bits<4>>,
+    f2_x_pad: DFF<Bits<2>>,
+    f2_x_qp: DFF<Bits<24>>,
+    f2_x_psn: DFF<Bits<24>>,
+    f2_x_b0: DFF<Bits<8>>,
+    f2_x_b1: DFF<Bits<8>>,
+    f2_x_ppsn: DFF<Bits<24>>,
+    f2_x_msn: DFF<Bits<32>>,
+    f2_x_off: DFF<Bits<32>>,
+    f2_x_dflags: DFF<Bits<8>>,
+    f2_x_aflags: DFF<Bits<8>>,
+    f2_x_va: DFF<Bits<64>>,
+    f2_x_rkey: DFF<Bits<32>>,
+    f2_x_len: DFF<Bits<32>>,
+    f2_x_ecn: DFF<Bits<2>>,
+    f2_x_sack0: DFF<bool>,
+    body_len: Signal<Local, Bits<16>>,
     c_ethertype: Signal<Local, bool>,
     c_tr_ip1: Signal<Local, bool>,
     c_ver: Signal<Local, bool>,
@@ -373,45 +412,6 @@ pub struct Parser {
     r_rkey: Signal<Local, Bits<32>>,
     r_length: Signal<Local, Bits<32>>,
     r_ecn: Signal<Local, Bits<2>>,
-    f2_valid: DFF<bool>,
-    f2_c_tr_eth: DFF<bool>,
-    f2_c_ethertype: DFF<bool>,
-    f2_c_tr_ip1: DFF<bool>,
-    f2_c_ver: DFF<bool>,
-    f2_c_ihl: DFF<bool>,
-    f2_c_tot: DFF<bool>,
-    f2_c_tr_ip2: DFF<bool>,
-    f2_c_trail: DFF<bool>,
-    f2_c_frag: DFF<bool>,
-    f2_c_notudp: DFF<bool>,
-    f2_c_tr_udp: DFF<bool>,
-    f2_c_port: DFF<bool>,
-    f2_c_ulen: DFF<bool>,
-    f2_c_ucs_nz: DFF<bool>,
-    f2_c_tr_bth: DFF<bool>,
-    f2_c_tver: DFF<bool>,
-    f2_c_op: DFF<bool>,
-    f2_c_tr_ext: DFF<bool>,
-    f2_c_lm: DFF<bool>,
-    f2_c_pad: DFF<bool>,
-    f2_c_path: DFF<bool>,
-    f2_c_sack: DFF<bool>,
-    f2_c_nak: DFF<bool>,
-    f2_c_mac: DFF<bool>,
-    f2_c_bk: DFF<bool>,
-    f2_c_tl: DFF<bool>,
-    f2_r_opcode: DFF<Bits<8>>,
-    f2_r_dest_qp: DFF<Bits<24>>,
-    f2_r_psn: DFF<Bits<24>>,
-    f2_r_path_id: DFF<Bits<4>>,
-    f2_r_path_psn: DFF<Bits<24>>,
-    f2_r_msn: DFF<Bits<32>>,
-    f2_r_offset: DFF<Bits<32>>,
-    f2_r_flags: DFF<Bits<8>>,
-    f2_r_va: DFF<Bits<64>>,
-    f2_r_rkey: DFF<Bits<32>>,
-    f2_r_length: DFF<Bits<32>>,
-    f2_r_ecn: DFF<Bits<2>>,
     f3_valid: DFF<bool>,
     f3_c_tr_eth: DFF<bool>,
     f3_c_ethertype: DFF<bool>,
@@ -451,33 +451,21 @@ pub struct Parser {
     f3_r_rkey: DFF<Bits<32>>,
     f3_r_length: DFF<Bits<32>>,
     f3_r_ecn: DFF<Bits<2>>,
+    code_a: Signal<Local, Bits<5>>,
+    any_a: Signal<Local, bool>,
+    code_b: Signal<Local, Bits<5>>,
+    any_b: Signal<Local, bool>,
+    code_d: Signal<Local, Bits<5>>,
+    any_d: Signal<Local, bool>,
     f4_valid: DFF<bool>,
-    f4_c_tr_eth: DFF<bool>,
-    f4_c_ethertype: DFF<bool>,
-    f4_c_tr_ip1: DFF<bool>,
-    f4_c_ver: DFF<bool>,
-    f4_c_ihl: DFF<bool>,
-    f4_c_tot: DFF<bool>,
-    f4_c_tr_ip2: DFF<bool>,
-    f4_c_trail: DFF<bool>,
-    f4_c_frag: DFF<bool>,
-    f4_c_notudp: DFF<bool>,
-    f4_c_tr_udp: DFF<bool>,
-    f4_c_port: DFF<bool>,
-    f4_c_ulen: DFF<bool>,
+    f4_code_a: DFF<Bits<5>>,
+    f4_any_a: DFF<bool>,
+    f4_code_b: DFF<Bits<5>>,
+    f4_any_b: DFF<bool>,
+    f4_any_c: DFF<bool>,
+    f4_code_d: DFF<Bits<5>>,
+    f4_any_d: DFF<bool>,
     f4_c_ucs_nz: DFF<bool>,
-    f4_c_tr_bth: DFF<bool>,
-    f4_c_tver: DFF<bool>,
-    f4_c_op: DFF<bool>,
-    f4_c_tr_ext: DFF<bool>,
-    f4_c_lm: DFF<bool>,
-    f4_c_pad: DFF<bool>,
-    f4_c_path: DFF<bool>,
-    f4_c_sack: DFF<bool>,
-    f4_c_nak: DFF<bool>,
-    f4_c_mac: DFF<bool>,
-    f4_c_bk: DFF<bool>,
-    f4_c_tl: DFF<bool>,
     f4_r_opcode: DFF<Bits<8>>,
     f4_r_dest_qp: DFF<Bits<24>>,
     f4_r_psn: DFF<Bits<24>>,
@@ -493,7 +481,107 @@ pub struct Parser {
     s4_ip_ok: DFF<bool>,
     s4_udp_ok: DFF<bool>,
     crc_ok: Signal<Local, bool>,
+    udp_bad: Signal<Local, bool>,
+    p_a: Signal<Local, bool>,
+    p_ip: Signal<Local, bool>,
+    p_b: Signal<Local, bool>,
+    p_u: Signal<Local, bool>,
+    p_c: Signal<Local, bool>,
+    sel_ip: Signal<Local, bool>,
+    sel_b: Signal<Local, bool>,
+    sel_u: Signal<Local, bool>,
+    sel_c: Signal<Local, bool>,
+    good_pre: Signal<Local, bool>,
     code: Signal<Local, Bits<5>>,
+    code_ok: Signal<Local, Bits<5>>,
+    code_bad: Signal<Local, Bits<5>>,
+    pre_truncated_ethernet: Signal<Local, bool>,
+    dk_truncated_ethernet: Signal<Local, bool>,
+    hit_truncated_ethernet: Signal<Local, bool>,
+    pre_truncated_ipv4: Signal<Local, bool>,
+    dk_truncated_ipv4: Signal<Local, bool>,
+    hit_truncated_ipv4: Signal<Local, bool>,
+    pre_truncated_udp: Signal<Local, bool>,
+    dk_truncated_udp: Signal<Local, bool>,
+    hit_truncated_udp: Signal<Local, bool>,
+    pre_truncated_bth: Signal<Local, bool>,
+    dk_truncated_bth: Signal<Local, bool>,
+    hit_truncated_bth: Signal<Local, bool>,
+    pre_truncated_extension: Signal<Local, bool>,
+    dk_truncated_extension: Signal<Local, bool>,
+    hit_truncated_extension: Signal<Local, bool>,
+    pre_bad_ethertype: Signal<Local, bool>,
+    dk_bad_ethertype: Signal<Local, bool>,
+    hit_bad_ethertype: Signal<Local, bool>,
+    pre_bad_ip_version: Signal<Local, bool>,
+    dk_bad_ip_version: Signal<Local, bool>,
+    hit_bad_ip_version: Signal<Local, bool>,
+    pre_bad_ip_header_length: Signal<Local, bool>,
+    dk_bad_ip_header_length: Signal<Local, bool>,
+    hit_bad_ip_header_length: Signal<Local, bool>,
+    pre_bad_ip_total_length: Signal<Local, bool>,
+    dk_bad_ip_total_length: Signal<Local, bool>,
+    hit_bad_ip_total_length: Signal<Local, bool>,
+    pre_trailing_bytes: Signal<Local, bool>,
+    dk_trailing_bytes: Signal<Local, bool>,
+    hit_trailing_bytes: Signal<Local, bool>,
+    pre_bad_ip_checksum: Signal<Local, bool>,
+    dk_bad_ip_checksum: Signal<Local, bool>,
+    hit_bad_ip_checksum: Signal<Local, bool>,
+    pre_fragmented: Signal<Local, bool>,
+    dk_fragmented: Signal<Local, bool>,
+    hit_fragmented: Signal<Local, bool>,
+    pre_not_udp: Signal<Local, bool>,
+    dk_not_udp: Signal<Local, bool>,
+    hit_not_udp: Signal<Local, bool>,
+    pre_wrong_udp_port: Signal<Local, bool>,
+    dk_wrong_udp_port: Signal<Local, bool>,
+    hit_wrong_udp_port: Signal<Local, bool>,
+    pre_udp_length_mismatch: Signal<Local, bool>,
+    dk_udp_length_mismatch: Signal<Local, bool>,
+    hit_udp_length_mismatch: Signal<Local, bool>,
+    pre_bad_udp_checksum: Signal<Local, bool>,
+    dk_bad_udp_checksum: Signal<Local, bool>,
+    hit_bad_udp_checksum: Signal<Local, bool>,
+    pre_bad_icrc: Signal<Local, bool>,
+    dk_bad_icrc: Signal<Local, bool>,
+    hit_bad_icrc: Signal<Local, bool>,
+    pre_bad_transport_version: Signal<Local, bool>,
+    dk_bad_transport_version: Signal<Local, bool>,
+    hit_bad_transport_version: Signal<Local, bool>,
+    pre_unknown_opcode: Signal<Local, bool>,
+    dk_unknown_opcode: Signal<Local, bool>,
+    hit_unknown_opcode: Signal<Local, bool>,
+    pre_length_mismatch: Signal<Local, bool>,
+    dk_length_mismatch: Signal<Local, bool>,
+    hit_length_mismatch: Signal<Local, bool>,
+    pre_bad_pad_count: Signal<Local, bool>,
+    dk_bad_pad_count: Signal<Local, bool>,
+    hit_bad_pad_count: Signal<Local, bool>,
+    pre_bad_path_id: Signal<Local, bool>,
+    dk_bad_path_id: Signal<Local, bool>,
+    hit_bad_path_id: Signal<Local, bool>,
+    pre_sack_base_bit_set: Signal<Local, bool>,
+    dk_sack_base_bit_set: Signal<Local, bool>,
+    hit_sack_base_bit_set: Signal<Local, bool>,
+    pre_bad_nak_code: Signal<Local, bool>,
+    dk_bad_nak_code: Signal<Local, bool>,
+    hit_bad_nak_code: Signal<Local, bool>,
+    pre_mac_error: Signal<Local, bool>,
+    dk_mac_error: Signal<Local, bool>,
+    hit_mac_error: Signal<Local, bool>,
+    pre_bad_keep: Signal<Local, bool>,
+    dk_bad_keep: Signal<Local, bool>,
+    hit_bad_keep: Signal<Local, bool>,
+    pre_too_long: Signal<Local, bool>,
+    dk_too_long: Signal<Local, bool>,
+    hit_too_long: Signal<Local, bool>,
+    gk_write: Signal<Local, bool>,
+    gk_send: Signal<Local, bool>,
+    gk_ack: Signal<Local, bool>,
+    gk_nak: Signal<Local, bool>,
+    gk_probe: Signal<Local, bool>,
+    gk_probe_reply: Signal<Local, bool>,
     o_valid: DFF<bool>,
     o_opcode: DFF<Bits<8>>,
     o_dest_qp: DFF<Bits<24>>,
@@ -605,6 +693,8 @@ pub struct Parser {
     k_18n: Constant<Bits<14>>,
     k_14: Constant<Bits<16>>,
     k_18: Constant<Bits<16>>,
+    k_34: Constant<Bits<16>>,
+    k_38: Constant<Bits<16>>,
     k_20: Constant<Bits<16>>,
     k_8: Constant<Bits<16>>,
     k_24: Constant<Bits<16>>,
@@ -631,8 +721,6 @@ pub struct Parser {
     k_z24: Constant<Bits<24>>,
     k_z32: Constant<Bits<32>>,
     k_z64b: Constant<Bits<64>>,
-    k_ffff: Constant<Bits<16>>,
-    k_residue: Constant<Bits<32>>,
     k_c0: Constant<Bits<5>>,
     k_c1: Constant<Bits<5>>,
     k_c2: Constant<Bits<5>>,
@@ -661,6 +749,8 @@ pub struct Parser {
     k_c25: Constant<Bits<5>>,
     k_c26: Constant<Bits<5>>,
     k_c27: Constant<Bits<5>>,
+    k_ffff: Constant<Bits<16>>,
+    k_residue: Constant<Bits<32>>,
     k_none: Constant<Bits<5>>,
     k_z32b: Constant<Bits<32>>,
 }
@@ -804,8 +894,40 @@ impl Parser {
             x_sack0: Default::default(),
             rem3: Default::default(),
             rem4: Default::default(),
-            body_len: Default::default(),
             c_tr_eth: Default::default(),
+            f2_valid: Default::default(),
+            f2_c_tr_eth: Default::default(),
+            f2_c_mac: Default::default(),
+            f2_c_bk: Default::default(),
+            f2_c_tl: Default::default(),
+            f2_rem3: Default::default(),
+            f2_rem4: Default::default(),
+            f2_x_et: Default::default(),
+            f2_x_vi: Default::default(),
+            f2_x_total: Default::default(),
+            f2_x_ff: Default::default(),
+            f2_x_proto: Default::default(),
+            f2_x_dport: Default::default(),
+            f2_x_ulen: Default::default(),
+            f2_x_ucs: Default::default(),
+            f2_x_op: Default::default(),
+            f2_x_tv: Default::default(),
+            f2_x_pad: Default::default(),
+            f2_x_qp: Default::default(),
+            f2_x_psn: Default::default(),
+            f2_x_b0: Default::default(),
+            f2_x_b1: Default::default(),
+            f2_x_ppsn: Default::default(),
+            f2_x_msn: Default::default(),
+            f2_x_off: Default::default(),
+            f2_x_dflags: Default::default(),
+            f2_x_aflags: Default::default(),
+            f2_x_va: Default::default(),
+            f2_x_rkey: Default::default(),
+            f2_x_len: Default::default(),
+            f2_x_ecn: Default::default(),
+            f2_x_sack0: Default::default(),
+            body_len: Default::default(),
             c_ethertype: Default::default(),
             c_tr_ip1: Default::default(),
             c_ver: Default::default(),
@@ -855,45 +977,6 @@ impl Parser {
             r_rkey: Default::default(),
             r_length: Default::default(),
             r_ecn: Default::default(),
-            f2_valid: Default::default(),
-            f2_c_tr_eth: Default::default(),
-            f2_c_ethertype: Default::default(),
-            f2_c_tr_ip1: Default::default(),
-            f2_c_ver: Default::default(),
-            f2_c_ihl: Default::default(),
-            f2_c_tot: Default::default(),
-            f2_c_tr_ip2: Default::default(),
-            f2_c_trail: Default::default(),
-            f2_c_frag: Default::default(),
-            f2_c_notudp: Default::default(),
-            f2_c_tr_udp: Default::default(),
-            f2_c_port: Default::default(),
-            f2_c_ulen: Default::default(),
-            f2_c_ucs_nz: Default::default(),
-            f2_c_tr_bth: Default::default(),
-            f2_c_tver: Default::default(),
-            f2_c_op: Default::default(),
-            f2_c_tr_ext: Default::default(),
-            f2_c_lm: Default::default(),
-            f2_c_pad: Default::default(),
-            f2_c_path: Default::default(),
-            f2_c_sack: Default::default(),
-            f2_c_nak: Default::default(),
-            f2_c_mac: Default::default(),
-            f2_c_bk: Default::default(),
-            f2_c_tl: Default::default(),
-            f2_r_opcode: Default::default(),
-            f2_r_dest_qp: Default::default(),
-            f2_r_psn: Default::default(),
-            f2_r_path_id: Default::default(),
-            f2_r_path_psn: Default::default(),
-            f2_r_msn: Default::default(),
-            f2_r_offset: Default::default(),
-            f2_r_flags: Default::default(),
-            f2_r_va: Default::default(),
-            f2_r_rkey: Default::default(),
-            f2_r_length: Default::default(),
-            f2_r_ecn: Default::default(),
             f3_valid: Default::default(),
             f3_c_tr_eth: Default::default(),
             f3_c_ethertype: Default::default(),
@@ -933,33 +1016,21 @@ impl Parser {
             f3_r_rkey: Default::default(),
             f3_r_length: Default::default(),
             f3_r_ecn: Default::default(),
+            code_a: Default::default(),
+            any_a: Default::default(),
+            code_b: Default::default(),
+            any_b: Default::default(),
+            code_d: Default::default(),
+            any_d: Default::default(),
             f4_valid: Default::default(),
-            f4_c_tr_eth: Default::default(),
-            f4_c_ethertype: Default::default(),
-            f4_c_tr_ip1: Default::default(),
-            f4_c_ver: Default::default(),
-            f4_c_ihl: Default::default(),
-            f4_c_tot: Default::default(),
-            f4_c_tr_ip2: Default::default(),
-            f4_c_trail: Default::default(),
-            f4_c_frag: Default::default(),
-            f4_c_notudp: Default::default(),
-            f4_c_tr_udp: Default::default(),
-            f4_c_port: Default::default(),
-            f4_c_ulen: Default::default(),
+            f4_code_a: Default::default(),
+            f4_any_a: Default::default(),
+            f4_code_b: Default::default(),
+            f4_any_b: Default::default(),
+            f4_any_c: Default::default(),
+            f4_code_d: Default::default(),
+            f4_any_d: Default::default(),
             f4_c_ucs_nz: Default::default(),
-            f4_c_tr_bth: Default::default(),
-            f4_c_tver: Default::default(),
-            f4_c_op: Default::default(),
-            f4_c_tr_ext: Default::default(),
-            f4_c_lm: Default::default(),
-            f4_c_pad: Default::default(),
-            f4_c_path: Default::default(),
-            f4_c_sack: Default::default(),
-            f4_c_nak: Default::default(),
-            f4_c_mac: Default::default(),
-            f4_c_bk: Default::default(),
-            f4_c_tl: Default::default(),
             f4_r_opcode: Default::default(),
             f4_r_dest_qp: Default::default(),
             f4_r_psn: Default::default(),
@@ -975,7 +1046,107 @@ impl Parser {
             s4_ip_ok: Default::default(),
             s4_udp_ok: Default::default(),
             crc_ok: Default::default(),
+            udp_bad: Default::default(),
+            p_a: Default::default(),
+            p_ip: Default::default(),
+            p_b: Default::default(),
+            p_u: Default::default(),
+            p_c: Default::default(),
+            sel_ip: Default::default(),
+            sel_b: Default::default(),
+            sel_u: Default::default(),
+            sel_c: Default::default(),
+            good_pre: Default::default(),
             code: Default::default(),
+            code_ok: Default::default(),
+            code_bad: Default::default(),
+            pre_truncated_ethernet: Default::default(),
+            dk_truncated_ethernet: Default::default(),
+            hit_truncated_ethernet: Default::default(),
+            pre_truncated_ipv4: Default::default(),
+            dk_truncated_ipv4: Default::default(),
+            hit_truncated_ipv4: Default::default(),
+            pre_truncated_udp: Default::default(),
+            dk_truncated_udp: Default::default(),
+            hit_truncated_udp: Default::default(),
+            pre_truncated_bth: Default::default(),
+            dk_truncated_bth: Default::default(),
+            hit_truncated_bth: Default::default(),
+            pre_truncated_extension: Default::default(),
+            dk_truncated_extension: Default::default(),
+            hit_truncated_extension: Default::default(),
+            pre_bad_ethertype: Default::default(),
+            dk_bad_ethertype: Default::default(),
+            hit_bad_ethertype: Default::default(),
+            pre_bad_ip_version: Default::default(),
+            dk_bad_ip_version: Default::default(),
+            hit_bad_ip_version: Default::default(),
+            pre_bad_ip_header_length: Default::default(),
+            dk_bad_ip_header_length: Default::default(),
+            hit_bad_ip_header_length: Default::default(),
+            pre_bad_ip_total_length: Default::default(),
+            dk_bad_ip_total_length: Default::default(),
+            hit_bad_ip_total_length: Default::default(),
+            pre_trailing_bytes: Default::default(),
+            dk_trailing_bytes: Default::default(),
+            hit_trailing_bytes: Default::default(),
+            pre_bad_ip_checksum: Default::default(),
+            dk_bad_ip_checksum: Default::default(),
+            hit_bad_ip_checksum: Default::default(),
+            pre_fragmented: Default::default(),
+            dk_fragmented: Default::default(),
+            hit_fragmented: Default::default(),
+            pre_not_udp: Default::default(),
+            dk_not_udp: Default::default(),
+            hit_not_udp: Default::default(),
+            pre_wrong_udp_port: Default::default(),
+            dk_wrong_udp_port: Default::default(),
+            hit_wrong_udp_port: Default::default(),
+            pre_udp_length_mismatch: Default::default(),
+            dk_udp_length_mismatch: Default::default(),
+            hit_udp_length_mismatch: Default::default(),
+            pre_bad_udp_checksum: Default::default(),
+            dk_bad_udp_checksum: Default::default(),
+            hit_bad_udp_checksum: Default::default(),
+            pre_bad_icrc: Default::default(),
+            dk_bad_icrc: Default::default(),
+            hit_bad_icrc: Default::default(),
+            pre_bad_transport_version: Default::default(),
+            dk_bad_transport_version: Default::default(),
+            hit_bad_transport_version: Default::default(),
+            pre_unknown_opcode: Default::default(),
+            dk_unknown_opcode: Default::default(),
+            hit_unknown_opcode: Default::default(),
+            pre_length_mismatch: Default::default(),
+            dk_length_mismatch: Default::default(),
+            hit_length_mismatch: Default::default(),
+            pre_bad_pad_count: Default::default(),
+            dk_bad_pad_count: Default::default(),
+            hit_bad_pad_count: Default::default(),
+            pre_bad_path_id: Default::default(),
+            dk_bad_path_id: Default::default(),
+            hit_bad_path_id: Default::default(),
+            pre_sack_base_bit_set: Default::default(),
+            dk_sack_base_bit_set: Default::default(),
+            hit_sack_base_bit_set: Default::default(),
+            pre_bad_nak_code: Default::default(),
+            dk_bad_nak_code: Default::default(),
+            hit_bad_nak_code: Default::default(),
+            pre_mac_error: Default::default(),
+            dk_mac_error: Default::default(),
+            hit_mac_error: Default::default(),
+            pre_bad_keep: Default::default(),
+            dk_bad_keep: Default::default(),
+            hit_bad_keep: Default::default(),
+            pre_too_long: Default::default(),
+            dk_too_long: Default::default(),
+            hit_too_long: Default::default(),
+            gk_write: Default::default(),
+            gk_send: Default::default(),
+            gk_ack: Default::default(),
+            gk_nak: Default::default(),
+            gk_probe: Default::default(),
+            gk_probe_reply: Default::default(),
             o_valid: Default::default(),
             o_opcode: Default::default(),
             o_dest_qp: Default::default(),
@@ -1087,6 +1258,8 @@ impl Parser {
             k_18n: Constant::new((18u64).into()),
             k_14: Constant::new((14u64).into()),
             k_18: Constant::new((18u64).into()),
+            k_34: Constant::new((34u64).into()),
+            k_38: Constant::new((38u64).into()),
             k_20: Constant::new((20u64).into()),
             k_8: Constant::new((8u64).into()),
             k_24: Constant::new((24u64).into()),
@@ -1113,8 +1286,6 @@ impl Parser {
             k_z24: Constant::new((0u64).into()),
             k_z32: Constant::new((0u64).into()),
             k_z64b: Constant::new((0u64).into()),
-            k_ffff: Constant::new((65535u64).into()),
-            k_residue: Constant::new((0xDEBB_20E3u64).into()),
             k_c0: Constant::new((0u64).into()),
             k_c1: Constant::new((1u64).into()),
             k_c2: Constant::new((2u64).into()),
@@ -1143,6 +1314,8 @@ impl Parser {
             k_c25: Constant::new((25u64).into()),
             k_c26: Constant::new((26u64).into()),
             k_c27: Constant::new((27u64).into()),
+            k_ffff: Constant::new((65535u64).into()),
+            k_residue: Constant::new((0xDEBB_20E3u64).into()),
             k_none: Constant::new((31u64).into()),
             k_z32b: Constant::new((0u64).into()),
         }
@@ -1152,7 +1325,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_ethertype, f2_c_tr_ip1, f2_c_ver, f2_c_ihl, f2_c_tot, f2_c_tr_ip2, f2_c_trail, f2_c_frag, f2_c_notudp, f2_c_tr_udp, f2_c_port, f2_c_ulen, f2_c_ucs_nz, f2_c_tr_bth, f2_c_tver, f2_c_op, f2_c_tr_ext, f2_c_lm, f2_c_pad, f2_c_path, f2_c_sack, f2_c_nak, f2_c_mac, f2_c_bk, f2_c_tl, f2_r_opcode, f2_r_dest_qp, f2_r_psn, f2_r_path_id, f2_r_path_psn, f2_r_msn, f2_r_offset, f2_r_flags, f2_r_va, f2_r_rkey, f2_r_length, f2_r_ecn, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_c_tr_eth, f4_c_ethertype, f4_c_tr_ip1, f4_c_ver, f4_c_ihl, f4_c_tot, f4_c_tr_ip2, f4_c_trail, f4_c_frag, f4_c_notudp, f4_c_tr_udp, f4_c_port, f4_c_ulen, f4_c_ucs_nz, f4_c_tr_bth, f4_c_tver, f4_c_op, f4_c_tr_ext, f4_c_lm, f4_c_pad, f4_c_path, f4_c_sack, f4_c_nak, f4_c_mac, f4_c_bk, f4_c_tl, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());
         self.s_axis_tready.next = self.ready_i.val();
@@ -1309,60 +1482,95 @@ impl Logic for Parser {
         self.x_sack0.next = self.hdr_norm.val().get_bit(840);
         self.rem3.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_14.val();
         if self.hdr_tag.val() { self.rem3.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_18.val(); }
-        self.rem4.next = self.rem3.val() - self.k_20.val();
-        self.body_len.next = self.x_total.val() - self.k_44.val();
+        self.rem4.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_34.val();
+        if self.hdr_tag.val() { self.rem4.next = bit_cast::<16, 14>(self.f1_n.q.val()) - self.k_38.val(); }
         self.c_tr_eth.next = (self.f1_n.q.val() < self.k_14n.val()) | (self.hdr_tag.val() & (self.f1_n.q.val() < self.k_18n.val()));
-        self.c_ethertype.next = self.x_et.val() != self.k_et_ipv4.val();
-        self.c_tr_ip1.next = self.rem3.val() < self.k_20.val();
-        self.c_ver.next = self.x_vi.val().get_bits::<4>(4) != self.k_4.val();
-        self.c_ihl.next = self.x_vi.val().get_bits::<4>(0) != self.k_5.val();
-        self.c_tot.next = self.x_total.val() < self.k_20.val();
-        self.c_tr_ip2.next = self.x_total.val() > self.rem3.val();
-        self.c_trail.next = self.x_total.val() < self.rem3.val();
-        self.c_frag.next = (self.x_ff.val() & self.k_ffmask.val()) != self.k_z16.val();
-        self.c_notudp.next = self.x_proto.val() != self.k_17.val();
-        self.c_tr_udp.next = self.rem4.val() < self.k_8.val();
-        self.c_port.next = self.x_dport.val() != self.k_port.val();
-        self.c_ulen.next = self.x_ulen.val() != self.rem4.val();
-        self.c_ucs_nz.next = self.x_ucs.val() != self.k_z16.val();
-        self.c_tr_bth.next = self.rem4.val() < self.k_24.val();
-        self.c_tver.next = self.x_tv.val() != self.k_z4.val();
-        self.is_w.next = self.x_op.val() == self.k_opw.val();
-        self.is_s.next = self.x_op.val() == self.k_ops.val();
-        self.is_a.next = self.x_op.val() == self.k_opa.val();
-        self.is_n.next = self.x_op.val() == self.k_opn.val();
-        self.is_p.next = self.x_op.val() == self.k_opp.val();
-        self.is_pr.next = self.x_op.val() == self.k_oppr.val();
+        // F1 -> F2 registers: the normalised fields (the tag mux and the lanes' routing end here)
+        self.f2_valid.d.next = self.f1_valid.q.val();
+        self.f2_c_tr_eth.d.next = self.c_tr_eth.val();
+        self.f2_c_mac.d.next = self.f1_mac.q.val();
+        self.f2_c_bk.d.next = self.f1_bk.q.val();
+        self.f2_c_tl.d.next = self.f1_tl.q.val();
+        self.f2_rem3.d.next = self.rem3.val();
+        self.f2_rem4.d.next = self.rem4.val();
+        self.f2_x_et.d.next = self.x_et.val();
+        self.f2_x_vi.d.next = self.x_vi.val();
+        self.f2_x_total.d.next = self.x_total.val();
+        self.f2_x_ff.d.next = self.x_ff.val();
+        self.f2_x_proto.d.next = self.x_proto.val();
+        self.f2_x_dport.d.next = self.x_dport.val();
+        self.f2_x_ulen.d.next = self.x_ulen.val();
+        self.f2_x_ucs.d.next = self.x_ucs.val();
+        self.f2_x_op.d.next = self.x_op.val();
+        self.f2_x_tv.d.next = self.x_tv.val();
+        self.f2_x_pad.d.next = self.x_pad.val();
+        self.f2_x_qp.d.next = self.x_qp.val();
+        self.f2_x_psn.d.next = self.x_psn.val();
+        self.f2_x_b0.d.next = self.x_b0.val();
+        self.f2_x_b1.d.next = self.x_b1.val();
+        self.f2_x_ppsn.d.next = self.x_ppsn.val();
+        self.f2_x_msn.d.next = self.x_msn.val();
+        self.f2_x_off.d.next = self.x_off.val();
+        self.f2_x_dflags.d.next = self.x_dflags.val();
+        self.f2_x_aflags.d.next = self.x_aflags.val();
+        self.f2_x_va.d.next = self.x_va.val();
+        self.f2_x_rkey.d.next = self.x_rkey.val();
+        self.f2_x_len.d.next = self.x_len.val();
+        self.f2_x_ecn.d.next = self.x_ecn.val();
+        self.f2_x_sack0.d.next = self.x_sack0.val();
+        // ================= stage F2 (cycle 2): every field check, independently, and the record
+        self.body_len.next = self.f2_x_total.q.val() - self.k_44.val();
+        self.c_ethertype.next = self.f2_x_et.q.val() != self.k_et_ipv4.val();
+        self.c_tr_ip1.next = self.f2_rem3.q.val() < self.k_20.val();
+        self.c_ver.next = self.f2_x_vi.q.val().get_bits::<4>(4) != self.k_4.val();
+        self.c_ihl.next = self.f2_x_vi.q.val().get_bits::<4>(0) != self.k_5.val();
+        self.c_tot.next = self.f2_x_total.q.val() < self.k_20.val();
+        self.c_tr_ip2.next = self.f2_x_total.q.val() > self.f2_rem3.q.val();
+        self.c_trail.next = self.f2_x_total.q.val() < self.f2_rem3.q.val();
+        self.c_frag.next = (self.f2_x_ff.q.val() & self.k_ffmask.val()) != self.k_z16.val();
+        self.c_notudp.next = self.f2_x_proto.q.val() != self.k_17.val();
+        self.c_tr_udp.next = self.f2_rem4.q.val() < self.k_8.val();
+        self.c_port.next = self.f2_x_dport.q.val() != self.k_port.val();
+        self.c_ulen.next = self.f2_x_ulen.q.val() != self.f2_rem4.q.val();
+        self.c_ucs_nz.next = self.f2_x_ucs.q.val() != self.k_z16.val();
+        self.c_tr_bth.next = self.f2_rem4.q.val() < self.k_24.val();
+        self.c_tver.next = self.f2_x_tv.q.val() != self.k_z4.val();
+        self.is_w.next = self.f2_x_op.q.val() == self.k_opw.val();
+        self.is_s.next = self.f2_x_op.q.val() == self.k_ops.val();
+        self.is_a.next = self.f2_x_op.q.val() == self.k_opa.val();
+        self.is_n.next = self.f2_x_op.q.val() == self.k_opn.val();
+        self.is_p.next = self.f2_x_op.q.val() == self.k_opp.val();
+        self.is_pr.next = self.f2_x_op.q.val() == self.k_oppr.val();
         self.is_data.next = self.is_w.val() | self.is_s.val();
         self.is_fixed.next = self.is_a.val() | self.is_n.val() | self.is_p.val() | self.is_pr.val();
         self.c_op.next = !(self.is_data.val() | self.is_fixed.val());
-        self.d_exp.next = bit_cast::<16, 14>(self.x_len.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.x_pad.val()) + self.k_36.val();
-        self.d_wpad.next = self.k_z2.val() - self.x_len.val().get_bits::<2>(0);
+        self.d_exp.next = bit_cast::<16, 14>(self.f2_x_len.q.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.f2_x_pad.q.val()) + self.k_36.val();
+        self.d_wpad.next = self.k_z2.val() - self.f2_x_len.q.val().get_bits::<2>(0);
         self.f_len.next = self.k_12.val();
         if self.is_a.val() { self.f_len.next = self.k_52.val(); }
-        self.pid.next = self.x_b0.val();
-        if self.is_n.val() { self.pid.next = self.x_b1.val(); }
+        self.pid.next = self.f2_x_b0.q.val();
+        if self.is_n.val() { self.pid.next = self.f2_x_b1.q.val(); }
         if self.is_data.val() {
             self.c_tr_ext.next = self.body_len.val() < self.k_36.val();
-            self.c_lm.next = (self.x_len.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());
-            self.c_pad.next = self.x_pad.val() != self.d_wpad.val();
+            self.c_lm.next = (self.f2_x_len.q.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());
+            self.c_pad.next = self.f2_x_pad.q.val() != self.d_wpad.val();
         } else {
             self.c_tr_ext.next = self.body_len.val() < self.f_len.val();
             self.c_lm.next = self.body_len.val() != self.f_len.val();
-            self.c_pad.next = self.x_pad.val() != self.k_z2.val();
+            self.c_pad.next = self.f2_x_pad.q.val() != self.k_z2.val();
         }
         self.c_path.next = self.pid.val().get_bits::<4>(4) != self.k_z4.val();
-        self.c_sack.next = self.is_a.val() & self.x_sack0.val();
-        self.c_nak.next = self.is_n.val() & ((self.x_b0.val() == self.k_z8.val()) | (self.x_b0.val() > self.k_6.val()));
-        self.c_mac.next = self.f1_mac.q.val();
-        self.c_bk.next = self.f1_bk.q.val();
-        self.c_tl.next = self.f1_tl.q.val();
+        self.c_sack.next = self.is_a.val() & self.f2_x_sack0.q.val();
+        self.c_nak.next = self.is_n.val() & ((self.f2_x_b0.q.val() == self.k_z8.val()) | (self.f2_x_b0.q.val() > self.k_6.val()));
+        self.c_mac.next = self.f2_c_mac.q.val();
+        self.c_bk.next = self.f2_c_bk.q.val();
+        self.c_tl.next = self.f2_c_tl.q.val();
         // the record (fields an opcode does not carry are 0)
-        self.r_opcode.next = self.x_op.val();
-        self.r_dest_qp.next = self.x_qp.val();
-        self.r_psn.next = self.x_psn.val();
+        self.r_opcode.next = self.f2_x_op.q.val();
+        self.r_dest_qp.next = self.f2_x_qp.q.val();
+        self.r_psn.next = self.f2_x_psn.q.val();
         self.r_path_id.next = self.pid.val().get_bits::<4>(0);
-        self.r_ecn.next = self.x_ecn.val();
+        self.r_ecn.next = self.f2_x_ecn.q.val();
         self.r_path_psn.next = self.k_z24.val();
         self.r_msn.next = self.k_z32.val();
         self.r_offset.next = self.k_z32.val();
@@ -1371,122 +1579,97 @@ impl Logic for Parser {
         self.r_rkey.next = self.k_z32.val();
         self.r_length.next = self.k_z32.val();
         if self.is_data.val() {
-            self.r_path_psn.next = self.x_ppsn.val();
-            self.r_msn.next = self.x_msn.val();
-            self.r_offset.next = self.x_off.val();
-            self.r_flags.next = self.x_dflags.val();
-            self.r_va.next = self.x_va.val();
-            self.r_rkey.next = self.x_rkey.val();
-            self.r_length.next = self.x_len.val();
+            self.r_path_psn.next = self.f2_x_ppsn.q.val();
+            self.r_msn.next = self.f2_x_msn.q.val();
+            self.r_offset.next = self.f2_x_off.q.val();
+            self.r_flags.next = self.f2_x_dflags.q.val();
+            self.r_va.next = self.f2_x_va.q.val();
+            self.r_rkey.next = self.f2_x_rkey.q.val();
+            self.r_length.next = self.f2_x_len.q.val();
         }
-        if self.is_a.val() { self.r_path_psn.next = self.x_ppsn.val(); self.r_flags.next = self.x_aflags.val(); }
-        if self.is_n.val() { self.r_msn.next = self.x_msn.val(); }
-        // ================= stages F2, F3 (delay), F4 (cycle 4): the checksums arrive
-        self.f2_valid.d.next = self.f1_valid.q.val();
-        self.f2_c_tr_eth.d.next = self.c_tr_eth.val();
-        self.f2_c_ethertype.d.next = self.c_ethertype.val();
-        self.f2_c_tr_ip1.d.next = self.c_tr_ip1.val();
-        self.f2_c_ver.d.next = self.c_ver.val();
-        self.f2_c_ihl.d.next = self.c_ihl.val();
-        self.f2_c_tot.d.next = self.c_tot.val();
-        self.f2_c_tr_ip2.d.next = self.c_tr_ip2.val();
-        self.f2_c_trail.d.next = self.c_trail.val();
-        self.f2_c_frag.d.next = self.c_frag.val();
-        self.f2_c_notudp.d.next = self.c_notudp.val();
-        self.f2_c_tr_udp.d.next = self.c_tr_udp.val();
-        self.f2_c_port.d.next = self.c_port.val();
-        self.f2_c_ulen.d.next = self.c_ulen.val();
-        self.f2_c_ucs_nz.d.next = self.c_ucs_nz.val();
-        self.f2_c_tr_bth.d.next = self.c_tr_bth.val();
-        self.f2_c_tver.d.next = self.c_tver.val();
-        self.f2_c_op.d.next = self.c_op.val();
-        self.f2_c_tr_ext.d.next = self.c_tr_ext.val();
-        self.f2_c_lm.d.next = self.c_lm.val();
-        self.f2_c_pad.d.next = self.c_pad.val();
-        self.f2_c_path.d.next = self.c_path.val();
-        self.f2_c_sack.d.next = self.c_sack.val();
-        self.f2_c_nak.d.next = self.c_nak.val();
-        self.f2_c_mac.d.next = self.c_mac.val();
-        self.f2_c_bk.d.next = self.c_bk.val();
-        self.f2_c_tl.d.next = self.c_tl.val();
-        self.f2_r_opcode.d.next = self.r_opcode.val();
-        self.f2_r_dest_qp.d.next = self.r_dest_qp.val();
-        self.f2_r_psn.d.next = self.r_psn.val();
-        self.f2_r_path_id.d.next = self.r_path_id.val();
-        self.f2_r_path_psn.d.next = self.r_path_psn.val();
-        self.f2_r_msn.d.next = self.r_msn.val();
-        self.f2_r_offset.d.next = self.r_offset.val();
-        self.f2_r_flags.d.next = self.r_flags.val();
-        self.f2_r_va.d.next = self.r_va.val();
-        self.f2_r_rkey.d.next = self.r_rkey.val();
-        self.f2_r_length.d.next = self.r_length.val();
-        self.f2_r_ecn.d.next = self.r_ecn.val();
+        if self.is_a.val() { self.r_path_psn.next = self.f2_x_ppsn.q.val(); self.r_flags.next = self.f2_x_aflags.q.val(); }
+        if self.is_n.val() { self.r_msn.next = self.f2_x_msn.q.val(); }
+        // F2 -> F3 registers: every check bit and the record
         self.f3_valid.d.next = self.f2_valid.q.val();
         self.f3_c_tr_eth.d.next = self.f2_c_tr_eth.q.val();
-        self.f3_c_ethertype.d.next = self.f2_c_ethertype.q.val();
-        self.f3_c_tr_ip1.d.next = self.f2_c_tr_ip1.q.val();
-        self.f3_c_ver.d.next = self.f2_c_ver.q.val();
-        self.f3_c_ihl.d.next = self.f2_c_ihl.q.val();
-        self.f3_c_tot.d.next = self.f2_c_tot.q.val();
-        self.f3_c_tr_ip2.d.next = self.f2_c_tr_ip2.q.val();
-        self.f3_c_trail.d.next = self.f2_c_trail.q.val();
-        self.f3_c_frag.d.next = self.f2_c_frag.q.val();
-        self.f3_c_notudp.d.next = self.f2_c_notudp.q.val();
-        self.f3_c_tr_udp.d.next = self.f2_c_tr_udp.q.val();
-        self.f3_c_port.d.next = self.f2_c_port.q.val();
-        self.f3_c_ulen.d.next = self.f2_c_ulen.q.val();
-        self.f3_c_ucs_nz.d.next = self.f2_c_ucs_nz.q.val();
-        self.f3_c_tr_bth.d.next = self.f2_c_tr_bth.q.val();
-        self.f3_c_tver.d.next = self.f2_c_tver.q.val();
-        self.f3_c_op.d.next = self.f2_c_op.q.val();
-        self.f3_c_tr_ext.d.next = self.f2_c_tr_ext.q.val();
-        self.f3_c_lm.d.next = self.f2_c_lm.q.val();
-        self.f3_c_pad.d.next = self.f2_c_pad.q.val();
-        self.f3_c_path.d.next = self.f2_c_path.q.val();
-        self.f3_c_sack.d.next = self.f2_c_sack.q.val();
-        self.f3_c_nak.d.next = self.f2_c_nak.q.val();
-        self.f3_c_mac.d.next = self.f2_c_mac.q.val();
-        self.f3_c_bk.d.next = self.f2_c_bk.q.val();
-        self.f3_c_tl.d.next = self.f2_c_tl.q.val();
-        self.f3_r_opcode.d.next = self.f2_r_opcode.q.val();
-        self.f3_r_dest_qp.d.next = self.f2_r_dest_qp.q.val();
-        self.f3_r_psn.d.next = self.f2_r_psn.q.val();
-        self.f3_r_path_id.d.next = self.f2_r_path_id.q.val();
-        self.f3_r_path_psn.d.next = self.f2_r_path_psn.q.val();
-        self.f3_r_msn.d.next = self.f2_r_msn.q.val();
-        self.f3_r_offset.d.next = self.f2_r_offset.q.val();
-        self.f3_r_flags.d.next = self.f2_r_flags.q.val();
-        self.f3_r_va.d.next = self.f2_r_va.q.val();
-        self.f3_r_rkey.d.next = self.f2_r_rkey.q.val();
-        self.f3_r_length.d.next = self.f2_r_length.q.val();
-        self.f3_r_ecn.d.next = self.f2_r_ecn.q.val();
+        self.f3_c_ethertype.d.next = self.c_ethertype.val();
+        self.f3_c_tr_ip1.d.next = self.c_tr_ip1.val();
+        self.f3_c_ver.d.next = self.c_ver.val();
+        self.f3_c_ihl.d.next = self.c_ihl.val();
+        self.f3_c_tot.d.next = self.c_tot.val();
+        self.f3_c_tr_ip2.d.next = self.c_tr_ip2.val();
+        self.f3_c_trail.d.next = self.c_trail.val();
+        self.f3_c_frag.d.next = self.c_frag.val();
+        self.f3_c_notudp.d.next = self.c_notudp.val();
+        self.f3_c_tr_udp.d.next = self.c_tr_udp.val();
+        self.f3_c_port.d.next = self.c_port.val();
+        self.f3_c_ulen.d.next = self.c_ulen.val();
+        self.f3_c_ucs_nz.d.next = self.c_ucs_nz.val();
+        self.f3_c_tr_bth.d.next = self.c_tr_bth.val();
+        self.f3_c_tver.d.next = self.c_tver.val();
+        self.f3_c_op.d.next = self.c_op.val();
+        self.f3_c_tr_ext.d.next = self.c_tr_ext.val();
+        self.f3_c_lm.d.next = self.c_lm.val();
+        self.f3_c_pad.d.next = self.c_pad.val();
+        self.f3_c_path.d.next = self.c_path.val();
+        self.f3_c_sack.d.next = self.c_sack.val();
+        self.f3_c_nak.d.next = self.c_nak.val();
+        self.f3_c_mac.d.next = self.c_mac.val();
+        self.f3_c_bk.d.next = self.c_bk.val();
+        self.f3_c_tl.d.next = self.c_tl.val();
+        self.f3_r_opcode.d.next = self.r_opcode.val();
+        self.f3_r_dest_qp.d.next = self.r_dest_qp.val();
+        self.f3_r_psn.d.next = self.r_psn.val();
+        self.f3_r_path_id.d.next = self.r_path_id.val();
+        self.f3_r_path_psn.d.next = self.r_path_psn.val();
+        self.f3_r_msn.d.next = self.r_msn.val();
+        self.f3_r_offset.d.next = self.r_offset.val();
+        self.f3_r_flags.d.next = self.r_flags.val();
+        self.f3_r_va.d.next = self.r_va.val();
+        self.f3_r_rkey.d.next = self.r_rkey.val();
+        self.f3_r_length.d.next = self.r_length.val();
+        self.f3_r_ecn.d.next = self.r_ecn.val();
+        // ================= stage F3 (cycle 3): each run of checks between two checksums priority-encoded
+        self.any_a.next = self.f3_c_mac.q.val() | self.f3_c_bk.q.val() | self.f3_c_tl.q.val() | self.f3_c_tr_eth.q.val() | self.f3_c_ethertype.q.val() | self.f3_c_tr_ip1.q.val() | self.f3_c_ver.q.val() | self.f3_c_ihl.q.val() | self.f3_c_tot.q.val() | self.f3_c_tr_ip2.q.val() | self.f3_c_trail.q.val();
+        self.code_a.next = self.k_c0.val();
+        if self.f3_c_trail.q.val() { self.code_a.next = self.k_c10.val(); }
+        if self.f3_c_tr_ip2.q.val() { self.code_a.next = self.k_c2.val(); }
+        if self.f3_c_tot.q.val() { self.code_a.next = self.k_c9.val(); }
+        if self.f3_c_ihl.q.val() { self.code_a.next = self.k_c8.val(); }
+        if self.f3_c_ver.q.val() { self.code_a.next = self.k_c7.val(); }
+        if self.f3_c_tr_ip1.q.val() { self.code_a.next = self.k_c2.val(); }
+        if self.f3_c_ethertype.q.val() { self.code_a.next = self.k_c6.val(); }
+        if self.f3_c_tr_eth.q.val() { self.code_a.next = self.k_c1.val(); }
+        if self.f3_c_tl.q.val() { self.code_a.next = self.k_c27.val(); }
+        if self.f3_c_bk.q.val() { self.code_a.next = self.k_c26.val(); }
+        if self.f3_c_mac.q.val() { self.code_a.next = self.k_c25.val(); }
+        self.any_b.next = self.f3_c_frag.q.val() | self.f3_c_notudp.q.val() | self.f3_c_tr_udp.q.val() | self.f3_c_port.q.val() | self.f3_c_ulen.q.val();
+        self.code_b.next = self.k_c0.val();
+        if self.f3_c_ulen.q.val() { self.code_b.next = self.k_c15.val(); }
+        if self.f3_c_port.q.val() { self.code_b.next = self.k_c14.val(); }
+        if self.f3_c_tr_udp.q.val() { self.code_b.next = self.k_c3.val(); }
+        if self.f3_c_notudp.q.val() { self.code_b.next = self.k_c13.val(); }
+        if self.f3_c_frag.q.val() { self.code_b.next = self.k_c12.val(); }
+        self.any_d.next = self.f3_c_tver.q.val() | self.f3_c_op.q.val() | self.f3_c_tr_ext.q.val() | self.f3_c_lm.q.val() | self.f3_c_pad.q.val() | self.f3_c_path.q.val() | self.f3_c_sack.q.val() | self.f3_c_nak.q.val();
+        self.code_d.next = self.k_c0.val();
+        if self.f3_c_nak.q.val() { self.code_d.next = self.k_c24.val(); }
+        if self.f3_c_sack.q.val() { self.code_d.next = self.k_c23.val(); }
+        if self.f3_c_path.q.val() { self.code_d.next = self.k_c22.val(); }
+        if self.f3_c_pad.q.val() { self.code_d.next = self.k_c21.val(); }
+        if self.f3_c_lm.q.val() { self.code_d.next = self.k_c20.val(); }
+        if self.f3_c_tr_ext.q.val() { self.code_d.next = self.k_c5.val(); }
+        if self.f3_c_op.q.val() { self.code_d.next = self.k_c19.val(); }
+        if self.f3_c_tver.q.val() { self.code_d.next = self.k_c18.val(); }
+        // F3 -> F4 registers
         self.f4_valid.d.next = self.f3_valid.q.val();
-        self.f4_c_tr_eth.d.next = self.f3_c_tr_eth.q.val();
-        self.f4_c_ethertype.d.next = self.f3_c_ethertype.q.val();
-        self.f4_c_tr_ip1.d.next = self.f3_c_tr_ip1.q.val();
-        self.f4_c_ver.d.next = self.f3_c_ver.q.val();
-        self.f4_c_ihl.d.next = self.f3_c_ihl.q.val();
-        self.f4_c_tot.d.next = self.f3_c_tot.q.val();
-        self.f4_c_tr_ip2.d.next = self.f3_c_tr_ip2.q.val();
-        self.f4_c_trail.d.next = self.f3_c_trail.q.val();
-        self.f4_c_frag.d.next = self.f3_c_frag.q.val();
-        self.f4_c_notudp.d.next = self.f3_c_notudp.q.val();
-        self.f4_c_tr_udp.d.next = self.f3_c_tr_udp.q.val();
-        self.f4_c_port.d.next = self.f3_c_port.q.val();
-        self.f4_c_ulen.d.next = self.f3_c_ulen.q.val();
+        self.f4_code_a.d.next = self.code_a.val();
+        self.f4_any_a.d.next = self.any_a.val();
+        self.f4_code_b.d.next = self.code_b.val();
+        self.f4_any_b.d.next = self.any_b.val();
+        self.f4_any_c.d.next = self.f3_c_tr_bth.q.val();
+        self.f4_code_d.d.next = self.code_d.val();
+        self.f4_any_d.d.next = self.any_d.val();
         self.f4_c_ucs_nz.d.next = self.f3_c_ucs_nz.q.val();
-        self.f4_c_tr_bth.d.next = self.f3_c_tr_bth.q.val();
-        self.f4_c_tver.d.next = self.f3_c_tver.q.val();
-        self.f4_c_op.d.next = self.f3_c_op.q.val();
-        self.f4_c_tr_ext.d.next = self.f3_c_tr_ext.q.val();
-        self.f4_c_lm.d.next = self.f3_c_lm.q.val();
-        self.f4_c_pad.d.next = self.f3_c_pad.q.val();
-        self.f4_c_path.d.next = self.f3_c_path.q.val();
-        self.f4_c_sack.d.next = self.f3_c_sack.q.val();
-        self.f4_c_nak.d.next = self.f3_c_nak.q.val();
-        self.f4_c_mac.d.next = self.f3_c_mac.q.val();
-        self.f4_c_bk.d.next = self.f3_c_bk.q.val();
-        self.f4_c_tl.d.next = self.f3_c_tl.q.val();
         self.f4_r_opcode.d.next = self.f3_r_opcode.q.val();
         self.f4_r_dest_qp.d.next = self.f3_r_dest_qp.q.val();
         self.f4_r_psn.d.next = self.f3_r_psn.q.val();
@@ -1499,45 +1682,132 @@ impl Logic for Parser {
         self.f4_r_rkey.d.next = self.f3_r_rkey.q.val();
         self.f4_r_length.d.next = self.f3_r_length.q.val();
         self.f4_r_ecn.d.next = self.f3_r_ecn.q.val();
+        // ================= stage F4 (cycle 4): the checksums arrive
         self.s4_ip_ok.d.next = self.ipsum.m_valid.val() & (self.ipsum.m_sum.val() == self.k_ffff.val());
         self.s4_udp_ok.d.next = self.udpsum.m_valid.val() & (self.udpsum.m_sum.val() == self.k_ffff.val());
         self.crc_ok.next = self.icrc.m_valid.val() & (self.icrc.m_crc.val() == self.k_residue.val());
-        // the verdict: the checks priority-encoded in the model's order (last assignment wins)
-        self.code.next = self.k_c0.val();
-        if self.f4_c_nak.q.val() { self.code.next = self.k_c24.val(); }
-        if self.f4_c_sack.q.val() { self.code.next = self.k_c23.val(); }
-        if self.f4_c_path.q.val() { self.code.next = self.k_c22.val(); }
-        if self.f4_c_pad.q.val() { self.code.next = self.k_c21.val(); }
-        if self.f4_c_lm.q.val() { self.code.next = self.k_c20.val(); }
-        if self.f4_c_tr_ext.q.val() { self.code.next = self.k_c5.val(); }
-        if self.f4_c_op.q.val() { self.code.next = self.k_c19.val(); }
-        if self.f4_c_tver.q.val() { self.code.next = self.k_c18.val(); }
-        if !self.crc_ok.val() { self.code.next = self.k_c17.val(); }
-        if self.f4_c_tr_bth.q.val() { self.code.next = self.k_c4.val(); }
-        if self.f4_c_ucs_nz.q.val() & !self.s4_udp_ok.q.val() { self.code.next = self.k_c16.val(); }
-        if self.f4_c_ulen.q.val() { self.code.next = self.k_c15.val(); }
-        if self.f4_c_port.q.val() { self.code.next = self.k_c14.val(); }
-        if self.f4_c_tr_udp.q.val() { self.code.next = self.k_c3.val(); }
-        if self.f4_c_notudp.q.val() { self.code.next = self.k_c13.val(); }
-        if self.f4_c_frag.q.val() { self.code.next = self.k_c12.val(); }
-        if !self.s4_ip_ok.q.val() { self.code.next = self.k_c11.val(); }
-        if self.f4_c_trail.q.val() { self.code.next = self.k_c10.val(); }
-        if self.f4_c_tr_ip2.q.val() { self.code.next = self.k_c2.val(); }
-        if self.f4_c_tot.q.val() { self.code.next = self.k_c9.val(); }
-        if self.f4_c_ihl.q.val() { self.code.next = self.k_c8.val(); }
-        if self.f4_c_ver.q.val() { self.code.next = self.k_c7.val(); }
-        if self.f4_c_tr_ip1.q.val() { self.code.next = self.k_c2.val(); }
-        if self.f4_c_ethertype.q.val() { self.code.next = self.k_c6.val(); }
-        if self.f4_c_tr_eth.q.val() { self.code.next = self.k_c1.val(); }
-        if self.f4_c_tl.q.val() { self.code.next = self.k_c27.val(); }
-        if self.f4_c_bk.q.val() { self.code.next = self.k_c26.val(); }
-        if self.f4_c_mac.q.val() { self.code.next = self.k_c25.val(); }
+        self.udp_bad.next = self.f4_c_ucs_nz.q.val() & !self.s4_udp_ok.q.val();
+        self.p_a.next = !self.f4_any_a.q.val();
+        self.sel_ip.next = self.p_a.val() & !self.s4_ip_ok.q.val();
+        self.p_ip.next = self.p_a.val() & self.s4_ip_ok.q.val();
+        self.sel_b.next = self.p_ip.val() & self.f4_any_b.q.val();
+        self.p_b.next = self.p_ip.val() & !self.f4_any_b.q.val();
+        self.sel_u.next = self.p_b.val() & self.udp_bad.val();
+        self.p_u.next = self.p_b.val() & !self.udp_bad.val();
+        self.sel_c.next = self.p_u.val() & self.f4_any_c.q.val();
+        self.p_c.next = self.p_u.val() & !self.f4_any_c.q.val();
+        self.good_pre.next = self.p_c.val() & !self.f4_any_d.q.val();
+        // the verdict code (stat_last_verdict): with the ICRC good, with it bad, then the choice
+        self.code_ok.next = self.k_c0.val();
+        if self.f4_any_d.q.val() { self.code_ok.next = self.f4_code_d.q.val(); }
+        if self.f4_any_c.q.val() { self.code_ok.next = self.k_c4.val(); }
+        if self.udp_bad.val() { self.code_ok.next = self.k_c16.val(); }
+        if self.f4_any_b.q.val() { self.code_ok.next = self.f4_code_b.q.val(); }
+        if !self.s4_ip_ok.q.val() { self.code_ok.next = self.k_c11.val(); }
+        if self.f4_any_a.q.val() { self.code_ok.next = self.f4_code_a.q.val(); }
+        self.code_bad.next = self.k_c17.val();
+        if self.f4_any_c.q.val() { self.code_bad.next = self.k_c4.val(); }
+        if self.udp_bad.val() { self.code_bad.next = self.k_c16.val(); }
+        if self.f4_any_b.q.val() { self.code_bad.next = self.f4_code_b.q.val(); }
+        if !self.s4_ip_ok.q.val() { self.code_bad.next = self.k_c11.val(); }
+        if self.f4_any_a.q.val() { self.code_bad.next = self.f4_code_a.q.val(); }
+        self.code.next = self.code_bad.val();
+        if self.crc_ok.val() { self.code.next = self.code_ok.val(); }
+        self.pre_truncated_ethernet.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c1.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c1.val()));
+        self.dk_truncated_ethernet.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c1.val());
+        self.hit_truncated_ethernet.next = self.pre_truncated_ethernet.val() | (self.crc_ok.val() & self.dk_truncated_ethernet.val());
+        self.pre_truncated_ipv4.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c2.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c2.val()));
+        self.dk_truncated_ipv4.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c2.val());
+        self.hit_truncated_ipv4.next = self.pre_truncated_ipv4.val() | (self.crc_ok.val() & self.dk_truncated_ipv4.val());
+        self.pre_truncated_udp.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c3.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c3.val()));
+        self.dk_truncated_udp.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c3.val());
+        self.hit_truncated_udp.next = self.pre_truncated_udp.val() | (self.crc_ok.val() & self.dk_truncated_udp.val());
+        self.pre_truncated_bth.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c4.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c4.val())) | self.sel_c.val();
+        self.dk_truncated_bth.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c4.val());
+        self.hit_truncated_bth.next = self.pre_truncated_bth.val() | (self.crc_ok.val() & self.dk_truncated_bth.val());
+        self.pre_truncated_extension.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c5.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c5.val()));
+        self.dk_truncated_extension.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c5.val());
+        self.hit_truncated_extension.next = self.pre_truncated_extension.val() | (self.crc_ok.val() & self.dk_truncated_extension.val());
+        self.pre_bad_ethertype.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c6.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c6.val()));
+        self.dk_bad_ethertype.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c6.val());
+        self.hit_bad_ethertype.next = self.pre_bad_ethertype.val() | (self.crc_ok.val() & self.dk_bad_ethertype.val());
+        self.pre_bad_ip_version.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c7.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c7.val()));
+        self.dk_bad_ip_version.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c7.val());
+        self.hit_bad_ip_version.next = self.pre_bad_ip_version.val() | (self.crc_ok.val() & self.dk_bad_ip_version.val());
+        self.pre_bad_ip_header_length.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c8.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c8.val()));
+        self.dk_bad_ip_header_length.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c8.val());
+        self.hit_bad_ip_header_length.next = self.pre_bad_ip_header_length.val() | (self.crc_ok.val() & self.dk_bad_ip_header_length.val());
+        self.pre_bad_ip_total_length.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c9.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c9.val()));
+        self.dk_bad_ip_total_length.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c9.val());
+        self.hit_bad_ip_total_length.next = self.pre_bad_ip_total_length.val() | (self.crc_ok.val() & self.dk_bad_ip_total_length.val());
+        self.pre_trailing_bytes.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c10.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c10.val()));
+        self.dk_trailing_bytes.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c10.val());
+        self.hit_trailing_bytes.next = self.pre_trailing_bytes.val() | (self.crc_ok.val() & self.dk_trailing_bytes.val());
+        self.pre_bad_ip_checksum.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c11.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c11.val())) | self.sel_ip.val();
+        self.dk_bad_ip_checksum.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c11.val());
+        self.hit_bad_ip_checksum.next = self.pre_bad_ip_checksum.val() | (self.crc_ok.val() & self.dk_bad_ip_checksum.val());
+        self.pre_fragmented.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c12.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c12.val()));
+        self.dk_fragmented.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c12.val());
+        self.hit_fragmented.next = self.pre_fragmented.val() | (self.crc_ok.val() & self.dk_fragmented.val());
+        self.pre_not_udp.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c13.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c13.val()));
+        self.dk_not_udp.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c13.val());
+        self.hit_not_udp.next = self.pre_not_udp.val() | (self.crc_ok.val() & self.dk_not_udp.val());
+        self.pre_wrong_udp_port.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c14.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c14.val()));
+        self.dk_wrong_udp_port.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c14.val());
+        self.hit_wrong_udp_port.next = self.pre_wrong_udp_port.val() | (self.crc_ok.val() & self.dk_wrong_udp_port.val());
+        self.pre_udp_length_mismatch.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c15.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c15.val()));
+        self.dk_udp_length_mismatch.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c15.val());
+        self.hit_udp_length_mismatch.next = self.pre_udp_length_mismatch.val() | (self.crc_ok.val() & self.dk_udp_length_mismatch.val());
+        self.pre_bad_udp_checksum.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c16.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c16.val())) | self.sel_u.val();
+        self.dk_bad_udp_checksum.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c16.val());
+        self.hit_bad_udp_checksum.next = self.pre_bad_udp_checksum.val() | (self.crc_ok.val() & self.dk_bad_udp_checksum.val());
+        self.pre_bad_icrc.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c17.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c17.val()));
+        self.dk_bad_icrc.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c17.val());
+        self.hit_bad_icrc.next = self.pre_bad_icrc.val() | (self.crc_ok.val() & self.dk_bad_icrc.val()) | (!self.crc_ok.val() & self.p_c.val());
+        self.pre_bad_transport_version.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c18.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c18.val()));
+        self.dk_bad_transport_version.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c18.val());
+        self.hit_bad_transport_version.next = self.pre_bad_transport_version.val() | (self.crc_ok.val() & self.dk_bad_transport_version.val());
+        self.pre_unknown_opcode.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c19.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c19.val()));
+        self.dk_unknown_opcode.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c19.val());
+        self.hit_unknown_opcode.next = self.pre_unknown_opcode.val() | (self.crc_ok.val() & self.dk_unknown_opcode.val());
+        self.pre_length_mismatch.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c20.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c20.val()));
+        self.dk_length_mismatch.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c20.val());
+        self.hit_length_mismatch.next = self.pre_length_mismatch.val() | (self.crc_ok.val() & self.dk_length_mismatch.val());
+        self.pre_bad_pad_count.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c21.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c21.val()));
+        self.dk_bad_pad_count.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c21.val());
+        self.hit_bad_pad_count.next = self.pre_bad_pad_count.val() | (self.crc_ok.val() & self.dk_bad_pad_count.val());
+        self.pre_bad_path_id.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c22.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c22.val()));
+        self.dk_bad_path_id.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c22.val());
+        self.hit_bad_path_id.next = self.pre_bad_path_id.val() | (self.crc_ok.val() & self.dk_bad_path_id.val());
+        self.pre_sack_base_bit_set.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c23.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c23.val()));
+        self.dk_sack_base_bit_set.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c23.val());
+        self.hit_sack_base_bit_set.next = self.pre_sack_base_bit_set.val() | (self.crc_ok.val() & self.dk_sack_base_bit_set.val());
+        self.pre_bad_nak_code.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c24.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c24.val()));
+        self.dk_bad_nak_code.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c24.val());
+        self.hit_bad_nak_code.next = self.pre_bad_nak_code.val() | (self.crc_ok.val() & self.dk_bad_nak_code.val());
+        self.pre_mac_error.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c25.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c25.val()));
+        self.dk_mac_error.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c25.val());
+        self.hit_mac_error.next = self.pre_mac_error.val() | (self.crc_ok.val() & self.dk_mac_error.val());
+        self.pre_bad_keep.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c26.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c26.val()));
+        self.dk_bad_keep.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c26.val());
+        self.hit_bad_keep.next = self.pre_bad_keep.val() | (self.crc_ok.val() & self.dk_bad_keep.val());
+        self.pre_too_long.next = (self.f4_any_a.q.val() & (self.f4_code_a.q.val() == self.k_c27.val())) | (self.sel_b.val() & (self.f4_code_b.q.val() == self.k_c27.val()));
+        self.dk_too_long.next = self.p_c.val() & self.f4_any_d.q.val() & (self.f4_code_d.q.val() == self.k_c27.val());
+        self.hit_too_long.next = self.pre_too_long.val() | (self.crc_ok.val() & self.dk_too_long.val());
+        self.gk_write.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_opw.val());
+        self.gk_send.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_ops.val());
+        self.gk_ack.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_opa.val());
+        self.gk_nak.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_opn.val());
+        self.gk_probe.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_opp.val());
+        self.gk_probe_reply.next = self.good_pre.val() & (self.f4_r_opcode.q.val() == self.k_oppr.val());
         // ================= stage O (cycle 5): record, counters, last verdict
         if self.o_valid.q.val() & self.m_hdr_ready.val() { self.o_valid.d.next = false; }
         if self.f4_valid.q.val() {
             self.o_last.d.next = self.code.val();
-            if self.code.val() == self.k_c0.val() {
-                self.o_valid.d.next = true;
+            if self.good_pre.val() & self.crc_ok.val() { self.o_valid.d.next = true; }
+            // the record's data needs no ICRC: a frame passing every other check is >= 8 beats, so the
+            // output register is empty here (hazards); m_hdr_* are only meaningful with m_hdr_valid
+            if self.good_pre.val() {
                 self.o_opcode.d.next = self.f4_r_opcode.q.val();
                 self.o_dest_qp.d.next = self.f4_r_dest_qp.q.val();
                 self.o_psn.d.next = self.f4_r_psn.q.val();
@@ -1550,40 +1820,40 @@ impl Logic for Parser {
                 self.o_rkey.d.next = self.f4_r_rkey.q.val();
                 self.o_length.d.next = self.f4_r_length.q.val();
                 self.o_ecn.d.next = self.f4_r_ecn.q.val();
-                if self.f4_r_opcode.q.val() == self.k_opw.val() { self.n_good_write.d.next = self.n_good_write.q.val() + 1; }
-                if self.f4_r_opcode.q.val() == self.k_ops.val() { self.n_good_send.d.next = self.n_good_send.q.val() + 1; }
-                if self.f4_r_opcode.q.val() == self.k_opa.val() { self.n_good_ack.d.next = self.n_good_ack.q.val() + 1; }
-                if self.f4_r_opcode.q.val() == self.k_opn.val() { self.n_good_nak.d.next = self.n_good_nak.q.val() + 1; }
-                if self.f4_r_opcode.q.val() == self.k_opp.val() { self.n_good_probe.d.next = self.n_good_probe.q.val() + 1; }
-                if self.f4_r_opcode.q.val() == self.k_oppr.val() { self.n_good_probe_reply.d.next = self.n_good_probe_reply.q.val() + 1; }
             }
-            if self.code.val() == self.k_c1.val() { self.n_drop_truncated_ethernet.d.next = self.n_drop_truncated_ethernet.q.val() + 1; }
-            if self.code.val() == self.k_c2.val() { self.n_drop_truncated_ipv4.d.next = self.n_drop_truncated_ipv4.q.val() + 1; }
-            if self.code.val() == self.k_c3.val() { self.n_drop_truncated_udp.d.next = self.n_drop_truncated_udp.q.val() + 1; }
-            if self.code.val() == self.k_c4.val() { self.n_drop_truncated_bth.d.next = self.n_drop_truncated_bth.q.val() + 1; }
-            if self.code.val() == self.k_c5.val() { self.n_drop_truncated_extension.d.next = self.n_drop_truncated_extension.q.val() + 1; }
-            if self.code.val() == self.k_c6.val() { self.n_drop_bad_ethertype.d.next = self.n_drop_bad_ethertype.q.val() + 1; }
-            if self.code.val() == self.k_c7.val() { self.n_drop_bad_ip_version.d.next = self.n_drop_bad_ip_version.q.val() + 1; }
-            if self.code.val() == self.k_c8.val() { self.n_drop_bad_ip_header_length.d.next = self.n_drop_bad_ip_header_length.q.val() + 1; }
-            if self.code.val() == self.k_c9.val() { self.n_drop_bad_ip_total_length.d.next = self.n_drop_bad_ip_total_length.q.val() + 1; }
-            if self.code.val() == self.k_c10.val() { self.n_drop_trailing_bytes.d.next = self.n_drop_trailing_bytes.q.val() + 1; }
-            if self.code.val() == self.k_c11.val() { self.n_drop_bad_ip_checksum.d.next = self.n_drop_bad_ip_checksum.q.val() + 1; }
-            if self.code.val() == self.k_c12.val() { self.n_drop_fragmented.d.next = self.n_drop_fragmented.q.val() + 1; }
-            if self.code.val() == self.k_c13.val() { self.n_drop_not_udp.d.next = self.n_drop_not_udp.q.val() + 1; }
-            if self.code.val() == self.k_c14.val() { self.n_drop_wrong_udp_port.d.next = self.n_drop_wrong_udp_port.q.val() + 1; }
-            if self.code.val() == self.k_c15.val() { self.n_drop_udp_length_mismatch.d.next = self.n_drop_udp_length_mismatch.q.val() + 1; }
-            if self.code.val() == self.k_c16.val() { self.n_drop_bad_udp_checksum.d.next = self.n_drop_bad_udp_checksum.q.val() + 1; }
-            if self.code.val() == self.k_c17.val() { self.n_drop_bad_icrc.d.next = self.n_drop_bad_icrc.q.val() + 1; }
-            if self.code.val() == self.k_c18.val() { self.n_drop_bad_transport_version.d.next = self.n_drop_bad_transport_version.q.val() + 1; }
-            if self.code.val() == self.k_c19.val() { self.n_drop_unknown_opcode.d.next = self.n_drop_unknown_opcode.q.val() + 1; }
-            if self.code.val() == self.k_c20.val() { self.n_drop_length_mismatch.d.next = self.n_drop_length_mismatch.q.val() + 1; }
-            if self.code.val() == self.k_c21.val() { self.n_drop_bad_pad_count.d.next = self.n_drop_bad_pad_count.q.val() + 1; }
-            if self.code.val() == self.k_c22.val() { self.n_drop_bad_path_id.d.next = self.n_drop_bad_path_id.q.val() + 1; }
-            if self.code.val() == self.k_c23.val() { self.n_drop_sack_base_bit_set.d.next = self.n_drop_sack_base_bit_set.q.val() + 1; }
-            if self.code.val() == self.k_c24.val() { self.n_drop_bad_nak_code.d.next = self.n_drop_bad_nak_code.q.val() + 1; }
-            if self.code.val() == self.k_c25.val() { self.n_drop_mac_error.d.next = self.n_drop_mac_error.q.val() + 1; }
-            if self.code.val() == self.k_c26.val() { self.n_drop_bad_keep.d.next = self.n_drop_bad_keep.q.val() + 1; }
-            if self.code.val() == self.k_c27.val() { self.n_drop_too_long.d.next = self.n_drop_too_long.q.val() + 1; }
+            if self.gk_write.val() & self.crc_ok.val() { self.n_good_write.d.next = self.n_good_write.q.val() + 1; }
+            if self.gk_send.val() & self.crc_ok.val() { self.n_good_send.d.next = self.n_good_send.q.val() + 1; }
+            if self.gk_ack.val() & self.crc_ok.val() { self.n_good_ack.d.next = self.n_good_ack.q.val() + 1; }
+            if self.gk_nak.val() & self.crc_ok.val() { self.n_good_nak.d.next = self.n_good_nak.q.val() + 1; }
+            if self.gk_probe.val() & self.crc_ok.val() { self.n_good_probe.d.next = self.n_good_probe.q.val() + 1; }
+            if self.gk_probe_reply.val() & self.crc_ok.val() { self.n_good_probe_reply.d.next = self.n_good_probe_reply.q.val() + 1; }
+            if self.hit_truncated_ethernet.val() { self.n_drop_truncated_ethernet.d.next = self.n_drop_truncated_ethernet.q.val() + 1; }
+            if self.hit_truncated_ipv4.val() { self.n_drop_truncated_ipv4.d.next = self.n_drop_truncated_ipv4.q.val() + 1; }
+            if self.hit_truncated_udp.val() { self.n_drop_truncated_udp.d.next = self.n_drop_truncated_udp.q.val() + 1; }
+            if self.hit_truncated_bth.val() { self.n_drop_truncated_bth.d.next = self.n_drop_truncated_bth.q.val() + 1; }
+            if self.hit_truncated_extension.val() { self.n_drop_truncated_extension.d.next = self.n_drop_truncated_extension.q.val() + 1; }
+            if self.hit_bad_ethertype.val() { self.n_drop_bad_ethertype.d.next = self.n_drop_bad_ethertype.q.val() + 1; }
+            if self.hit_bad_ip_version.val() { self.n_drop_bad_ip_version.d.next = self.n_drop_bad_ip_version.q.val() + 1; }
+            if self.hit_bad_ip_header_length.val() { self.n_drop_bad_ip_header_length.d.next = self.n_drop_bad_ip_header_length.q.val() + 1; }
+            if self.hit_bad_ip_total_length.val() { self.n_drop_bad_ip_total_length.d.next = self.n_drop_bad_ip_total_length.q.val() + 1; }
+            if self.hit_trailing_bytes.val() { self.n_drop_trailing_bytes.d.next = self.n_drop_trailing_bytes.q.val() + 1; }
+            if self.hit_bad_ip_checksum.val() { self.n_drop_bad_ip_checksum.d.next = self.n_drop_bad_ip_checksum.q.val() + 1; }
+            if self.hit_fragmented.val() { self.n_drop_fragmented.d.next = self.n_drop_fragmented.q.val() + 1; }
+            if self.hit_not_udp.val() { self.n_drop_not_udp.d.next = self.n_drop_not_udp.q.val() + 1; }
+            if self.hit_wrong_udp_port.val() { self.n_drop_wrong_udp_port.d.next = self.n_drop_wrong_udp_port.q.val() + 1; }
+            if self.hit_udp_length_mismatch.val() { self.n_drop_udp_length_mismatch.d.next = self.n_drop_udp_length_mismatch.q.val() + 1; }
+            if self.hit_bad_udp_checksum.val() { self.n_drop_bad_udp_checksum.d.next = self.n_drop_bad_udp_checksum.q.val() + 1; }
+            if self.hit_bad_icrc.val() { self.n_drop_bad_icrc.d.next = self.n_drop_bad_icrc.q.val() + 1; }
+            if self.hit_bad_transport_version.val() { self.n_drop_bad_transport_version.d.next = self.n_drop_bad_transport_version.q.val() + 1; }
+            if self.hit_unknown_opcode.val() { self.n_drop_unknown_opcode.d.next = self.n_drop_unknown_opcode.q.val() + 1; }
+            if self.hit_length_mismatch.val() { self.n_drop_length_mismatch.d.next = self.n_drop_length_mismatch.q.val() + 1; }
+            if self.hit_bad_pad_count.val() { self.n_drop_bad_pad_count.d.next = self.n_drop_bad_pad_count.q.val() + 1; }
+            if self.hit_bad_path_id.val() { self.n_drop_bad_path_id.d.next = self.n_drop_bad_path_id.q.val() + 1; }
+            if self.hit_sack_base_bit_set.val() { self.n_drop_sack_base_bit_set.d.next = self.n_drop_sack_base_bit_set.q.val() + 1; }
+            if self.hit_bad_nak_code.val() { self.n_drop_bad_nak_code.d.next = self.n_drop_bad_nak_code.q.val() + 1; }
+            if self.hit_mac_error.val() { self.n_drop_mac_error.d.next = self.n_drop_mac_error.q.val() + 1; }
+            if self.hit_bad_keep.val() { self.n_drop_bad_keep.d.next = self.n_drop_bad_keep.q.val() + 1; }
+            if self.hit_too_long.val() { self.n_drop_too_long.d.next = self.n_drop_too_long.q.val() + 1; }
         }
         // ================= reset
         if self.rst.val() {

@@ -216,5 +216,5 @@ def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
     verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
     the bad-tkeep verdict; directed_frames must fail at the first such frame, naming it and both
     counters."""
-    msg = _parser_mutant("mutant-parser-mac-error-priority", "code = k_c25;", "code = k_c26;", "directed_frames", 50)
+    msg = _parser_mutant("mutant-parser-mac-error-priority", "code_a = k_c25;", "code_a = k_c26;", "directed_frames", 50)
     assert "tuser on beat 2" in msg and "stat_drop_mac_error +1" in msg and "stat_drop_bad_keep" in msg, msg

@@ -171,20 +171,20 @@ pub fn mutants() -> Vec<Mutant> {
         // stream-level checks and their priority
         ("zero_tkeep_on_the_last_beat_accepted", "keep_ok = contig & (n != k_n0);", "keep_ok = contig;"),
         ("too_long_off_by_one", "tl_now = acc_tl$q | (cnt_now > k_max);", "tl_now = acc_tl$q | (cnt_now >= k_max);"),
-        ("mac_error_loses_its_priority", "code = k_c25;", "code = k_c26;"),
+        ("mac_error_loses_its_priority", "code_a = k_c25;", "code_a = k_c26;"),
         // header parsing
         ("vlan_tag_not_normalised", "hdr_norm = hdr_wide >> 32'h20;", "hdr_norm = hdr_wide;"),
         ("short_tagged_frame_not_truncated", "c_tr_eth = (f1_n$q < k_14n) | (hdr_tag & (f1_n$q < k_18n));", "c_tr_eth = f1_n$q < k_14n;"),
-        ("trailing_bytes_not_checked", "c_trail = x_total < rem3;", "c_trail = 1'b0;"),
-        ("truncated_udp_counted_as_truncated_bth", "code = k_c3;", "code = k_c4;"),
-        ("udp_length_compared_with_the_wrong_count", "c_ulen = x_ulen != rem4;", "c_ulen = x_ulen != rem3;"),
-        ("nak_path_id_read_from_the_code_byte", "pid = x_b1;", "pid = x_b0;"),
-        ("data_pad_expected_as_length_mod_4", "d_wpad = k_z2 - x_len[(32'h0)+:(2)];", "d_wpad = x_len[(32'h0)+:(2)];"),
+        ("trailing_bytes_not_checked", "c_trail = f2_x_total$q < f2_rem3$q;", "c_trail = 1'b0;"),
+        ("truncated_udp_counted_as_truncated_bth", "code_b = k_c3;", "code_b = k_c4;"),
+        ("udp_length_compared_with_the_wrong_count", "c_ulen = f2_x_ulen$q != f2_rem4$q;", "c_ulen = f2_x_ulen$q != f2_rem3$q;"),
+        ("nak_path_id_read_from_the_code_byte", "pid = f2_x_b1$q;", "pid = f2_x_b0$q;"),
+        ("data_pad_expected_as_length_mod_4", "d_wpad = k_z2 - f2_x_len$q[(32'h0)+:(2)];", "d_wpad = f2_x_len$q[(32'h0)+:(2)];"),
         ("sack_bit_0_read_one_bit_off", "x_sack0 = hdr_norm[32'h348];", "x_sack0 = hdr_norm[32'h349];"),
         // checksums
-        ("zero_udp_checksum_not_exempt", "if (f4_c_ucs_nz$q & ~s4_udp_ok$q) begin", "if (~s4_udp_ok$q) begin"),
+        ("zero_udp_checksum_not_exempt", "udp_bad = f4_c_ucs_nz$q & ~s4_udp_ok$q;", "udp_bad = ~s4_udp_ok$q;"),
         ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
         ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
-        ("icrc_not_checked", "code = k_c17;", "code = k_c0;"),
+        ("icrc_not_checked", "crc_ok = icrc$m_valid & (icrc$m_crc == k_residue);", "crc_ok = icrc$m_valid;"),
     ])
 }
