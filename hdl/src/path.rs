@@ -502,6 +502,14 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     st_fail: Signal<Local, bool>,
     ls_dec: Signal<Local, bool>,
     g_last: Signal<Local, Bits<24>>,
+    // 24-bit sequence distances (own signals: inside a Verilog comparison with a 32-bit
+    // literal a subtraction is evaluated at 32 bits and does not wrap mod 2^24)
+    d_close: Signal<Local, Bits<24>>,
+    d_cut: Signal<Local, Bits<24>>,
+    d_first: Signal<Local, Bits<24>>,
+    d_last: Signal<Local, Bits<24>>,
+    d_hap: Signal<Local, Bits<24>>,
+    d_sent: Signal<Local, Bits<24>>,
     f_flag: Signal<Local, bool>,
     f_seq: Signal<Local, Bits<32>>,
     f_ppsn: Signal<Local, Bits<24>>,
@@ -1001,7 +1009,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         if self.ec_pka.val() > 0xFFFF {
             self.ec_pka.next = 0xFFFF.into();
         }
-        self.ec_close.next = (self.u_cum.val() - self.r_awe.val()) < 0x80_0000;
+        self.d_close.next = self.u_cum.val() - self.r_awe.val();
+        self.ec_close.next = !self.d_close.val().get_bit(23);
         // restoring divider: floor((cea << 10) / pka), 11 steps, MSB first
         self.dv_d.next = bit_cast::<18, 17>(self.ec_pka.val());
         self.dv_r.next = bit_cast::<18, 17>(self.ec_cea.val());
@@ -1019,7 +1028,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.dv_q.next = (self.dv_q.val() << 1) | bit_cast::<11, 1>(self.dv_b.val().into());
         }
         self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.k.g.val()) + (self.dv_q.val() >> self.k.g.val());
-        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != 0) & (self.ec_cea.val() != 0) & (!self.r_dany.val() | ((self.u_cum.val() - self.r_ldp.val()) < 0x80_0000));
+        self.d_cut.next = self.u_cum.val() - self.r_ldp.val();
+        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != 0) & (self.ec_cea.val() != 0) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
         // cut = (cwnd * alpha') >> 11, on the window after on_acked
         self.mu_acc.next = 0.into();
         self.mu_sh.next = bit_cast::<28, 17>(self.a_cw.val());
@@ -1074,9 +1084,12 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.st_st.next = 1.into();
         }
         self.st_fail.next = self.st_strk.val() >= self.k.ft.val();
-        self.ls_dec.next = (self.u_n.val() != 0)
-            & (!self.r_dany.val() | ((self.u_first.val() - self.r_ldp.val()) < 0x80_0000) | ((self.u_last.val() - self.r_ldp.val()) < 0x80_0000));
+        self.d_first.next = self.u_first.val() - self.r_ldp.val();
+        self.d_last.next = self.u_last.val() - self.r_ldp.val();
+        self.ls_dec.next = (self.u_n.val() != 0) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
         self.g_last.next = self.r_npp.val() - 1;
+        self.d_hap.next = self.u_ppsn.val() - self.r_hap.val();
+        self.d_sent.next = self.g_last.val() - self.u_ppsn.val();
 
         // ---- the new row (defaults: unchanged)
         self.n_e.next = self.r_e.val();
@@ -1229,7 +1242,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                     self.n_pka.next = 0.into();
                     self.n_awe.next = self.u_next.val();
                 }
-                if (!self.r_aany.val() | ((self.u_ppsn.val() - self.r_hap.val()) < 0x80_0000)) & ((self.g_last.val() - self.u_ppsn.val()) < 0x80_0000) {
+                if (!self.r_aany.val() | !self.d_hap.val().get_bit(23)) & !self.d_sent.val().get_bit(23) {
                     self.n_aany.next = true;
                     self.n_hap.next = self.u_ppsn.val();
                     self.f_flag.next = true;
