@@ -30,7 +30,7 @@ fn assert_covered(r: &RunReport, min: u64, tmo_min: u64) {
 fn core_preset_matches_the_shell_for_a_million_operations_with_backpressure_and_resets() {
     let s = setup("core");
     let dev = s.build("path_core", &s.verilog);
-    let reps = s.check(&dev, "path_core", &[1, 2, 3], 500_000, StimOpts::default());
+    let reps = s.check(&dev, "path_core", &[1, 2, 3], 600_000, StimOpts::default());
     let ops: u64 = reps.iter().map(|r| r.get("s.transfers")).sum();
     println!("core: {reps:#?}");
     assert!(ops >= 1_000_000, "only {ops} operations");
