@@ -247,4 +247,24 @@ pub fn mutants() -> Vec<Mutant> {
     Mutant::table(MUTANTS)
 }
 
-const MUTANTS: &[(&str, &str, &str)] = &[];
+const MUTANTS: &[(&str, &str, &str)] = &[
+    ("probe_timeout_rerolls_one_try_late", "localparam  k_mp = 9'b1;", "localparam  k_mp = 9'h2;"),
+    ("path_fails_one_strike_early", "st_fail = st_strk >= k$ft;", "st_fail = st_strk + 8'h1 >= k$ft;"),
+    ("loss_ignores_the_decrease_point", "ls_dec = (u_n != 32'h0) & (~r_dany | ~d_first[32'h17] | ~d_last[32'h17]);", "ls_dec = (u_n != 32'h0);"),
+    ("ecn_cut_ignores_the_decrease_point", "ec_cutok = ec_close & (ec_pka != 32'h0) & (ec_cea != 32'h0) & (~r_dany | ~d_cut[32'h17]);", "ec_cutok = ec_close & (ec_pka != 32'h0) & (ec_cea != 32'h0);"),
+    ("ecn_window_close_compared_at_32_bits", "ec_close = ~d_close[32'h17];", "ec_close = (u_cum - r_awe) < 32'h800000;"),
+    ("rto_not_clamped_to_minimum", "            if (rto_b < k$rto_min) begin", "            if (1'b0) begin"),
+    ("backoff_not_clamped_to_maximum", "        if (rto_s > ((k$rto_max) & 64'hffffffffffffffff)) begin", "        if (1'b0) begin"),
+    ("scanner_ignores_timer_backpressure", "sc_held = tmo_v$q & ~m_tmo_ready;", "sc_held = 1'b0;"),
+    ("no_bubble", "        bubble = ~rst & ~stall &", "        bubble = 1'b0 & ~rst & ~stall &"),
+    ("no_global_stall", "        stall = rv_b$q[32'h7] & ~m_ready & ~rst;", "        stall = 1'b0;"),
+    ("reset_does_not_empty_the_result_line", "            rv_a$d = 32'h0;\n            rv_b$d = 32'h0;", "            rv_a$d = rv_a$q;\n            rv_b$d = 32'h0;"),
+    ("decrease_counter_counts_nothing", "                c_dec$d = c_dec$q + 32'h1;", "                c_dec$d = c_dec$q;"),
+    ("reroll_counter_counts_nothing", "                c_reroll$d = c_reroll$q + 32'h1;", "                c_reroll$d = c_reroll$q;"),
+    ("select_round_robin_starts_at_the_last_path", "        start = w_rr + 32'h1;", "        start = w_rr;"),
+    ("ack_path_psn_accepts_beyond_sent", "if ((~r_aany | ~d_hap[32'h17]) & ~d_sent[32'h17]) begin", "if (~r_aany | ~d_hap[32'h17]) begin"),
+    ("probe_reply_ignores_the_port", "(u_seq == r_pseq) & (u_port == (((r_e) & 16'hffff) | k_c000))) begin", "(u_seq == r_pseq)) begin"),
+    ("timeout_backoff_does_not_grow", "                n_bo = r_bo + 32'h1;", "                n_bo = r_bo;"),
+    ("send_does_not_start_the_rto", "            if (r_inf == 32'h0) begin\n                n_rs = u_now;", "            if (1'b0) begin\n                n_rs = u_now;"),
+    ("deadline_bank_rmw_copy_never_written", "bank_rmw$write_enable = badv & r24[32'h95];", "bank_rmw$write_enable = 1'b0;"),
+];
