@@ -239,6 +239,36 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
     .with_globals(&["now"]))
 }
 
+/// The path table (block `path`) of `cfg`.
+fn path(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_path";
+    let t = &cfg.transport;
+    let (verilog, ports) = crate::with_path_table!(cfg, T => {
+        let mut uut = T::try_new(t)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("connections".to_string(), cfg.connections as u64),
+        ("conn_bits".to_string(), cfg.conn_bits() as u64),
+        ("paths".to_string(), u64::from(t.paths)),
+    ]);
+    Ok(assemble("path", module, cfg, verilog, ports, params, mrnic_model::transport::path_shell::PATH_LATENCY as u32, vec![
+            stream("s", PortDir::In, &[
+                "op", "conn", "path", "n", "nl", "rtt_valid", "rtt", "ce", "pkts", "cum", "next", "ppsn", "first", "last", "avoid_valid", "avoid", "plane", "seq", "port", "seed",
+            ]),
+            stream("m", PortDir::Out, &["op", "conn", "path", "kind", "ppsn", "port", "seq", "flag", "tmo_hit", "hw_valid", "hw_on", "hw_wait"]),
+            // The path deadlines: due at their deadline, on m_tmo within C + 3 cycles
+            // (mrnic_model::transport::path_shell, "Timers").
+            StreamInfo {
+                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()) }),
+                ..stream("m_tmo", PortDir::Out, &["conn", "rto", "probe"])
+            },
+        ])
+    .with_globals(&["now"]))
+}
+
 /// Sizes of the DMA placement unit's write path (block `placement`): 64-bit AXI4 data
 /// (B = 8 bytes), bursts of up to 256 beats, 64-bit addresses, 16-bit lengths.
 pub fn placement_config() -> mrnic_model::transport::placement_wr::WrConfig {
@@ -285,6 +315,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "sack" => sack(cfg),
         "parser" => parser(cfg),
         "rtx" => rtx(cfg),
+        "path" => path(cfg),
         "placement" => placement(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }

@@ -45,6 +45,13 @@ impl<const D: usize, const ADDR: usize> BlockRam<D, ADDR> {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// A RAM whose power-up contents are `init` (address -> word; absent words are 0 in
+    /// rust-hdl's simulator and X in the Verilog): an `initial` block in the generated
+    /// Verilog, which FPGA tools load into the block RAM with the bitstream.
+    pub fn with_init(init: std::collections::BTreeMap<Bits<ADDR>, Bits<D>>) -> Self {
+        Self { mem: RAM::new(init), ..Self::default() }
+    }
 }
 
 impl<const D: usize, const ADDR: usize> Logic for BlockRam<D, ADDR> {

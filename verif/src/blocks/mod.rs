@@ -4,6 +4,7 @@
 //! block is adding a row here plus its `blocks/<name>/` module.
 
 pub mod parser;
+pub mod path;
 pub mod placement;
 pub mod rtx;
 pub mod sack;
@@ -62,6 +63,10 @@ fn rtx_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(rtx::RtxBench::new(cfg)?))
 }
 
+fn path_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(path::PathBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -95,6 +100,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     directed: placement::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "path",
+    testbench: path_testbench,
+    mutants: path::mutants,
+    directed: path::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 300_000, directed_cycles: 50_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
 
 /// The block called `name`, or an error naming the known blocks.

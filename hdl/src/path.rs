@@ -1,0 +1,1691 @@
+//! # Path table (sender side, `mrnic_path`)
+//!
+//! **Purpose.** Per connection and path the requester's path state (`docs/design/sender-rtl.md`
+//! §1.1): entropy, state (OK / SUSPECT / FAILED / PROBING), next path PSN, window (Q9.8) and
+//! additive-increase counter, packets in flight, RTT estimator, DCTCP alpha and its ECN
+//! accumulators, highest acknowledged path PSN, strikes, decrease point, RTO backoff, probe
+//! state and the retransmission timer; per connection the round-robin pointer and the entropy
+//! LFSR. The operations of §2.2 (RESET_CONN, RESET_PATH, SELECT, PSENT, PTMO, PREPLY, ACKB,
+//! ACKP, LOSS, LOSTTMO, RELEASE, TIMEOUT, FAIL, TMOCHK), the deadline bank `pt_dl` and its
+//! scanner (§3). Semantics: the model cycle shell
+//! `mrnic_model::transport::path_shell::PathShell`, diffed cycle by cycle.
+//!
+//! **Ports.**
+//! - inputs: `clock`, `rst` (synchronous), `now` (32, the NIC time counter); stream
+//!   `s_valid`/`s_ready`, `s_op` (4), `s_conn` (`CONN_BITS`), `s_path` (4), `s_n` (9),
+//!   `s_nl` (9), `s_rtt_valid`, `s_rtt` (32), `s_ce` (8), `s_pkts` (8), `s_cum` (24),
+//!   `s_next` (24), `s_ppsn` (24), `s_first` (24), `s_last` (24), `s_avoid_valid`, `s_avoid`
+//!   (4), `s_plane` (P), `s_seq` (32), `s_port` (16), `s_seed` (16); `m_ready`, `m_tmo_ready`.
+//! - outputs: stream `m_valid`/`m_ready` with `m_op` (4), `m_conn`, `m_path` (4), `m_kind`
+//!   (2), `m_ppsn` (24), `m_port` (16), `m_seq` (32), `m_flag`, `m_tmo_hit` (2), `m_hw_valid`,
+//!   `m_hw_on`, `m_hw_wait` (31); timer stream `m_tmo_valid`/`m_tmo_ready` with
+//!   `m_tmo_conn`, `m_tmo_rto` (P), `m_tmo_probe` (P).
+//! - config: the transport configuration's [`PathConsts`] as constants (a [`PathCfg`]
+//!   sub-block of localparams: `beta_q8`, `head_q8`, g, the windows in Q9.8, the RTO bounds,
+//!   the ACK timeout, `fail_threshold`, `max_probes`); sizes as const generics (`CONN_BITS`,
+//!   `P`, and the derived word widths `WB` = 24 + 371·P, `BW` = 34·P).
+//! - status: `stat_select`, `stat_select_none`, `stat_probe_due`, `stat_lost`,
+//!   `stat_decrease`, `stat_ecn_cut`, `stat_timeout`, `stat_reroll`, `stat_tmo` (32-bit,
+//!   wrapping).
+//!
+//! **Latency** 25 ([`PATH_LATENCY`]), applied as the op leaves register 3; **II** 1, back to
+//! back on one connection and one path included, except the §2.9 bubble (below).
+//!
+//! **Pipeline (first version).** Registers 1-3 carry the input beat; the connection's state
+//! word is read from register 2 (a held register 3 re-reads its own connection) through a
+//! write-first [`BlockRam`], so the write of the op leaving register 3 reaches the op behind
+//! it. The whole op is computed combinationally from register 3 (one stage: the summary of
+//! all P rows, the selection, the row update with the ECN divider unrolled (11 restoring
+//! steps, bit-exact with `ecn_fraction_q10`) and the two multiplies as shift-and-add, the
+//! deadline and the head wait) and written back as it leaves. **This first version is
+//! exactly right but not fast**: the plan's 25-stage split (E, D1-D11, Al, X, S, Y, T1-T3,
+//! §2.3) is not done, the read-modify-write loop spans a whole connection word, and Fmax is
+//! not measured. Registers 4-25 only delay the result (two shift lines: 4-17 and 18-25, so
+//! that the §2.9 bubble can be inserted at 18); the bank write travels with it and lands as
+//! the op leaves register 24.
+//!
+//! **The §2.9 bubble.** When register 17 holds an ACKP or LOSS on the (connection, path) of
+//! register 18 and register 18's op multiplied (a LOSS that decreased, an ACKP that cut),
+//! registers 1-17 hold and a bubble enters 18 (`s_ready` low that cycle), as the shell says.
+//!
+//! **Deadline bank and scanner.** `pt_dl` is one word of P entries (valid, probe kind, 32-bit
+//! deadline) per connection, kept twice: a write-first copy read for the read-modify-write of
+//! one entry (from register 23 / 24), and a raw copy the scanner reads (read-before-write).
+//! The scanner is three registers: each unheld edge `rd` <- (sc, `pt_dl[sc]`), `hit` <- rd's
+//! expired RTO and probe masks, `m_tmo` <- hit; held while `m_tmo_valid && !m_tmo_ready`
+//! (rd re-reads its connection).
+//!
+//! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM addresses / write
+//! enables`, `rst -> s_ready`. No path from `s_*` to `m_*`.
+//!
+//! **Hazards.** None left to the user (write-first state RAM; every earlier write has landed
+//! before the read). Ops of a connection between its RESET_CONN and its P RESET_PATHs, and a
+//! RESET_PATH outside such a sequence, are undefined (the shell's contract).
+//!
+//! **Reset** empties registers 1-3 (never applied) and the result valid bits of 4-25, clears
+//! counters and scanner; bank writes of ops past the apply stage still land. The state and
+//! the bank are RAM and are not reset; their power-up contents (an `initial` block) are the
+//! shell's: every connection as `PathTable::new(cfg, 0, 0)`, every deadline invalid.
+
+use crate::prim::BlockRam;
+use mrnic_model::config::ConfigError;
+use mrnic_model::transport::path::{PathConsts, PathTable};
+use mrnic_model::transport::path_shell::PATH_MAX_PATHS;
+pub use mrnic_model::transport::path_shell::PATH_LATENCY;
+use mrnic_model::transport::TransportConfig;
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+/// Bits of one row in the state word.
+pub const ROW_BITS: usize = 371;
+/// Bits of the per-connection part at the bottom of the state word (rr, LFSR, zmax).
+pub const CONN_PART_BITS: usize = 24;
+/// Bits of one deadline entry (deadline 32, probe kind, valid).
+pub const DL_BITS: usize = 34;
+
+/// The configuration constants as a sub-block of localparams (outputs driven by constants).
+#[derive(LogicBlock)]
+pub struct PathCfg {
+    pub beta: Signal<Out, Bits<9>>,
+    pub head: Signal<Out, Bits<15>>,
+    pub g: Signal<Out, Bits<4>>,
+    pub cmin: Signal<Out, Bits<17>>,
+    pub cinit: Signal<Out, Bits<17>>,
+    pub cmax: Signal<Out, Bits<17>>,
+    pub rto_min: Signal<Out, Bits<32>>,
+    pub rto_max: Signal<Out, Bits<32>>,
+    pub rto_init: Signal<Out, Bits<32>>,
+    pub ack: Signal<Out, Bits<32>>,
+    pub ft: Signal<Out, Bits<8>>,
+    pub mp: Signal<Out, Bits<9>>,
+    pub np: Signal<Out, Bits<5>>,
+    pub pm1: Signal<Out, Bits<4>>,
+    pub pmask: Signal<Out, Bits<16>>,
+    k_beta: Constant<Bits<9>>,
+    k_head: Constant<Bits<15>>,
+    k_g: Constant<Bits<4>>,
+    k_cmin: Constant<Bits<17>>,
+    k_cinit: Constant<Bits<17>>,
+    k_cmax: Constant<Bits<17>>,
+    k_rto_min: Constant<Bits<32>>,
+    k_rto_max: Constant<Bits<32>>,
+    k_rto_init: Constant<Bits<32>>,
+    k_ack: Constant<Bits<32>>,
+    k_ft: Constant<Bits<8>>,
+    k_mp: Constant<Bits<9>>,
+    k_np: Constant<Bits<5>>,
+    k_pm1: Constant<Bits<4>>,
+    k_pmask: Constant<Bits<16>>,
+}
+
+impl PathCfg {
+    /// The constants of `k` for `p` paths; refuses values the port widths cannot hold.
+    pub fn try_new(k: &PathConsts, p: usize) -> Result<Self, ConfigError> {
+        let bad = |what: &str, v: u64| Err(ConfigError::invalid("transport", format!("PathCfg: {what} = {v} does not fit the path table's width")));
+        if k.beta_q8 > 256 {
+            return bad("beta_q8", k.beta_q8.into());
+        }
+        if k.head_q8 >= 1 << 15 {
+            return bad("head_q8", k.head_q8.into());
+        }
+        if k.g > 15 {
+            return bad("g", k.g.into());
+        }
+        if k.cwnd_max_q8 >= 1 << 17 {
+            return bad("cwnd_max_q8", k.cwnd_max_q8.into());
+        }
+        for (n, v) in [("rto_min", k.rto_min_ns), ("rto_max", k.rto_max_ns), ("rto_init", k.rto_init_ns), ("ack_timeout", k.ack_timeout_ns)] {
+            if v >= 1 << 31 {
+                return bad(n, v);
+            }
+        }
+        if k.fail_threshold > 255 || k.max_probes > 256 {
+            return bad("fail_threshold / max_probes", u64::from(k.fail_threshold.max(k.max_probes)));
+        }
+        if !(1..=PATH_MAX_PATHS).contains(&p) {
+            return bad("paths", p as u64);
+        }
+        Ok(Self {
+            beta: Default::default(),
+            head: Default::default(),
+            g: Default::default(),
+            cmin: Default::default(),
+            cinit: Default::default(),
+            cmax: Default::default(),
+            rto_min: Default::default(),
+            rto_max: Default::default(),
+            rto_init: Default::default(),
+            ack: Default::default(),
+            ft: Default::default(),
+            mp: Default::default(),
+            np: Default::default(),
+            pm1: Default::default(),
+            pmask: Default::default(),
+            k_beta: Constant::new(u64::from(k.beta_q8).into()),
+            k_head: Constant::new(u64::from(k.head_q8).into()),
+            k_g: Constant::new(u64::from(k.g).into()),
+            k_cmin: Constant::new(u64::from(k.cwnd_min_q8).into()),
+            k_cinit: Constant::new(u64::from(k.cwnd_init_q8).into()),
+            k_cmax: Constant::new(u64::from(k.cwnd_max_q8).into()),
+            k_rto_min: Constant::new(k.rto_min_ns.into()),
+            k_rto_max: Constant::new(k.rto_max_ns.into()),
+            k_rto_init: Constant::new(k.rto_init_ns.into()),
+            k_ack: Constant::new(k.ack_timeout_ns.into()),
+            k_ft: Constant::new(u64::from(k.fail_threshold).into()),
+            k_mp: Constant::new(u64::from(k.max_probes).into()),
+            k_np: Constant::new((p as u64).into()),
+            k_pm1: Constant::new(((p - 1) as u64).into()),
+            k_pmask: Constant::new(((1u64 << p) - 1).into()),
+        })
+    }
+}
+
+impl Default for PathCfg {
+    fn default() -> Self {
+        Self::try_new(&PathConsts::new(&TransportConfig::default()), 8).expect("the default transport configuration fits")
+    }
+}
+
+impl Logic for PathCfg {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.beta.next = self.k_beta.val();
+        self.head.next = self.k_head.val();
+        self.g.next = self.k_g.val();
+        self.cmin.next = self.k_cmin.val();
+        self.cinit.next = self.k_cinit.val();
+        self.cmax.next = self.k_cmax.val();
+        self.rto_min.next = self.k_rto_min.val();
+        self.rto_max.next = self.k_rto_max.val();
+        self.rto_init.next = self.k_rto_init.val();
+        self.ack.next = self.k_ack.val();
+        self.ft.next = self.k_ft.val();
+        self.mp.next = self.k_mp.val();
+        self.np.next = self.k_np.val();
+        self.pm1.next = self.k_pm1.val();
+        self.pmask.next = self.k_pmask.val();
+    }
+}
+
+#[derive(LogicBlock, Default)]
+pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> {
+    // ---- inputs
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub now: Signal<In, Bits<32>>,
+    pub s_valid: Signal<In, bool>,
+    pub s_op: Signal<In, Bits<4>>,
+    pub s_conn: Signal<In, Bits<CONN_BITS>>,
+    pub s_path: Signal<In, Bits<4>>,
+    pub s_n: Signal<In, Bits<9>>,
+    pub s_nl: Signal<In, Bits<9>>,
+    pub s_rtt_valid: Signal<In, bool>,
+    pub s_rtt: Signal<In, Bits<32>>,
+    pub s_ce: Signal<In, Bits<8>>,
+    pub s_pkts: Signal<In, Bits<8>>,
+    pub s_cum: Signal<In, Bits<24>>,
+    pub s_next: Signal<In, Bits<24>>,
+    pub s_ppsn: Signal<In, Bits<24>>,
+    pub s_first: Signal<In, Bits<24>>,
+    pub s_last: Signal<In, Bits<24>>,
+    pub s_avoid_valid: Signal<In, bool>,
+    pub s_avoid: Signal<In, Bits<4>>,
+    pub s_plane: Signal<In, Bits<P>>,
+    pub s_seq: Signal<In, Bits<32>>,
+    pub s_port: Signal<In, Bits<16>>,
+    pub s_seed: Signal<In, Bits<16>>,
+    pub m_ready: Signal<In, bool>,
+    pub m_tmo_ready: Signal<In, bool>,
+    // ---- outputs
+    pub s_ready: Signal<Out, bool>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_op: Signal<Out, Bits<4>>,
+    pub m_conn: Signal<Out, Bits<CONN_BITS>>,
+    pub m_path: Signal<Out, Bits<4>>,
+    pub m_kind: Signal<Out, Bits<2>>,
+    pub m_ppsn: Signal<Out, Bits<24>>,
+    pub m_port: Signal<Out, Bits<16>>,
+    pub m_seq: Signal<Out, Bits<32>>,
+    pub m_flag: Signal<Out, bool>,
+    pub m_tmo_hit: Signal<Out, Bits<2>>,
+    pub m_hw_valid: Signal<Out, bool>,
+    pub m_hw_on: Signal<Out, bool>,
+    pub m_hw_wait: Signal<Out, Bits<31>>,
+    pub m_tmo_valid: Signal<Out, bool>,
+    pub m_tmo_conn: Signal<Out, Bits<CONN_BITS>>,
+    pub m_tmo_rto: Signal<Out, Bits<P>>,
+    pub m_tmo_probe: Signal<Out, Bits<P>>,
+    // ---- status
+    pub stat_select: Signal<Out, Bits<32>>,
+    pub stat_select_none: Signal<Out, Bits<32>>,
+    pub stat_probe_due: Signal<Out, Bits<32>>,
+    pub stat_lost: Signal<Out, Bits<32>>,
+    pub stat_decrease: Signal<Out, Bits<32>>,
+    pub stat_ecn_cut: Signal<Out, Bits<32>>,
+    pub stat_timeout: Signal<Out, Bits<32>>,
+    pub stat_reroll: Signal<Out, Bits<32>>,
+    pub stat_tmo: Signal<Out, Bits<32>>,
+    // ---- configuration, memories
+    k: PathCfg,
+    ram_st: BlockRam<WB, CONN_BITS>,
+    bank_rmw: BlockRam<BW, CONN_BITS>,
+    bank_scan: RAM<Bits<BW>, CONN_BITS>,
+    // ---- input registers 1..=3
+    in_f: Signal<Local, Bits<320>>,
+    i1_v: DFF<bool>,
+    i1_c: DFF<Bits<CONN_BITS>>,
+    i1_f: DFF<Bits<320>>,
+    i2_v: DFF<bool>,
+    i2_c: DFF<Bits<CONN_BITS>>,
+    i2_f: DFF<Bits<320>>,
+    i3_v: DFF<bool>,
+    i3_c: DFF<Bits<CONN_BITS>>,
+    i3_f: DFF<Bits<320>>,
+    // ---- result lines: registers 4..=17 and 18..=25 (256 bits a register), result valids
+    line_a: DFF<Bits<3584>>,
+    line_b: DFF<Bits<2048>>,
+    rv_a: DFF<Bits<14>>,
+    rv_b: DFF<Bits<8>>,
+    // ---- counters
+    c_select: DFF<Bits<32>>,
+    c_none: DFF<Bits<32>>,
+    c_pdue: DFF<Bits<32>>,
+    c_lost: DFF<Bits<32>>,
+    c_dec: DFF<Bits<32>>,
+    c_cut: DFF<Bits<32>>,
+    c_tmo_op: DFF<Bits<32>>,
+    c_reroll: DFF<Bits<32>>,
+    c_tmo: DFF<Bits<32>>,
+    // ---- scanner
+    sc: DFF<Bits<CONN_BITS>>,
+    rd_v: DFF<bool>,
+    rd_c: DFF<Bits<CONN_BITS>>,
+    hit_v: DFF<bool>,
+    hit_c: DFF<Bits<CONN_BITS>>,
+    hit_r: DFF<Bits<P>>,
+    hit_p: DFF<Bits<P>>,
+    tmo_v: DFF<bool>,
+    tmo_c: DFF<Bits<CONN_BITS>>,
+    tmo_r: DFF<Bits<P>>,
+    tmo_p: DFF<Bits<P>>,
+    sc_held: Signal<Local, bool>,
+    sc_e: Signal<Local, Bits<34>>,
+    sc_x: Signal<Local, bool>,
+    sc_r: Signal<Local, Bits<P>>,
+    sc_p: Signal<Local, Bits<P>>,
+    sc_oh: Signal<Local, Bits<P>>,
+    // ---- control
+    stall: Signal<Local, bool>,
+    bubble: Signal<Local, bool>,
+    adv: Signal<Local, bool>,
+    badv: Signal<Local, bool>,
+    r17: Signal<Local, Bits<256>>,
+    r18: Signal<Local, Bits<256>>,
+    r23: Signal<Local, Bits<256>>,
+    r24: Signal<Local, Bits<256>>,
+    r25: Signal<Local, Bits<256>>,
+    // ---- apply stage: the op's fields
+    u_op: Signal<Local, Bits<4>>,
+    u_p: Signal<Local, Bits<4>>,
+    u_n: Signal<Local, Bits<9>>,
+    u_nl: Signal<Local, Bits<9>>,
+    u_rttv: Signal<Local, bool>,
+    u_rtt: Signal<Local, Bits<32>>,
+    u_ce: Signal<Local, Bits<8>>,
+    u_pkts: Signal<Local, Bits<8>>,
+    u_cum: Signal<Local, Bits<24>>,
+    u_next: Signal<Local, Bits<24>>,
+    u_ppsn: Signal<Local, Bits<24>>,
+    u_first: Signal<Local, Bits<24>>,
+    u_last: Signal<Local, Bits<24>>,
+    u_avv: Signal<Local, bool>,
+    u_av: Signal<Local, Bits<4>>,
+    u_plane: Signal<Local, Bits<16>>,
+    u_seq: Signal<Local, Bits<32>>,
+    u_port: Signal<Local, Bits<16>>,
+    u_seed: Signal<Local, Bits<16>>,
+    u_now: Signal<Local, Bits<32>>,
+    is_rc: Signal<Local, bool>,
+    is_rp: Signal<Local, bool>,
+    is_sel: Signal<Local, bool>,
+    is_psent: Signal<Local, bool>,
+    is_ptmo: Signal<Local, bool>,
+    is_prep: Signal<Local, bool>,
+    is_ackb: Signal<Local, bool>,
+    is_ackp: Signal<Local, bool>,
+    is_loss: Signal<Local, bool>,
+    is_ltmo: Signal<Local, bool>,
+    is_rel: Signal<Local, bool>,
+    is_tmo: Signal<Local, bool>,
+    is_fail: Signal<Local, bool>,
+    is_chk: Signal<Local, bool>,
+    is_pop: Signal<Local, bool>,
+    p_ok: Signal<Local, bool>,
+    // ---- the connection word
+    word: Signal<Local, Bits<WB>>,
+    w_rr: Signal<Local, Bits<4>>,
+    w_lfsr: Signal<Local, Bits<16>>,
+    w_zmax: Signal<Local, bool>,
+    // ---- summary over the rows
+    t_row: Signal<Local, Bits<371>>,
+    t_st: Signal<Local, Bits<2>>,
+    t_cw: Signal<Local, Bits<17>>,
+    t_w: Signal<Local, Bits<9>>,
+    t_inf: Signal<Local, Bits<9>>,
+    t_srtt: Signal<Local, Bits<31>>,
+    t_i: Signal<Local, Bits<4>>,
+    t_oh: Signal<Local, Bits<16>>,
+    t_b: Signal<Local, bool>,
+    s_elig: Signal<Local, Bits<16>>,
+    s_okm: Signal<Local, Bits<16>>,
+    s_pdue: Signal<Local, Bits<16>>,
+    m_old: Signal<Local, Bits<31>>,
+    // ---- selection
+    mask: Signal<Local, Bits<16>>,
+    pd: Signal<Local, Bits<16>>,
+    pd_f: Signal<Local, bool>,
+    pd_i: Signal<Local, Bits<4>>,
+    start: Signal<Local, Bits<4>>,
+    abit: Signal<Local, Bits<16>>,
+    cand: Signal<Local, Bits<16>>,
+    m1: Signal<Local, Bits<16>>,
+    m2: Signal<Local, Bits<16>>,
+    f1h: Signal<Local, bool>,
+    f1hi: Signal<Local, Bits<4>>,
+    f1l: Signal<Local, bool>,
+    f1li: Signal<Local, Bits<4>>,
+    f2h: Signal<Local, bool>,
+    f2hi: Signal<Local, Bits<4>>,
+    f2l: Signal<Local, bool>,
+    f2li: Signal<Local, Bits<4>>,
+    sel_f: Signal<Local, bool>,
+    sel_i: Signal<Local, Bits<4>>,
+    kind: Signal<Local, Bits<2>>,
+    p_eff: Signal<Local, Bits<4>>,
+    has_row: Signal<Local, bool>,
+    // ---- the row, old
+    row: Signal<Local, Bits<371>>,
+    r_e: Signal<Local, Bits<14>>,
+    r_st: Signal<Local, Bits<2>>,
+    r_npp: Signal<Local, Bits<24>>,
+    r_cw: Signal<Local, Bits<17>>,
+    r_cnt: Signal<Local, Bits<9>>,
+    r_inf: Signal<Local, Bits<9>>,
+    r_srtt: Signal<Local, Bits<31>>,
+    r_rv: Signal<Local, Bits<30>>,
+    r_al: Signal<Local, Bits<11>>,
+    r_cea: Signal<Local, Bits<16>>,
+    r_pka: Signal<Local, Bits<16>>,
+    r_awe: Signal<Local, Bits<24>>,
+    r_hap: Signal<Local, Bits<24>>,
+    r_aany: Signal<Local, bool>,
+    r_strk: Signal<Local, Bits<8>>,
+    r_ldp: Signal<Local, Bits<24>>,
+    r_dany: Signal<Local, bool>,
+    r_bo: Signal<Local, Bits<5>>,
+    r_pseq: Signal<Local, Bits<32>>,
+    r_psent: Signal<Local, Bits<32>>,
+    r_ptr: Signal<Local, Bits<8>>,
+    r_pdue: Signal<Local, bool>,
+    r_rs: Signal<Local, Bits<32>>,
+    r_win: Signal<Local, Bits<9>>,
+    // ---- the row, new
+    n_e: Signal<Local, Bits<14>>,
+    n_st: Signal<Local, Bits<2>>,
+    n_npp: Signal<Local, Bits<24>>,
+    n_cw: Signal<Local, Bits<17>>,
+    n_cnt: Signal<Local, Bits<9>>,
+    n_inf: Signal<Local, Bits<9>>,
+    n_srtt: Signal<Local, Bits<31>>,
+    n_rv: Signal<Local, Bits<30>>,
+    n_al: Signal<Local, Bits<11>>,
+    n_cea: Signal<Local, Bits<16>>,
+    n_pka: Signal<Local, Bits<16>>,
+    n_awe: Signal<Local, Bits<24>>,
+    n_hap: Signal<Local, Bits<24>>,
+    n_aany: Signal<Local, bool>,
+    n_strk: Signal<Local, Bits<8>>,
+    n_ldp: Signal<Local, Bits<24>>,
+    n_dany: Signal<Local, bool>,
+    n_bo: Signal<Local, Bits<5>>,
+    n_pseq: Signal<Local, Bits<32>>,
+    n_psent: Signal<Local, Bits<32>>,
+    n_ptr: Signal<Local, Bits<8>>,
+    n_pdue: Signal<Local, bool>,
+    n_rs: Signal<Local, Bits<32>>,
+    n_row: Signal<Local, Bits<371>>,
+    n_rr: Signal<Local, Bits<4>>,
+    n_lfsr: Signal<Local, Bits<16>>,
+    n_zmax: Signal<Local, bool>,
+    n_word: Signal<Local, Bits<WB>>,
+    // ---- helpers
+    lf_step: Signal<Local, Bits<16>>,
+    en_f: Signal<Local, Bits<10>>,
+    en_e: Signal<Local, Bits<14>>,
+    a_cnt10: Signal<Local, Bits<10>>,
+    a_w10: Signal<Local, Bits<10>>,
+    a_cw: Signal<Local, Bits<17>>,
+    a_cnt: Signal<Local, Bits<9>>,
+    a_inf: Signal<Local, Bits<9>>,
+    a_cwu: Signal<Local, Bits<18>>,
+    a_w2: Signal<Local, Bits<9>>,
+    a_c2: Signal<Local, Bits<10>>,
+    rt_in: Signal<Local, Bits<32>>,
+    rt_s: Signal<Local, Bits<32>>,
+    rt_err: Signal<Local, Bits<32>>,
+    rt_s8: Signal<Local, Bits<32>>,
+    rt_f8: Signal<Local, Bits<32>>,
+    rt_f4: Signal<Local, Bits<32>>,
+    rt_v4: Signal<Local, Bits<32>>,
+    ec_cem: Signal<Local, Bits<8>>,
+    ec_cea: Signal<Local, Bits<17>>,
+    ec_pka: Signal<Local, Bits<17>>,
+    ec_close: Signal<Local, bool>,
+    dv_r: Signal<Local, Bits<18>>,
+    dv_d: Signal<Local, Bits<18>>,
+    dv_q: Signal<Local, Bits<11>>,
+    dv_b: Signal<Local, bool>,
+    ec_al: Signal<Local, Bits<11>>,
+    ec_cutok: Signal<Local, bool>,
+    mu_acc: Signal<Local, Bits<28>>,
+    mu_sh: Signal<Local, Bits<28>>,
+    mu_cut: Signal<Local, Bits<17>>,
+    mb_acc: Signal<Local, Bits<28>>,
+    mb_sh: Signal<Local, Bits<28>>,
+    mb_cw: Signal<Local, Bits<17>>,
+    sw_cw: Signal<Local, Bits<17>>,
+    sw_cnt_in: Signal<Local, Bits<9>>,
+    sw_w: Signal<Local, Bits<9>>,
+    sw_cnt: Signal<Local, Bits<9>>,
+    st_strk: Signal<Local, Bits<8>>,
+    st_st: Signal<Local, Bits<2>>,
+    st_fail: Signal<Local, bool>,
+    ls_dec: Signal<Local, bool>,
+    g_last: Signal<Local, Bits<24>>,
+    // 24-bit sequence distances (own signals: inside a Verilog comparison with a 32-bit
+    // literal a subtraction is evaluated at 32 bits and does not wrap mod 2^24)
+    d_close: Signal<Local, Bits<24>>,
+    d_cut: Signal<Local, Bits<24>>,
+    d_first: Signal<Local, Bits<24>>,
+    d_last: Signal<Local, Bits<24>>,
+    d_hap: Signal<Local, Bits<24>>,
+    d_sent: Signal<Local, Bits<24>>,
+    f_flag: Signal<Local, bool>,
+    f_seq: Signal<Local, Bits<32>>,
+    f_ppsn: Signal<Local, Bits<24>>,
+    f_mult: Signal<Local, bool>,
+    f_dec: Signal<Local, bool>,
+    f_cut: Signal<Local, bool>,
+    f_reroll: Signal<Local, bool>,
+    f_lost: Signal<Local, Bits<9>>,
+    f_hit: Signal<Local, Bits<2>>,
+    f_keyv: Signal<Local, bool>,
+    // ---- rto, deadline
+    rto_b: Signal<Local, Bits<32>>,
+    rto_s: Signal<Local, Bits<64>>,
+    rto: Signal<Local, Bits<32>>,
+    dl_rv: Signal<Local, bool>,
+    dl_pv: Signal<Local, bool>,
+    dl_d: Signal<Local, Bits<32>>,
+    // ---- head wait
+    m_new: Signal<Local, Bits<31>>,
+    hm: Signal<Local, Bits<31>>,
+    hw_acc: Signal<Local, Bits<48>>,
+    hw_sh: Signal<Local, Bits<48>>,
+    hw_sum: Signal<Local, Bits<48>>,
+    hw_o_on: Signal<Local, bool>,
+    hw_o_w: Signal<Local, Bits<31>>,
+    hw_n_on: Signal<Local, bool>,
+    hw_n_w: Signal<Local, Bits<31>>,
+    hw_v: Signal<Local, bool>,
+    // ---- result packing, bank write
+    res: Signal<Local, Bits<256>>,
+    bk_e: Signal<Local, Bits<34>>,
+    bk_w: Signal<Local, Bits<BW>>,
+    bk_m: Signal<Local, Bits<BW>>,
+    bk_s: Signal<Local, Bits<BW>>,
+    w_m: Signal<Local, Bits<WB>>,
+    w_r: Signal<Local, Bits<WB>>,
+    e_lost: Signal<Local, Bits<32>>,
+    // ---- constants (as locals: rust-hdl's Constant has no Default)
+    k_taps: Signal<Local, Bits<16>>,
+    k_c000: Signal<Local, Bits<16>>,
+    k_one16: Signal<Local, Bits<16>>,
+    k_m24: Signal<Local, Bits<24>>,
+    k_m24w: Signal<Local, Bits<WB>>,
+    k_z371: Signal<Local, Bits<371>>,
+    k_ones371: Signal<Local, Bits<371>>,
+    k_m34: Signal<Local, Bits<34>>,
+    k_z34: Signal<Local, Bits<34>>,
+    t_d32: Signal<Local, Bits<32>>,
+}
+
+/// The state word of one connection as the model's table gives it (the RAM's power-up
+/// contents and the tests' decoder use the same layout).
+pub fn encode_table(t: &PathTable) -> Vec<u64> {
+    let p = t.paths.len();
+    let bits = CONN_PART_BITS + ROW_BITS * p;
+    let mut w = vec![0u64; bits.div_ceil(64)];
+    let mut put = |off: usize, width: usize, v: u64| {
+        for b in 0..width {
+            if v >> b & 1 == 1 {
+                w[(off + b) / 64] |= 1 << ((off + b) % 64);
+            }
+        }
+    };
+    put(0, 4, u64::from(t.summary.rr));
+    put(4, 16, u64::from(t.lfsr()));
+    for (i, x) in t.paths.iter().enumerate() {
+        let o = CONN_PART_BITS + i * ROW_BITS;
+        let st = match x.state {
+            mrnic_model::transport::path::PathState::Ok => 0,
+            mrnic_model::transport::path::PathState::Suspect => 1,
+            mrnic_model::transport::path::PathState::Failed => 2,
+            mrnic_model::transport::path::PathState::Probing => 3,
+        };
+        for (off, width, v) in [
+            (0, 14, u64::from(x.entropy)),
+            (14, 2, st),
+            (16, 24, u64::from(x.next_path_psn)),
+            (40, 17, u64::from(x.cwnd)),
+            (57, 9, u64::from(x.cwnd_cnt)),
+            (66, 9, u64::from(x.inflight)),
+            (75, 31, u64::from(x.srtt8)),
+            (106, 30, u64::from(x.rttvar4)),
+            (136, 11, u64::from(x.alpha)),
+            (147, 16, u64::from(x.ce_acc)),
+            (163, 16, u64::from(x.pkt_acc)),
+            (179, 24, u64::from(x.alpha_window_end)),
+            (203, 24, u64::from(x.highest_acked_path_psn)),
+            (227, 1, u64::from(x.acked_any)),
+            (228, 8, u64::from(x.strikes.min(255))),
+            (236, 24, u64::from(x.last_decrease_psn)),
+            (260, 1, u64::from(x.decreased_any)),
+            (261, 5, u64::from(x.backoff_exp)),
+            (266, 32, u64::from(x.probe_seq)),
+            (298, 32, u64::from(x.probe_sent_at.0)),
+            (330, 8, u64::from(x.probe_tries)),
+            (338, 1, u64::from(x.probe_due)),
+            (339, 32, u64::from(x.rto_start.0)),
+        ] {
+            put(o + off, width, v);
+        }
+    }
+    w
+}
+
+fn bits_of<const N: usize>(words: &[u64]) -> Bits<N> {
+    let mut b: Bits<N> = 0.into();
+    for i in (0..N).rev() {
+        let bit = words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+        b = (b << 1) | Bits::<N>::from(u64::from(bit));
+    }
+    b
+}
+
+impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> PathTableRtl<CONN_BITS, P, WB, BW> {
+    /// The table for the transport configuration `cfg` (P = `cfg.paths`); refuses
+    /// inconsistent generics and constants that do not fit.
+    pub fn try_new(cfg: &TransportConfig) -> Result<Self, ConfigError> {
+        let ok = (1..=PATH_MAX_PATHS).contains(&P) && usize::from(cfg.paths) == P && WB == CONN_PART_BITS + ROW_BITS * P && BW == DL_BITS * P && (1..=16).contains(&CONN_BITS);
+        if !ok {
+            return Err(ConfigError::invalid("transport", format!("PathTableRtl: inconsistent sizes CONN_BITS={CONN_BITS} P={P} WB={WB} BW={BW} (paths {})", cfg.paths)));
+        }
+        let k = PathConsts::new(cfg);
+        let mut s = Self { k: PathCfg::try_new(&k, P)?, ..Default::default() };
+        // Power-up contents: every connection as PathTable::new(cfg, 0, 0), no deadline.
+        let w: Bits<WB> = bits_of(&encode_table(&PathTable::new(cfg, 0, 0)));
+        let c = 1usize << CONN_BITS;
+        s.ram_st = BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect());
+        s.bank_rmw = BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect());
+        s.bank_scan = RAM::new((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect::<BTreeMap<_, _>>());
+        Ok(s)
+    }
+}
+
+impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> Logic for PathTableRtl<CONN_BITS, P, WB, BW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ram_st.clock.next = self.clock.val();
+        self.bank_rmw.clock.next = self.clock.val();
+        self.bank_scan.read_clock.next = self.clock.val();
+        self.bank_scan.write_clock.next = self.clock.val();
+        dff_setup!(
+            self, clock, i1_v, i1_c, i1_f, i2_v, i2_c, i2_f, i3_v, i3_c, i3_f, line_a, line_b, rv_a, rv_b, c_select, c_none, c_pdue, c_lost, c_dec, c_cut, c_tmo_op, c_reroll,
+            c_tmo, sc, rd_v, rd_c, hit_v, hit_c, hit_r, hit_p, tmo_v, tmo_c, tmo_r, tmo_p
+        );
+
+        self.k_taps.next = 0xB400.into();
+        self.k_c000.next = 0xC000.into();
+        self.k_one16.next = 1.into();
+        self.k_m24.next = 0xFF_FFFF.into();
+        self.k_m24w.next = bit_cast::<WB, 24>(self.k_m24.val());
+        self.k_z371.next = 0.into();
+        self.k_ones371.next = !self.k_z371.val();
+        self.k_z34.next = 0.into();
+        self.k_m34.next = !self.k_z34.val();
+
+        // ================= control: global stall, the §2.9 bubble
+        self.r17.next = self.line_a.q.val().get_bits::<256>(3328);
+        self.r18.next = self.line_b.q.val().get_bits::<256>(0);
+        self.r23.next = self.line_b.q.val().get_bits::<256>(1280);
+        self.r24.next = self.line_b.q.val().get_bits::<256>(1536);
+        self.r25.next = self.line_b.q.val().get_bits::<256>(1792);
+        self.stall.next = self.rv_b.q.val().get_bit(7) & !self.m_ready.val() & !self.rst.val();
+        self.bubble.next = !self.rst.val()
+            & !self.stall.val()
+            & self.rv_a.q.val().get_bit(13)
+            & self.rv_b.q.val().get_bit(0)
+            & ((self.r17.val().get_bits::<4>(1) == 7) | (self.r17.val().get_bits::<4>(1) == 8))
+            & self.r17.val().get_bit(135)
+            & self.r18.val().get_bit(135)
+            & (self.r17.val().get_bits::<20>(5) == self.r18.val().get_bits::<20>(5))
+            & self.r18.val().get_bit(136);
+        self.adv.next = !self.rst.val() & !self.stall.val() & !self.bubble.val();
+        self.badv.next = self.rst.val() | !self.stall.val();
+        self.s_ready.next = self.adv.val();
+
+        // ================= registers 1..=3: the input beat, packed
+        // in_f: op 0..4, path 4..8, n 8..17, nl 17..26, rttv 26, rtt 27..59, ce 59..67,
+        // pkts 67..75, cum 75..99, next 99..123, ppsn 123..147, first 147..171, last 171..195,
+        // avv 195, av 196..200, plane 200..216, seq 216..248, port 248..264, seed 264..280,
+        // now 280..312
+        self.in_f.next = bit_cast::<320, 4>(self.s_op.val())
+            | (bit_cast::<320, 4>(self.s_path.val()) << 4)
+            | (bit_cast::<320, 9>(self.s_n.val()) << 8)
+            | (bit_cast::<320, 9>(self.s_nl.val()) << 17)
+            | (bit_cast::<320, 1>(self.s_rtt_valid.val().into()) << 26)
+            | (bit_cast::<320, 32>(self.s_rtt.val()) << 27)
+            | (bit_cast::<320, 8>(self.s_ce.val()) << 59)
+            | (bit_cast::<320, 8>(self.s_pkts.val()) << 67)
+            | (bit_cast::<320, 24>(self.s_cum.val()) << 75)
+            | (bit_cast::<320, 24>(self.s_next.val()) << 99)
+            | (bit_cast::<320, 24>(self.s_ppsn.val()) << 123)
+            | (bit_cast::<320, 24>(self.s_first.val()) << 147)
+            | (bit_cast::<320, 24>(self.s_last.val()) << 171)
+            | (bit_cast::<320, 1>(self.s_avoid_valid.val().into()) << 195)
+            | (bit_cast::<320, 4>(self.s_avoid.val()) << 196)
+            | (bit_cast::<320, P>(self.s_plane.val()) << 200)
+            | (bit_cast::<320, 32>(self.s_seq.val()) << 216)
+            | (bit_cast::<320, 16>(self.s_port.val()) << 248)
+            | (bit_cast::<320, 16>(self.s_seed.val()) << 264)
+            | (bit_cast::<320, 32>(self.now.val()) << 280);
+        if self.rst.val() {
+            self.i1_v.d.next = false;
+            self.i2_v.d.next = false;
+            self.i3_v.d.next = false;
+        }
+        if self.adv.val() {
+            self.i1_v.d.next = self.s_valid.val();
+            self.i1_c.d.next = self.s_conn.val();
+            self.i1_f.d.next = self.in_f.val();
+            self.i2_v.d.next = self.i1_v.q.val();
+            self.i2_c.d.next = self.i1_c.q.val();
+            self.i2_f.d.next = self.i1_f.q.val();
+            self.i3_v.d.next = self.i2_v.q.val();
+            self.i3_c.d.next = self.i2_c.q.val();
+            self.i3_f.d.next = self.i2_f.q.val();
+        }
+
+        // ================= state read: from register 2; a held register 3 re-reads
+        self.ram_st.read_address.next = self.i3_c.q.val();
+        if self.adv.val() {
+            self.ram_st.read_address.next = self.i2_c.q.val();
+        }
+
+        // ================= register 3: apply
+        self.u_op.next = self.i3_f.q.val().get_bits::<4>(0);
+        self.u_p.next = self.i3_f.q.val().get_bits::<4>(4);
+        self.u_n.next = self.i3_f.q.val().get_bits::<9>(8);
+        self.u_nl.next = self.i3_f.q.val().get_bits::<9>(17);
+        self.u_rttv.next = self.i3_f.q.val().get_bit(26);
+        self.u_rtt.next = self.i3_f.q.val().get_bits::<32>(27);
+        self.u_ce.next = self.i3_f.q.val().get_bits::<8>(59);
+        self.u_pkts.next = self.i3_f.q.val().get_bits::<8>(67);
+        self.u_cum.next = self.i3_f.q.val().get_bits::<24>(75);
+        self.u_next.next = self.i3_f.q.val().get_bits::<24>(99);
+        self.u_ppsn.next = self.i3_f.q.val().get_bits::<24>(123);
+        self.u_first.next = self.i3_f.q.val().get_bits::<24>(147);
+        self.u_last.next = self.i3_f.q.val().get_bits::<24>(171);
+        self.u_avv.next = self.i3_f.q.val().get_bit(195);
+        self.u_av.next = self.i3_f.q.val().get_bits::<4>(196);
+        self.u_plane.next = self.i3_f.q.val().get_bits::<16>(200);
+        self.u_seq.next = self.i3_f.q.val().get_bits::<32>(216);
+        self.u_port.next = self.i3_f.q.val().get_bits::<16>(248);
+        self.u_seed.next = self.i3_f.q.val().get_bits::<16>(264);
+        self.u_now.next = self.i3_f.q.val().get_bits::<32>(280);
+        self.is_rc.next = self.u_op.val() == 0;
+        self.is_rp.next = self.u_op.val() == 1;
+        self.is_sel.next = self.u_op.val() == 2;
+        self.is_psent.next = self.u_op.val() == 3;
+        self.is_ptmo.next = self.u_op.val() == 4;
+        self.is_prep.next = self.u_op.val() == 5;
+        self.is_ackb.next = self.u_op.val() == 6;
+        self.is_ackp.next = self.u_op.val() == 7;
+        self.is_loss.next = self.u_op.val() == 8;
+        self.is_ltmo.next = self.u_op.val() == 9;
+        self.is_rel.next = self.u_op.val() == 10;
+        self.is_tmo.next = self.u_op.val() == 11;
+        self.is_fail.next = self.u_op.val() == 12;
+        self.is_chk.next = self.u_op.val() == 13;
+        self.p_ok.next = bit_cast::<5, 4>(self.u_p.val()) < self.k.np.val();
+        // a path op (codes 1, 3..=13) on a path that exists
+        self.is_pop.next = !self.is_rc.val() & !self.is_sel.val() & (self.u_op.val() < 14) & self.p_ok.val();
+
+        self.word.next = self.ram_st.read_data.val();
+        self.w_rr.next = self.word.val().get_bits::<4>(0);
+        self.w_lfsr.next = self.word.val().get_bits::<16>(4);
+        self.w_zmax.next = self.word.val().get_bit(20);
+
+        // ---- summary over the rows: eligible, OK, probe due, srtt8 maximum
+        self.s_elig.next = 0.into();
+        self.s_okm.next = 0.into();
+        self.s_pdue.next = 0.into();
+        self.m_old.next = 0.into();
+        self.t_oh.next = 1.into();
+        for i in 0..P {
+            self.t_row.next = self.word.val().get_bits::<371>(i * 371 + 24);
+            self.t_st.next = self.t_row.val().get_bits::<2>(14);
+            self.t_cw.next = self.t_row.val().get_bits::<17>(40);
+            self.t_inf.next = self.t_row.val().get_bits::<9>(66);
+            self.t_srtt.next = self.t_row.val().get_bits::<31>(75);
+            self.t_w.next = self.t_cw.val().get_bits::<9>(8);
+            if self.t_w.val() == 0 {
+                self.t_w.next = 1.into();
+            }
+            if !self.t_st.val().get_bit(1) & (self.t_inf.val() < self.t_w.val()) {
+                self.s_elig.next = self.s_elig.val() | self.t_oh.val();
+            }
+            if self.t_st.val() == 0 {
+                self.s_okm.next = self.s_okm.val() | self.t_oh.val();
+            }
+            if self.t_row.val().get_bit(338) {
+                self.s_pdue.next = self.s_pdue.val() | self.t_oh.val();
+            }
+            if self.t_srtt.val() > self.m_old.val() {
+                self.m_old.next = self.t_srtt.val();
+            }
+            self.t_oh.next = self.t_oh.val() << 1;
+        }
+
+        // ---- SELECT: probe due first (row order), else round robin from rr + 1
+        self.mask.next = self.u_plane.val() & self.k.pmask.val();
+        self.pd.next = self.s_pdue.val() & self.mask.val();
+        self.start.next = self.w_rr.val() + 1;
+        if self.w_rr.val() == self.k.pm1.val() {
+            self.start.next = 0.into();
+        }
+        self.abit.next = (self.k_one16.val() << self.u_av.val()) & self.k.pmask.val();
+        self.cand.next = self.s_elig.val() & self.mask.val();
+        self.m1.next = self.cand.val();
+        if self.u_avv.val() {
+            self.m1.next = self.cand.val() & self.s_okm.val() & !self.abit.val();
+        }
+        self.m2.next = self.cand.val() & !self.s_okm.val() & !self.abit.val();
+        self.pd_f.next = false;
+        self.pd_i.next = 0.into();
+        self.f1h.next = false;
+        self.f1hi.next = 0.into();
+        self.f1l.next = false;
+        self.f1li.next = 0.into();
+        self.f2h.next = false;
+        self.f2hi.next = 0.into();
+        self.f2l.next = false;
+        self.f2li.next = 0.into();
+        self.t_i.next = 0.into();
+        self.t_oh.next = 1.into();
+        for _i in 0..P {
+            self.t_b.next = (self.pd.val() & self.t_oh.val()).any();
+            if self.t_b.val() & !self.pd_f.val() {
+                self.pd_f.next = true;
+                self.pd_i.next = self.t_i.val();
+            }
+            self.t_b.next = (self.m1.val() & self.t_oh.val()).any();
+            if self.t_b.val() & !self.f1l.val() {
+                self.f1l.next = true;
+                self.f1li.next = self.t_i.val();
+            }
+            if self.t_b.val() & !self.f1h.val() & (self.t_i.val() >= self.start.val()) {
+                self.f1h.next = true;
+                self.f1hi.next = self.t_i.val();
+            }
+            self.t_b.next = (self.m2.val() & self.t_oh.val()).any();
+            if self.t_b.val() & !self.f2l.val() {
+                self.f2l.next = true;
+                self.f2li.next = self.t_i.val();
+            }
+            if self.t_b.val() & !self.f2h.val() & (self.t_i.val() >= self.start.val()) {
+                self.f2h.next = true;
+                self.f2hi.next = self.t_i.val();
+            }
+            self.t_i.next = self.t_i.val() + 1;
+            self.t_oh.next = self.t_oh.val() << 1;
+        }
+        self.sel_f.next = false;
+        self.sel_i.next = 0.into();
+        if self.f1l.val() {
+            self.sel_f.next = true;
+            self.sel_i.next = self.f1li.val();
+            if self.f1h.val() {
+                self.sel_i.next = self.f1hi.val();
+            }
+        } else if self.u_avv.val() & self.f2l.val() {
+            self.sel_f.next = true;
+            self.sel_i.next = self.f2li.val();
+            if self.f2h.val() {
+                self.sel_i.next = self.f2hi.val();
+            }
+        } else if self.u_avv.val() & (self.cand.val() & self.abit.val()).any() {
+            self.sel_f.next = true;
+            self.sel_i.next = self.u_av.val();
+        }
+        self.kind.next = 0.into();
+        self.p_eff.next = self.u_p.val();
+        if self.is_sel.val() {
+            self.p_eff.next = 0.into();
+            if self.pd_f.val() {
+                self.kind.next = 2.into();
+                self.p_eff.next = self.pd_i.val();
+            } else if self.sel_f.val() {
+                self.kind.next = 1.into();
+                self.p_eff.next = self.sel_i.val();
+            }
+        }
+        self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != 0));
+
+        // ---- the row of p_eff
+        self.row.next = 0.into();
+        self.t_i.next = 0.into();
+        for i in 0..P {
+            if self.t_i.val() == self.p_eff.val() {
+                self.row.next = self.word.val().get_bits::<371>(i * 371 + 24);
+            }
+            self.t_i.next = self.t_i.val() + 1;
+        }
+        self.r_e.next = self.row.val().get_bits::<14>(0);
+        self.r_st.next = self.row.val().get_bits::<2>(14);
+        self.r_npp.next = self.row.val().get_bits::<24>(16);
+        self.r_cw.next = self.row.val().get_bits::<17>(40);
+        self.r_cnt.next = self.row.val().get_bits::<9>(57);
+        self.r_inf.next = self.row.val().get_bits::<9>(66);
+        self.r_srtt.next = self.row.val().get_bits::<31>(75);
+        self.r_rv.next = self.row.val().get_bits::<30>(106);
+        self.r_al.next = self.row.val().get_bits::<11>(136);
+        self.r_cea.next = self.row.val().get_bits::<16>(147);
+        self.r_pka.next = self.row.val().get_bits::<16>(163);
+        self.r_awe.next = self.row.val().get_bits::<24>(179);
+        self.r_hap.next = self.row.val().get_bits::<24>(203);
+        self.r_aany.next = self.row.val().get_bit(227);
+        self.r_strk.next = self.row.val().get_bits::<8>(228);
+        self.r_ldp.next = self.row.val().get_bits::<24>(236);
+        self.r_dany.next = self.row.val().get_bit(260);
+        self.r_bo.next = self.row.val().get_bits::<5>(261);
+        self.r_pseq.next = self.row.val().get_bits::<32>(266);
+        self.r_psent.next = self.row.val().get_bits::<32>(298);
+        self.r_ptr.next = self.row.val().get_bits::<8>(330);
+        self.r_pdue.next = self.row.val().get_bit(338);
+        self.r_rs.next = self.row.val().get_bits::<32>(339);
+        self.r_win.next = self.r_cw.val().get_bits::<9>(8);
+        if self.r_win.val() == 0 {
+            self.r_win.next = 1.into();
+        }
+
+        // ---- the entropy LFSR: one step and the draw for p_eff (M4)
+        self.lf_step.next = self.w_lfsr.val() >> 1;
+        if self.w_lfsr.val().get_bit(0) {
+            self.lf_step.next = (self.w_lfsr.val() >> 1) ^ self.k_taps.val();
+        }
+        self.en_f.next = self.lf_step.val().get_bits::<10>(6);
+        self.en_e.next = (bit_cast::<14, 10>(self.en_f.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+        if (self.en_e.val() == self.r_e.val()) & !self.is_rp.val() {
+            self.en_e.next = (bit_cast::<14, 10>(self.en_f.val() + 1) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+        }
+
+        // ---- on_acked (ACKB, ACKP)
+        self.a_cw.next = self.r_cw.val();
+        self.a_cnt.next = self.r_cnt.val();
+        self.a_inf.next = self.r_inf.val();
+        self.a_cnt10.next = bit_cast::<10, 9>(self.r_cnt.val()) + bit_cast::<10, 9>(self.u_n.val());
+        self.a_w10.next = bit_cast::<10, 9>(self.r_win.val());
+        self.a_cwu.next = bit_cast::<18, 17>(self.r_cw.val()) + 256;
+        if self.a_cwu.val() > bit_cast::<18, 17>(self.k.cmax.val()) {
+            self.a_cwu.next = bit_cast::<18, 17>(self.k.cmax.val());
+        }
+        self.a_w2.next = self.a_cwu.val().get_bits::<9>(8);
+        if self.a_w2.val() == 0 {
+            self.a_w2.next = 1.into();
+        }
+        self.a_c2.next = self.a_cnt10.val() - self.a_w10.val();
+        if self.a_c2.val() > bit_cast::<10, 9>(self.a_w2.val() - 1) {
+            self.a_c2.next = bit_cast::<10, 9>(self.a_w2.val() - 1);
+        }
+        if self.u_n.val() != 0 {
+            self.a_inf.next = 0.into();
+            if self.r_inf.val() >= self.u_n.val() {
+                self.a_inf.next = self.r_inf.val() - self.u_n.val();
+            }
+            self.a_cnt.next = self.a_cnt10.val().get_bits::<9>(0);
+            if self.a_cnt10.val() >= self.a_w10.val() {
+                self.a_cw.next = self.a_cwu.val().get_bits::<17>(0);
+                self.a_cnt.next = self.a_c2.val().get_bits::<9>(0);
+            }
+        }
+
+        // ---- RTT sample: ACKP's, or PREPLY's now - probe_sent_at; clamped 1..=2^28-1
+        self.rt_in.next = self.u_rtt.val();
+        if self.is_prep.val() {
+            self.rt_in.next = self.u_now.val() - self.r_psent.val();
+        }
+        self.rt_s.next = self.rt_in.val();
+        if self.rt_in.val() == 0 {
+            self.rt_s.next = 1.into();
+        }
+        if self.rt_in.val() > 0x0FFF_FFFF {
+            self.rt_s.next = 0x0FFF_FFFF.into();
+        }
+        self.rt_err.next = bit_cast::<32, 31>(self.r_srtt.val() >> 3) - self.rt_s.val();
+        if bit_cast::<32, 31>(self.r_srtt.val() >> 3) < self.rt_s.val() {
+            self.rt_err.next = self.rt_s.val() - bit_cast::<32, 31>(self.r_srtt.val() >> 3);
+        }
+        self.rt_f8.next = self.rt_s.val() << 3;
+        self.rt_f4.next = self.rt_s.val() << 1;
+        self.rt_s8.next = self.rt_s.val() << 3;
+        self.rt_v4.next = self.rt_s.val() << 1;
+        if self.r_srtt.val() != 0 {
+            self.rt_s8.next = bit_cast::<32, 31>(self.r_srtt.val()) - bit_cast::<32, 31>(self.r_srtt.val() >> 3) + self.rt_s.val();
+            self.rt_v4.next = bit_cast::<32, 30>(self.r_rv.val()) - bit_cast::<32, 30>(self.r_rv.val() >> 2) + self.rt_err.val();
+        }
+
+        // ---- ECN (ACKP): accumulate, window close, divider, alpha, cut
+        self.ec_cem.next = self.u_ce.val();
+        if self.u_ce.val() > self.u_pkts.val() {
+            self.ec_cem.next = self.u_pkts.val();
+        }
+        self.ec_cea.next = bit_cast::<17, 16>(self.r_cea.val()) + bit_cast::<17, 8>(self.ec_cem.val());
+        if self.ec_cea.val() > 0xFFFF {
+            self.ec_cea.next = 0xFFFF.into();
+        }
+        self.ec_pka.next = bit_cast::<17, 16>(self.r_pka.val()) + bit_cast::<17, 8>(self.u_pkts.val());
+        if self.ec_pka.val() > 0xFFFF {
+            self.ec_pka.next = 0xFFFF.into();
+        }
+        self.d_close.next = self.u_cum.val() - self.r_awe.val();
+        self.ec_close.next = !self.d_close.val().get_bit(23);
+        // restoring divider: floor((cea << 10) / pka), 11 steps, MSB first
+        self.dv_d.next = bit_cast::<18, 17>(self.ec_pka.val());
+        self.dv_r.next = bit_cast::<18, 17>(self.ec_cea.val());
+        self.dv_b.next = self.dv_r.val() >= self.dv_d.val();
+        if self.dv_b.val() {
+            self.dv_r.next = self.dv_r.val() - self.dv_d.val();
+        }
+        self.dv_q.next = bit_cast::<11, 1>(self.dv_b.val().into());
+        for _j in 0..10 {
+            self.dv_r.next = self.dv_r.val() << 1;
+            self.dv_b.next = self.dv_r.val() >= self.dv_d.val();
+            if self.dv_b.val() {
+                self.dv_r.next = self.dv_r.val() - self.dv_d.val();
+            }
+            self.dv_q.next = (self.dv_q.val() << 1) | bit_cast::<11, 1>(self.dv_b.val().into());
+        }
+        self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.k.g.val()) + (self.dv_q.val() >> self.k.g.val());
+        self.d_cut.next = self.u_cum.val() - self.r_ldp.val();
+        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != 0) & (self.ec_cea.val() != 0) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
+        // cut = (cwnd * alpha') >> 11, on the window after on_acked
+        self.mu_acc.next = 0.into();
+        self.mu_sh.next = bit_cast::<28, 17>(self.a_cw.val());
+        for j in 0..11 {
+            if self.ec_al.val().get_bit(j) {
+                self.mu_acc.next = self.mu_acc.val() + self.mu_sh.val();
+            }
+            self.mu_sh.next = self.mu_sh.val() << 1;
+        }
+        self.mu_cut.next = self.mu_acc.val().get_bits::<17>(11);
+        // loss decrease: (cwnd * beta_q8) >> 8
+        self.mb_acc.next = 0.into();
+        self.mb_sh.next = bit_cast::<28, 17>(self.r_cw.val());
+        for j in 0..9 {
+            if self.k.beta.val().get_bit(j) {
+                self.mb_acc.next = self.mb_acc.val() + self.mb_sh.val();
+            }
+            self.mb_sh.next = self.mb_sh.val() << 1;
+        }
+        self.mb_cw.next = self.mb_acc.val().get_bits::<17>(8);
+        if self.mb_cw.val() < self.k.cmin.val() {
+            self.mb_cw.next = self.k.cmin.val();
+        }
+        // the decrease the op makes (ECN cut, LOSS, TIMEOUT) and the counter clamp
+        self.sw_cw.next = self.k.cmin.val();
+        self.sw_cnt_in.next = self.r_cnt.val();
+        if self.is_ackp.val() {
+            self.sw_cw.next = self.a_cw.val() - self.mu_cut.val();
+            if self.sw_cw.val() < self.k.cmin.val() {
+                self.sw_cw.next = self.k.cmin.val();
+            }
+            self.sw_cnt_in.next = self.a_cnt.val();
+        }
+        if self.is_loss.val() {
+            self.sw_cw.next = self.mb_cw.val();
+        }
+        self.sw_w.next = self.sw_cw.val().get_bits::<9>(8);
+        if self.sw_w.val() == 0 {
+            self.sw_w.next = 1.into();
+        }
+        self.sw_cnt.next = self.sw_cnt_in.val();
+        if self.sw_cnt_in.val() > self.sw_w.val() - 1 {
+            self.sw_cnt.next = self.sw_w.val() - 1;
+        }
+        // a strike (LOSS with a decrease, TIMEOUT)
+        self.st_strk.next = self.r_strk.val() + 1;
+        if self.r_strk.val() == 255 {
+            self.st_strk.next = 255.into();
+        }
+        self.st_st.next = self.r_st.val();
+        if self.r_st.val() == 0 {
+            self.st_st.next = 1.into();
+        }
+        self.st_fail.next = self.st_strk.val() >= self.k.ft.val();
+        self.d_first.next = self.u_first.val() - self.r_ldp.val();
+        self.d_last.next = self.u_last.val() - self.r_ldp.val();
+        self.ls_dec.next = (self.u_n.val() != 0) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
+        self.g_last.next = self.r_npp.val() - 1;
+        self.d_hap.next = self.u_ppsn.val() - self.r_hap.val();
+        self.d_sent.next = self.g_last.val() - self.u_ppsn.val();
+
+        // ---- the new row (defaults: unchanged)
+        self.n_e.next = self.r_e.val();
+        self.n_st.next = self.r_st.val();
+        self.n_npp.next = self.r_npp.val();
+        self.n_cw.next = self.r_cw.val();
+        self.n_cnt.next = self.r_cnt.val();
+        self.n_inf.next = self.r_inf.val();
+        self.n_srtt.next = self.r_srtt.val();
+        self.n_rv.next = self.r_rv.val();
+        self.n_al.next = self.r_al.val();
+        self.n_cea.next = self.r_cea.val();
+        self.n_pka.next = self.r_pka.val();
+        self.n_awe.next = self.r_awe.val();
+        self.n_hap.next = self.r_hap.val();
+        self.n_aany.next = self.r_aany.val();
+        self.n_strk.next = self.r_strk.val();
+        self.n_ldp.next = self.r_ldp.val();
+        self.n_dany.next = self.r_dany.val();
+        self.n_bo.next = self.r_bo.val();
+        self.n_pseq.next = self.r_pseq.val();
+        self.n_psent.next = self.r_psent.val();
+        self.n_ptr.next = self.r_ptr.val();
+        self.n_pdue.next = self.r_pdue.val();
+        self.n_rs.next = self.r_rs.val();
+        self.n_rr.next = self.w_rr.val();
+        self.n_lfsr.next = self.w_lfsr.val();
+        self.n_zmax.next = false;
+        self.f_flag.next = false;
+        self.f_seq.next = 0.into();
+        self.f_ppsn.next = 0.into();
+        self.f_dec.next = false;
+        self.f_cut.next = false;
+        self.f_reroll.next = false;
+        self.f_lost.next = 0.into();
+        self.f_hit.next = 0.into();
+
+        if self.is_rc.val() {
+            self.n_lfsr.next = self.u_seed.val();
+            if self.u_seed.val() == 0 {
+                self.n_lfsr.next = 1.into();
+            }
+            self.n_rr.next = self.k.pm1.val();
+            self.n_zmax.next = true;
+        }
+        if self.is_rp.val() & self.p_ok.val() {
+            self.n_zmax.next = self.w_zmax.val();
+            self.n_lfsr.next = self.lf_step.val();
+            self.n_e.next = self.en_e.val();
+            self.n_st.next = 0.into();
+            self.n_npp.next = self.u_ppsn.val();
+            self.n_cw.next = self.k.cinit.val();
+            self.n_cnt.next = 0.into();
+            self.n_inf.next = 0.into();
+            self.n_srtt.next = 0.into();
+            self.n_rv.next = 0.into();
+            self.n_al.next = 1024.into();
+            self.n_cea.next = 0.into();
+            self.n_pka.next = 0.into();
+            self.n_awe.next = 0.into();
+            self.n_hap.next = 0.into();
+            self.n_aany.next = false;
+            self.n_strk.next = 0.into();
+            self.n_ldp.next = 0.into();
+            self.n_dany.next = false;
+            self.n_bo.next = 0.into();
+            self.n_pseq.next = 0.into();
+            self.n_psent.next = 0.into();
+            self.n_ptr.next = 0.into();
+            self.n_pdue.next = false;
+            self.n_rs.next = 0.into();
+        }
+        if self.is_rp.val() & !self.p_ok.val() {
+            self.n_zmax.next = self.w_zmax.val();
+        }
+        if self.is_sel.val() & (self.kind.val() == 1) {
+            self.n_rr.next = self.p_eff.val();
+            self.f_ppsn.next = self.r_npp.val();
+            self.n_npp.next = self.r_npp.val() + 1;
+            self.n_inf.next = self.r_inf.val() + 1;
+            if self.r_inf.val() == 0 {
+                self.n_rs.next = self.u_now.val();
+            }
+        }
+        if self.is_pop.val() {
+            if self.is_psent.val() {
+                self.n_st.next = 3.into();
+                self.n_pseq.next = self.r_pseq.val() + 1;
+                self.n_psent.next = self.u_now.val();
+                self.n_pdue.next = false;
+                self.f_seq.next = self.r_pseq.val() + 1;
+            }
+            if self.is_ptmo.val() {
+                self.n_pdue.next = true;
+                self.n_ptr.next = self.r_ptr.val() + 1;
+                if (bit_cast::<9, 8>(self.r_ptr.val()) + 1) >= self.k.mp.val() {
+                    self.n_lfsr.next = self.lf_step.val();
+                    self.n_e.next = self.en_e.val();
+                    self.n_ptr.next = 0.into();
+                    self.f_reroll.next = true;
+                    self.f_flag.next = true;
+                }
+            }
+            if self.is_prep.val() {
+                if (self.r_st.val() == 3) & !self.r_pdue.val() & (self.u_seq.val() == self.r_pseq.val()) & (self.u_port.val() == (bit_cast::<16, 14>(self.r_e.val()) | self.k_c000.val())) {
+                    self.f_flag.next = true;
+                    self.n_st.next = 0.into();
+                    self.n_strk.next = 0.into();
+                    self.n_bo.next = 0.into();
+                    self.n_cw.next = self.k.cinit.val();
+                    self.n_cnt.next = 0.into();
+                    self.n_inf.next = 0.into();
+                    self.n_srtt.next = self.rt_f8.val().get_bits::<31>(0);
+                    self.n_rv.next = self.rt_f4.val().get_bits::<30>(0);
+                    self.n_dany.next = false;
+                }
+            }
+            if (self.is_ackb.val() | self.is_ackp.val()) & ((self.u_n.val() != 0) | (self.u_nl.val() != 0)) {
+                self.n_inf.next = self.a_inf.val();
+                self.n_cw.next = self.a_cw.val();
+                self.n_cnt.next = self.a_cnt.val();
+                if self.u_n.val() != 0 {
+                    self.n_rs.next = self.u_now.val();
+                }
+                if !self.r_st.val().get_bit(1) {
+                    self.n_strk.next = 0.into();
+                    self.n_bo.next = 0.into();
+                    self.n_st.next = 0.into();
+                }
+            }
+            if self.is_ackp.val() {
+                if self.u_rttv.val() {
+                    self.n_srtt.next = self.rt_s8.val().get_bits::<31>(0);
+                    self.n_rv.next = self.rt_v4.val().get_bits::<30>(0);
+                }
+                self.n_cea.next = self.ec_cea.val().get_bits::<16>(0);
+                self.n_pka.next = self.ec_pka.val().get_bits::<16>(0);
+                if self.ec_close.val() {
+                    if self.ec_pka.val() != 0 {
+                        self.n_al.next = self.ec_al.val();
+                    }
+                    if self.ec_cutok.val() {
+                        self.n_cw.next = self.sw_cw.val();
+                        self.n_cnt.next = self.sw_cnt.val();
+                        self.n_dany.next = true;
+                        self.n_ldp.next = self.u_next.val();
+                        self.f_cut.next = true;
+                    }
+                    self.n_cea.next = 0.into();
+                    self.n_pka.next = 0.into();
+                    self.n_awe.next = self.u_next.val();
+                }
+                if (!self.r_aany.val() | !self.d_hap.val().get_bit(23)) & !self.d_sent.val().get_bit(23) {
+                    self.n_aany.next = true;
+                    self.n_hap.next = self.u_ppsn.val();
+                    self.f_flag.next = true;
+                }
+            }
+            if self.is_loss.val() {
+                self.f_lost.next = self.u_n.val();
+                if self.u_n.val() != 0 {
+                    self.n_inf.next = 0.into();
+                    if self.r_inf.val() >= self.u_n.val() {
+                        self.n_inf.next = self.r_inf.val() - self.u_n.val();
+                    }
+                    if self.ls_dec.val() {
+                        self.f_dec.next = true;
+                        self.n_dany.next = true;
+                        self.n_ldp.next = self.u_next.val();
+                        self.n_cw.next = self.sw_cw.val();
+                        self.n_cnt.next = self.sw_cnt.val();
+                        self.n_strk.next = self.st_strk.val();
+                        self.n_st.next = self.st_st.val();
+                        self.f_flag.next = self.st_fail.val();
+                    }
+                }
+            }
+            if self.is_ltmo.val() | self.is_rel.val() {
+                self.n_inf.next = 0.into();
+                if self.r_inf.val() >= self.u_n.val() {
+                    self.n_inf.next = self.r_inf.val() - self.u_n.val();
+                }
+            }
+            if self.is_ltmo.val() {
+                self.f_lost.next = self.u_n.val();
+            }
+            if self.is_tmo.val() {
+                self.n_cw.next = self.sw_cw.val();
+                self.n_cnt.next = self.sw_cnt.val();
+                self.n_dany.next = true;
+                self.n_ldp.next = self.u_next.val();
+                self.n_bo.next = self.r_bo.val() + 1;
+                if self.r_bo.val() == 31 {
+                    self.n_bo.next = 31.into();
+                }
+                self.n_strk.next = self.st_strk.val();
+                self.n_st.next = self.st_st.val();
+                self.f_flag.next = self.st_fail.val();
+            }
+            if self.is_fail.val() {
+                self.n_lfsr.next = self.lf_step.val();
+                self.n_e.next = self.en_e.val();
+                self.n_st.next = 2.into();
+                self.n_inf.next = 0.into();
+                self.n_ptr.next = 0.into();
+                self.n_pdue.next = true;
+                self.f_reroll.next = true;
+            }
+        }
+        self.f_mult.next = self.f_cut.val() | self.f_dec.val();
+        self.f_keyv.next = self.is_pop.val();
+
+        // ---- rto(p) and the row's deadline, from the new row
+        self.rto_b.next = self.k.rto_init.val();
+        if self.n_srtt.val() != 0 {
+            self.rto_b.next = bit_cast::<32, 31>(self.n_srtt.val() >> 3) + bit_cast::<32, 30>(self.n_rv.val());
+            if self.rto_b.val() < self.k.rto_min.val() {
+                self.rto_b.next = self.k.rto_min.val();
+            }
+            if self.rto_b.val() > self.k.rto_max.val() {
+                self.rto_b.next = self.k.rto_max.val();
+            }
+        }
+        self.rto_s.next = bit_cast::<64, 32>(self.rto_b.val()) << self.n_bo.val();
+        self.rto.next = self.rto_s.val().get_bits::<32>(0);
+        if self.rto_s.val() > bit_cast::<64, 32>(self.k.rto_max.val()) {
+            self.rto.next = self.k.rto_max.val();
+        }
+        self.dl_rv.next = (self.n_inf.val() != 0) & !self.n_st.val().get_bit(1);
+        self.dl_pv.next = (self.n_st.val() == 3) & !self.n_pdue.val();
+        self.dl_d.next = self.n_rs.val() + self.rto.val();
+        if self.dl_pv.val() {
+            self.dl_d.next = self.n_psent.val() + self.rto.val();
+        }
+        if self.is_chk.val() & self.is_pop.val() {
+            self.t_d32.next = self.u_now.val() - self.dl_d.val();
+            self.f_hit.next = bit_cast::<2, 1>((self.dl_rv.val() & !self.t_d32.val().get_bit(31)).into()) | (bit_cast::<2, 1>((self.dl_pv.val() & !self.t_d32.val().get_bit(31)).into()) << 1);
+        }
+
+        // ---- the new word
+        self.n_row.next = bit_cast::<371, 14>(self.n_e.val())
+            | (bit_cast::<371, 2>(self.n_st.val()) << 14)
+            | (bit_cast::<371, 24>(self.n_npp.val()) << 16)
+            | (bit_cast::<371, 17>(self.n_cw.val()) << 40)
+            | (bit_cast::<371, 9>(self.n_cnt.val()) << 57)
+            | (bit_cast::<371, 9>(self.n_inf.val()) << 66)
+            | (bit_cast::<371, 31>(self.n_srtt.val()) << 75)
+            | (bit_cast::<371, 30>(self.n_rv.val()) << 106)
+            | (bit_cast::<371, 11>(self.n_al.val()) << 136)
+            | (bit_cast::<371, 16>(self.n_cea.val()) << 147)
+            | (bit_cast::<371, 16>(self.n_pka.val()) << 163)
+            | (bit_cast::<371, 24>(self.n_awe.val()) << 179)
+            | (bit_cast::<371, 24>(self.n_hap.val()) << 203)
+            | (bit_cast::<371, 1>(self.n_aany.val().into()) << 227)
+            | (bit_cast::<371, 8>(self.n_strk.val()) << 228)
+            | (bit_cast::<371, 24>(self.n_ldp.val()) << 236)
+            | (bit_cast::<371, 1>(self.n_dany.val().into()) << 260)
+            | (bit_cast::<371, 5>(self.n_bo.val()) << 261)
+            | (bit_cast::<371, 32>(self.n_pseq.val()) << 266)
+            | (bit_cast::<371, 32>(self.n_psent.val()) << 298)
+            | (bit_cast::<371, 8>(self.n_ptr.val()) << 330)
+            | (bit_cast::<371, 1>(self.n_pdue.val().into()) << 338)
+            | (bit_cast::<371, 32>(self.n_rs.val()) << 339);
+        self.n_word.next = (self.word.val() & !self.k_m24w.val())
+            | bit_cast::<WB, 4>(self.n_rr.val())
+            | (bit_cast::<WB, 16>(self.n_lfsr.val()) << 4)
+            | (bit_cast::<WB, 1>(self.n_zmax.val().into()) << 20);
+        self.t_i.next = 0.into();
+        self.w_m.next = bit_cast::<WB, 371>(self.k_ones371.val()) << 24;
+        self.w_r.next = bit_cast::<WB, 371>(self.n_row.val()) << 24;
+        for _i in 0..P {
+            if self.has_row.val() & (self.t_i.val() == self.p_eff.val()) {
+                self.n_word.next = (self.n_word.val() & !self.w_m.val()) | self.w_r.val();
+            }
+            self.w_m.next = self.w_m.val() << 371;
+            self.w_r.next = self.w_r.val() << 371;
+            self.t_i.next = self.t_i.val() + 1;
+        }
+        self.ram_st.write_enable.next = self.adv.val() & self.i3_v.q.val();
+        self.ram_st.write_address.next = self.i3_c.q.val();
+        self.ram_st.write_data.next = self.n_word.val();
+
+        // ---- head wait, before (summary) and after (the new rows)
+        self.t_d32.next = 0.into();
+        self.m_new.next = 0.into();
+        for i in 0..P {
+            self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 371 + 24 + 75);
+            if self.t_srtt.val() > self.m_new.val() {
+                self.m_new.next = self.t_srtt.val();
+            }
+        }
+        self.hm.next = self.m_old.val();
+        if self.w_zmax.val() {
+            self.hm.next = 0.into();
+        }
+        self.hw_acc.next = 0.into();
+        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val() >> 3);
+        for j in 0..15 {
+            if self.k.head.val().get_bit(j) {
+                self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
+            }
+            self.hw_sh.next = self.hw_sh.val() << 1;
+        }
+        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
+        self.hw_o_on.next = (self.k.head.val() != 0) & (self.hm.val() != 0);
+        self.hw_o_w.next = self.hw_sum.val().get_bits::<31>(0);
+        if self.hw_sum.val() > 0x7FFF_FFFF {
+            self.hw_o_w.next = 0x7FFF_FFFF.into();
+        }
+        self.hm.next = self.m_new.val();
+        if self.n_zmax.val() {
+            self.hm.next = 0.into();
+        }
+        self.hw_acc.next = 0.into();
+        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val() >> 3);
+        for j in 0..15 {
+            if self.k.head.val().get_bit(j) {
+                self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
+            }
+            self.hw_sh.next = self.hw_sh.val() << 1;
+        }
+        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
+        self.hw_n_on.next = (self.k.head.val() != 0) & (self.hm.val() != 0);
+        self.hw_n_w.next = self.hw_sum.val().get_bits::<31>(0);
+        if self.hw_sum.val() > 0x7FFF_FFFF {
+            self.hw_n_w.next = 0x7FFF_FFFF.into();
+        }
+        self.hw_v.next = (self.hw_o_on.val() != self.hw_n_on.val()) | (self.hw_o_on.val() & self.hw_n_on.val() & (self.hw_o_w.val() != self.hw_n_w.val()));
+        if self.is_rp.val() {
+            self.hw_v.next = false;
+        }
+        if !self.hw_v.val() {
+            self.hw_n_on.next = false;
+            self.hw_n_w.next = 0.into();
+        }
+        if !self.hw_n_on.val() {
+            self.hw_n_w.next = 0.into();
+        }
+
+        // ---- the result (register 4's input)
+        // res: op 1..5, conn 5..21, path 21..25, kind 25..27, ppsn 27..51, port 51..67,
+        // seq 67..99, flag 99, hit 100..102, hwv 102, hwon 103, hww 104..135, keyv 135,
+        // mult 136, lost 137..146, dec 146, cut 147, reroll 148, bank: valid 149, conn
+        // 150..166, path 166..170, dl valid 170, kind 171, deadline 172..204
+        self.res.next = (bit_cast::<256, 4>(self.u_op.val()) << 1)
+            | (bit_cast::<256, CONN_BITS>(self.i3_c.q.val()) << 5)
+            | (bit_cast::<256, 1>(self.hw_v.val().into()) << 102)
+            | (bit_cast::<256, 1>(self.hw_n_on.val().into()) << 103)
+            | (bit_cast::<256, 31>(self.hw_n_w.val()) << 104)
+            | (bit_cast::<256, 1>(self.f_keyv.val().into()) << 135)
+            | (bit_cast::<256, 1>(self.f_mult.val().into()) << 136)
+            | (bit_cast::<256, 9>(self.f_lost.val()) << 137)
+            | (bit_cast::<256, 1>(self.f_dec.val().into()) << 146)
+            | (bit_cast::<256, 1>(self.f_cut.val().into()) << 147)
+            | (bit_cast::<256, 1>(self.f_reroll.val().into()) << 148)
+            | (bit_cast::<256, 2>(self.kind.val()) << 25)
+            | (bit_cast::<256, 24>(self.f_ppsn.val()) << 27)
+            | (bit_cast::<256, 32>(self.f_seq.val()) << 67)
+            | (bit_cast::<256, 1>(self.f_flag.val().into()) << 99)
+            | (bit_cast::<256, 2>(self.f_hit.val()) << 100);
+        if self.has_row.val() {
+            self.res.next = self.res.val()
+                | (bit_cast::<256, 4>(self.p_eff.val()) << 21)
+                | (bit_cast::<256, 16>(bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val()) << 51);
+            if !self.is_chk.val() {
+                self.res.next = self.res.val()
+                    | (bit_cast::<256, 1>(self.has_row.val().into()) << 149)
+                    | (bit_cast::<256, CONN_BITS>(self.i3_c.q.val()) << 150)
+                    | (bit_cast::<256, 4>(self.p_eff.val()) << 166)
+                    | (bit_cast::<256, 1>((self.dl_rv.val() | self.dl_pv.val()).into()) << 170)
+                    | (bit_cast::<256, 1>(self.dl_pv.val().into()) << 171)
+                    | (bit_cast::<256, 32>(self.dl_d.val()) << 172);
+            }
+        }
+        if !self.i3_v.q.val() {
+            self.res.next = 0.into();
+        }
+
+        // ================= registers 4..=25
+        if self.rst.val() {
+            self.line_a.d.next = self.line_a.q.val() << 256;
+            self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
+            self.rv_a.d.next = 0.into();
+            self.rv_b.d.next = 0.into();
+        } else if self.bubble.val() {
+            self.line_b.d.next = self.line_b.q.val() << 256;
+            self.rv_b.d.next = self.rv_b.q.val() << 1;
+        } else if !self.stall.val() {
+            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<3584, 256>(self.res.val());
+            self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
+            self.rv_a.d.next = (self.rv_a.q.val() << 1) | bit_cast::<14, 1>(self.i3_v.q.val().into());
+            self.rv_b.d.next = (self.rv_b.q.val() << 1) | bit_cast::<8, 1>(self.rv_a.q.val().get_bit(13).into());
+        }
+
+        // ---- the output register
+        self.m_valid.next = self.rv_b.q.val().get_bit(7);
+        self.m_op.next = self.r25.val().get_bits::<4>(1);
+        self.m_conn.next = self.r25.val().get_bits::<CONN_BITS>(5);
+        self.m_path.next = self.r25.val().get_bits::<4>(21);
+        self.m_kind.next = self.r25.val().get_bits::<2>(25);
+        self.m_ppsn.next = self.r25.val().get_bits::<24>(27);
+        self.m_port.next = self.r25.val().get_bits::<16>(51);
+        self.m_seq.next = self.r25.val().get_bits::<32>(67);
+        self.m_flag.next = self.r25.val().get_bit(99);
+        self.m_tmo_hit.next = self.r25.val().get_bits::<2>(100);
+        self.m_hw_valid.next = self.r25.val().get_bit(102);
+        self.m_hw_on.next = self.r25.val().get_bit(103);
+        self.m_hw_wait.next = self.r25.val().get_bits::<31>(104);
+        if !self.rv_b.q.val().get_bit(7) {
+            self.m_op.next = 0.into();
+            self.m_conn.next = 0.into();
+            self.m_path.next = 0.into();
+            self.m_kind.next = 0.into();
+            self.m_ppsn.next = 0.into();
+            self.m_port.next = 0.into();
+            self.m_seq.next = 0.into();
+            self.m_flag.next = false;
+            self.m_tmo_hit.next = 0.into();
+            self.m_hw_valid.next = false;
+            self.m_hw_on.next = false;
+            self.m_hw_wait.next = 0.into();
+        }
+
+        // ---- counters: as a result enters the output register (from register 24)
+        self.e_lost.next = bit_cast::<32, 9>(self.r24.val().get_bits::<9>(137));
+        if self.rst.val() {
+            self.c_select.d.next = 0.into();
+            self.c_none.d.next = 0.into();
+            self.c_pdue.d.next = 0.into();
+            self.c_lost.d.next = 0.into();
+            self.c_dec.d.next = 0.into();
+            self.c_cut.d.next = 0.into();
+            self.c_tmo_op.d.next = 0.into();
+            self.c_reroll.d.next = 0.into();
+        } else if !self.stall.val() & self.rv_b.q.val().get_bit(6) {
+            if self.r24.val().get_bits::<4>(1) == 2 {
+                if self.r24.val().get_bits::<2>(25) == 1 {
+                    self.c_select.d.next = self.c_select.q.val() + 1;
+                }
+                if self.r24.val().get_bits::<2>(25) == 0 {
+                    self.c_none.d.next = self.c_none.q.val() + 1;
+                }
+                if self.r24.val().get_bits::<2>(25) == 2 {
+                    self.c_pdue.d.next = self.c_pdue.q.val() + 1;
+                }
+            }
+            self.c_lost.d.next = self.c_lost.q.val() + self.e_lost.val();
+            if self.r24.val().get_bit(146) {
+                self.c_dec.d.next = self.c_dec.q.val() + 1;
+            }
+            if self.r24.val().get_bit(147) {
+                self.c_cut.d.next = self.c_cut.q.val() + 1;
+            }
+            if (self.r24.val().get_bits::<4>(1) == 11) & self.r24.val().get_bit(135) {
+                self.c_tmo_op.d.next = self.c_tmo_op.q.val() + 1;
+            }
+            if self.r24.val().get_bit(148) {
+                self.c_reroll.d.next = self.c_reroll.q.val() + 1;
+            }
+        }
+        self.stat_select.next = self.c_select.q.val();
+        self.stat_select_none.next = self.c_none.q.val();
+        self.stat_probe_due.next = self.c_pdue.q.val();
+        self.stat_lost.next = self.c_lost.q.val();
+        self.stat_decrease.next = self.c_dec.q.val();
+        self.stat_ecn_cut.next = self.c_cut.q.val();
+        self.stat_timeout.next = self.c_tmo_op.q.val();
+        self.stat_reroll.next = self.c_reroll.q.val();
+        self.stat_tmo.next = self.c_tmo.q.val();
+
+        // ================= the deadline bank: entry (conn, p) written as the op leaves 24
+        self.bank_rmw.read_address.next = self.r24.val().get_bits::<CONN_BITS>(150);
+        if self.badv.val() {
+            self.bank_rmw.read_address.next = self.r23.val().get_bits::<CONN_BITS>(150);
+        }
+        self.bk_e.next = bit_cast::<34, 32>(self.r24.val().get_bits::<32>(172)) | (bit_cast::<34, 1>(self.r24.val().get_bit(171).into()) << 32) | (bit_cast::<34, 1>(self.r24.val().get_bit(170).into()) << 33);
+        self.bk_w.next = self.bank_rmw.read_data.val();
+        self.t_i.next = 0.into();
+        self.bk_m.next = bit_cast::<BW, 34>(self.k_m34.val());
+        self.bk_s.next = bit_cast::<BW, 34>(self.bk_e.val());
+        for _i in 0..P {
+            if self.t_i.val() == self.r24.val().get_bits::<4>(166) {
+                self.bk_w.next = (self.bk_w.val() & !self.bk_m.val()) | self.bk_s.val();
+            }
+            self.bk_m.next = self.bk_m.val() << 34;
+            self.bk_s.next = self.bk_s.val() << 34;
+            self.t_i.next = self.t_i.val() + 1;
+        }
+        self.bank_rmw.write_enable.next = self.badv.val() & self.r24.val().get_bit(149);
+        self.bank_rmw.write_address.next = self.r24.val().get_bits::<CONN_BITS>(150);
+        self.bank_rmw.write_data.next = self.bk_w.val();
+        self.bank_scan.write_enable.next = self.badv.val() & self.r24.val().get_bit(149);
+        self.bank_scan.write_address.next = self.r24.val().get_bits::<CONN_BITS>(150);
+        self.bank_scan.write_data.next = self.bk_w.val();
+
+        // ================= the scanner
+        self.sc_held.next = self.tmo_v.q.val() & !self.m_tmo_ready.val();
+        self.bank_scan.read_address.next = self.sc.q.val();
+        if self.sc_held.val() {
+            self.bank_scan.read_address.next = self.rd_c.q.val();
+        }
+        self.sc_r.next = 0.into();
+        self.sc_p.next = 0.into();
+        self.sc_oh.next = 1.into();
+        for i in 0..P {
+            self.sc_e.next = self.bank_scan.read_data.val().get_bits::<34>(i * 34);
+            self.t_d32.next = self.now.val() - self.sc_e.val().get_bits::<32>(0);
+            self.sc_x.next = self.sc_e.val().get_bit(33) & !self.t_d32.val().get_bit(31);
+            if self.sc_x.val() & !self.sc_e.val().get_bit(32) {
+                self.sc_r.next = self.sc_r.val() | self.sc_oh.val();
+            }
+            if self.sc_x.val() & self.sc_e.val().get_bit(32) {
+                self.sc_p.next = self.sc_p.val() | self.sc_oh.val();
+            }
+            self.sc_oh.next = self.sc_oh.val() << 1;
+        }
+        if self.rst.val() {
+            self.sc.d.next = 0.into();
+            self.rd_v.d.next = false;
+            self.hit_v.d.next = false;
+            self.tmo_v.d.next = false;
+            self.c_tmo.d.next = 0.into();
+        } else if !self.sc_held.val() {
+            if self.tmo_v.q.val() {
+                self.c_tmo.d.next = self.c_tmo.q.val() + 1;
+            }
+            self.tmo_v.d.next = self.hit_v.q.val();
+            self.tmo_c.d.next = self.hit_c.q.val();
+            self.tmo_r.d.next = self.hit_r.q.val();
+            self.tmo_p.d.next = self.hit_p.q.val();
+            self.hit_v.d.next = self.rd_v.q.val() & (self.sc_r.val() | self.sc_p.val()).any();
+            self.hit_c.d.next = self.rd_c.q.val();
+            self.hit_r.d.next = self.sc_r.val();
+            self.hit_p.d.next = self.sc_p.val();
+            self.rd_v.d.next = true;
+            self.rd_c.d.next = self.sc.q.val();
+            self.sc.d.next = self.sc.q.val() + 1;
+        }
+        self.m_tmo_valid.next = self.tmo_v.q.val();
+        self.m_tmo_conn.next = self.tmo_c.q.val();
+        self.m_tmo_rto.next = self.tmo_r.q.val();
+        self.m_tmo_probe.next = self.tmo_p.q.val();
+        if !self.tmo_v.q.val() {
+            self.m_tmo_conn.next = 0.into();
+            self.m_tmo_rto.next = 0.into();
+            self.m_tmo_probe.next = 0.into();
+        }
+    }
+}
+
+/// Runs `$body` with `$ty` bound to the path table's type for the sizes of `$cfg`
+/// (connections, paths): the instances the presets need.
+#[macro_export]
+macro_rules! with_path_table {
+    ($cfg:expr, $ty:ident => $body:expr) => {{
+        let cfg: &$crate::mrnic_model::Config = $cfg;
+        match (cfg.connections, usize::from(cfg.transport.paths)) {
+            (256, 8) => {
+                type $ty = $crate::path::PathTableRtl<8, 8, 2992, 272>;
+                Ok($body)
+            }
+            (16, 4) => {
+                type $ty = $crate::path::PathTableRtl<4, 4, 1508, 136>;
+                Ok($body)
+            }
+            (1024, 8) => {
+                type $ty = $crate::path::PathTableRtl<10, 8, 2992, 272>;
+                Ok($body)
+            }
+            (16, 8) => {
+                type $ty = $crate::path::PathTableRtl<4, 8, 2992, 272>;
+                Ok($body)
+            }
+            (c, p) => Err($crate::mrnic_model::config::ConfigError::invalid("transport", format!("PathTableRtl: (connections {c}, paths {p}) has no generated instance"))),
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use mrnic_model::config::Config;
+
+    #[test]
+    fn every_preset_generates_a_path_module_with_the_shells_latency() {
+        for p in ["core", "tiny"] {
+            let g = crate::tops::block(&Config::preset(p).unwrap(), "path").unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert_eq!(g.latency, mrnic_model::transport::path_shell::PATH_LATENCY as u32);
+            assert!(g.verilog.contains("module mrnic_path"));
+        }
+    }
+
+    #[test]
+    fn a_configuration_without_an_instance_is_refused_naming_its_sizes() {
+        let mut c = Config::preset("core").unwrap();
+        c.transport.paths = 3;
+        let e = crate::tops::block(&c, "path").unwrap_err().to_string();
+        assert!(e.contains("paths 3"), "{e}");
+    }
+}
