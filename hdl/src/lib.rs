@@ -6,6 +6,7 @@ pub use mrnic_model;
 pub use rust_hdl;
 
 pub mod parser;
+pub mod place_chk;
 pub mod placement;
 pub mod ports;
 pub mod prim;

@@ -62,3 +62,18 @@ fn the_placement_page_figures_match_the_generated_block_and_the_mutant_list() {
         assert!(page.contains(&format!("`{}`", m.name)), "mutant {} is not on the page", m.name);
     }
 }
+
+#[test]
+fn the_place_chk_page_figures_match_the_generated_block_and_the_mutant_list() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/blocks/place_chk.md")).unwrap();
+    let g = mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "place_chk").unwrap();
+    let inputs = g.ports.iter().filter(|p| p.dir == PortDir::In && p.name != "clock").count() as u64;
+    let outputs = g.ports.iter().filter(|p| p.dir == PortDir::Out).count() as u64;
+    assert_eq!(figure(&page, "inputs (without the clock)"), inputs);
+    assert_eq!(figure(&page, "outputs"), outputs);
+    assert_eq!(figure(&page, "latency (cycles)"), g.latency as u64);
+    assert_eq!(figure(&page, "mutants"), mrnic_verif::blocks::place_chk::mutants().len() as u64);
+    for m in mrnic_verif::blocks::place_chk::mutants() {
+        assert!(page.contains(&format!("`{}`", m.name)), "mutant {} is not on the page", m.name);
+    }
+}

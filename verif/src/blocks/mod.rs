@@ -4,6 +4,7 @@
 //! block is adding a row here plus its `blocks/<name>/` module.
 
 pub mod parser;
+pub mod place_chk;
 pub mod placement;
 pub mod rtx;
 pub mod sack;
@@ -62,6 +63,10 @@ fn rtx_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(rtx::RtxBench::new(cfg)?))
 }
 
+fn place_chk_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(place_chk::ChkBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -93,6 +98,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     testbench: placement_testbench,
     mutants: placement::mutants,
     directed: placement::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "place_chk",
+    testbench: place_chk_testbench,
+    mutants: place_chk::mutants,
+    directed: place_chk::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
