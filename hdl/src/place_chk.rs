@@ -462,7 +462,7 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
             self.h_rq_count.d.next = self.ram_rq_count.read_data.val();
         }
         // ---- stage A: the checks on the rows the request read
-        self.hit.next = self.x_mr_live.val().get_bit(0) & (self.x_mr_key.val() == self.a_rkey.q.val()) & (self.x_mr_pd.val() == self.a_pd.q.val());
+        self.hit.next = self.x_mr_live.val().any() & (self.x_mr_key.val() == self.a_rkey.q.val()) & (self.x_mr_pd.val() == self.a_pd.q.val());
         self.w_bend.next = bit_cast::<65, 64>(self.x_mr_base.val()) + bit_cast::<65, 64>(self.x_mr_len.val());
         self.lo_ok.next = self.a_va.q.val() >= self.x_mr_base.val();
         self.hi_ok.next = self.a_end.q.val() <= self.w_bend.val();
@@ -490,7 +490,7 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
             }
         } else if !self.hit.val() {
             self.d_nak.next = self.k_n1.val();
-        } else if !self.x_mr_write.val().get_bit(0) {
+        } else if !self.x_mr_write.val().any() {
             self.d_nak.next = self.k_n3.val();
         } else if !self.lo_ok.val() | !self.hi_ok.val() {
             self.d_nak.next = self.k_n2.val();

@@ -50,7 +50,7 @@ fn assert_covered(r: &RunReport, scale: u64) {
 fn place_chk_matches_the_shell_for_a_million_requests_at_core_with_rewrites_backpressure_and_resets() {
     let s = setup("core");
     let dev = s.build("place_chk", &s.verilog);
-    let reps = s.check(&dev, "place_chk", &[1, 2], 800_000, StimOpts::default());
+    let reps = s.check(&dev, "place_chk", &[1, 2], 900_000, StimOpts::default());
     println!("{reps:#?}");
     let reqs: u64 = reps.iter().map(|r| r.get("stim.requests")).sum();
     assert!(reqs >= 1_000_000, "only {reqs} requests");
