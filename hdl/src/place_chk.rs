@@ -189,7 +189,8 @@ pub struct PlaceChk<const I: usize, const C: usize, const R: usize, const CR: us
     k_n4: Constant<Bits<3>>,
     k_n5: Constant<Bits<3>>,
     k_z64: Constant<Bits<64>>,
-    k_z32: Constant<Bits<32>>,}
+    k_z32: Constant<Bits<32>>,
+}
 
 impl<const I: usize, const C: usize, const R: usize, const CR: usize> PlaceChk<I, C, R, CR> {
     /// The unit for `cfg`; refused when the const generics do not match it.
@@ -329,7 +330,8 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> PlaceChk<I
             d_addr: Default::default(),
             d_base: Default::default(),
             d_wlen: Default::default(),
-            m_hs: Default::default(),            k_mtu: Constant::new(u64::from(cfg.mtu).into()),
+            m_hs: Default::default(),
+            k_mtu: Constant::new(u64::from(cfg.mtu).into()),
             k_depth: Constant::new(u64::from(cfg.rq_depth).into()),
             k_r: Constant::new((R as u64).into()),
             k_t0: Constant::new(0u64.into()),
