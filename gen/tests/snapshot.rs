@@ -28,6 +28,11 @@ fn rtx_core_preset_verilog_is_pinned() {
     insta::assert_snapshot!("mrnic_rtx_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "rtx").unwrap().verilog);
 }
 
+#[test]
+fn place_chk_core_preset_verilog_is_pinned() {
+    insta::assert_snapshot!("mrnic_place_chk_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "place_chk").unwrap().verilog);
+}
+
 /// The manifest's list of blocks. Key `blocks` (PLAN.md); `tops` was its name before the
 /// command line moved to it — accepted until then, drop this fallback afterwards.
 fn manifest_blocks(m: &serde_json::Value) -> &Vec<serde_json::Value> {

@@ -7,6 +7,7 @@ pub use rust_hdl;
 
 pub mod parser;
 pub mod path;
+pub mod place_chk;
 pub mod placement;
 pub mod ports;
 pub mod prim;

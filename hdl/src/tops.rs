@@ -18,7 +18,7 @@ pub const GENERATOR: &str = concat!("mrnic-gen ", env!("CARGO_PKG_VERSION"));
 pub const SPDX: &str = "Apache-2.0";
 
 /// Every block a configuration generates, by name.
-pub const BLOCKS: &[&str] = &["sack", "parser", "rtx"];
+pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -309,6 +309,34 @@ fn placement(cfg: &Config) -> Result<Generated, GenError> {
         ]))
 }
 
+/// The sizes of the placement check unit (block `place_chk`) of `cfg`.
+pub fn place_chk_config(cfg: &Config) -> Result<mrnic_model::transport::place_chk_shell::ChkConfig, ConfigError> {
+    mrnic_model::transport::place_chk_shell::ChkConfig::new(&cfg.transport, cfg.connections as u32)
+}
+
+/// The DMA placement unit's checks (block `place_chk`) of `cfg`.
+fn place_chk(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_place_chk";
+    let c = place_chk_config(cfg)?;
+    let (verilog, ports) = crate::with_place_chk!(&c, Q => {
+        let mut uut = Q::try_new(&c)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("mr_entries".to_string(), u64::from(c.mr_entries)),
+        ("connections".to_string(), u64::from(c.connections)),
+        ("rq_depth".to_string(), u64::from(c.rq_depth)),
+        ("mtu".to_string(), u64::from(c.mtu)),
+    ]);
+    Ok(assemble("place_chk", module, cfg, verilog, ports, params, mrnic_model::transport::place_chk_shell::CHK_LATENCY as u32, vec![
+        stream("s_cfg", PortDir::In, &["table", "row", "key", "live", "write", "pd", "base", "len", "head", "count"]),
+        stream("s", PortDir::In, &["conn", "pd", "send", "va", "rkey", "len", "ssn", "tag"]),
+        stream("m", PortDir::Out, &["tag", "ok", "nak", "addr", "base", "wlen", "len"]),
+    ]))
+}
+
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
@@ -317,6 +345,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "rtx" => rtx(cfg),
         "path" => path(cfg),
         "placement" => placement(cfg),
+        "place_chk" => place_chk(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -396,7 +425,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk");
     }
 
     #[test]

@@ -44,7 +44,7 @@ fn sack(preset: &str) {
 #[test]
 fn every_block_of_tops_blocks_has_a_yosys_validate_test_here() {
     for b in mrnic_hdl::tops::BLOCKS {
-        assert!(["sack", "parser", "rtx", "placement", "path"].contains(b), "block {b} is in tops::BLOCKS but not validated in this file");
+        assert!(["sack", "parser", "rtx", "placement", "path", "place_chk"].contains(b), "block {b} is in tops::BLOCKS but not validated in this file");
     }
 }
 
@@ -90,6 +90,14 @@ fn placement_write_path_passes_yosys_validate() {
 fn path_table_tiny_passes_yosys_validate() {
     let t = mrnic_hdl::tops::block(&Config::preset("tiny").unwrap(), "path").unwrap();
     validate("path_tiny", &t.module, &t.verilog);
+}
+
+#[test]
+fn place_chk_passes_yosys_validate_at_core_and_tiny() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "place_chk").unwrap();
+        validate(&format!("place_chk_{preset}"), &t.module, &t.verilog);
+    }
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub mod loopback;
 pub mod path;
 pub mod placement;
 pub mod placement_wr;
+pub mod place_chk_shell;
 pub mod qp;
 pub mod requester;
 pub mod responder;

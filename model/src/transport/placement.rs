@@ -214,7 +214,9 @@ pub fn check(r: &PlacementRequest, mtu: u32, pd: u32, mrs: &MrTable, rq: &RecvQu
             if end > u128::from(rb.len) {
                 return Err(NakCode::OutOfBounds);
             }
-            Ok(rb.addr + r.va)
+            // mod 2^64: a buffer reaching past 2^64 cannot be allocated, but the table may
+            // say so; the check must answer, not overflow (the RTL's 64-bit adder)
+            Ok(rb.addr.wrapping_add(r.va))
         }
     }
 }
@@ -418,6 +420,15 @@ mod tests {
         assert_eq!(check(&s(16, 49, 5), 4096, 1, &mrs, &rq), Err(NakCode::OutOfBounds));
         assert_eq!(check(&s(0, 4, 6), 4096, 1, &mrs, &rq), Err(NakCode::NoRecvBuffer));
         assert_eq!(check(&s(0, 4, 4), 4096, 1, &mrs, &rq), Err(NakCode::NoRecvBuffer));
+    }
+
+    #[test]
+    fn a_send_into_a_buffer_near_the_top_of_the_address_space_wraps_its_address_instead_of_overflowing() {
+        let mrs = MrTable::default();
+        let mut rq = RecvQueue::new(4);
+        rq.post(RecvBuffer { wr_id: 1, addr: u64::MAX - 3, len: 64 }).unwrap();
+        let s = PlacementRequest { kind: DataKind::Send, va: 8, rkey: 0, len: 4, ssn: 0 };
+        assert_eq!(check(&s, 4096, 1, &mrs, &rq), Ok(4));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod parser;
 pub mod path;
+pub mod place_chk;
 pub mod placement;
 pub mod rtx;
 pub mod sack;
@@ -67,6 +68,10 @@ fn path_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(path::PathBench::new(cfg)?))
 }
 
+fn place_chk_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(place_chk::ChkBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -107,6 +112,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     directed: path::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 300_000, directed_cycles: 50_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 2_000_000, directed_cycles: 500_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "place_chk",
+    testbench: place_chk_testbench,
+    mutants: place_chk::mutants,
+    directed: place_chk::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
 
 /// The block called `name`, or an error naming the known blocks.
