@@ -29,6 +29,11 @@ fn rtx_core_preset_verilog_is_pinned() {
 }
 
 #[test]
+fn path_core_preset_verilog_is_pinned() {
+    insta::assert_snapshot!("mrnic_path_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "path").unwrap().verilog);
+}
+
+#[test]
 fn place_chk_core_preset_verilog_is_pinned() {
     insta::assert_snapshot!("mrnic_place_chk_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "place_chk").unwrap().verilog);
 }

@@ -207,6 +207,314 @@ impl Logic for PathCfg {
     }
 }
 
+/// The integer literals of [`PathTableRtl`]'s logic as width-exact constants (`c<width>_<value>`,
+/// `cconn_bits_*` and `cp_*` for the generic widths): rust-hdl writes a bare literal as
+/// `32'h..`, which `verilator -Wall` reports as WIDTH wherever it meets a narrower signal, and a
+/// 32-bit literal widens the arithmetic around it (a 24-bit difference compared with a 32-bit
+/// constant does not wrap). Exactly the literals the logic uses (an unused one would fail the
+/// lint as UNUSEDSIGNAL).
+#[derive(LogicBlock)]
+pub struct PathLits<const CONN_BITS: usize, const P: usize> {
+    pub cconn_bits_0: Signal<Out, Bits<CONN_BITS>>,
+    pub cconn_bits_1: Signal<Out, Bits<CONN_BITS>>,
+    pub cp_0: Signal<Out, Bits<P>>,
+    pub cp_1: Signal<Out, Bits<P>>,
+    pub c2_0: Signal<Out, Bits<2>>,
+    pub c2_1: Signal<Out, Bits<2>>,
+    pub c2_2: Signal<Out, Bits<2>>,
+    pub c2_3: Signal<Out, Bits<2>>,
+    pub c4_0: Signal<Out, Bits<4>>,
+    pub c4_1: Signal<Out, Bits<4>>,
+    pub c4_2: Signal<Out, Bits<4>>,
+    pub c4_3: Signal<Out, Bits<4>>,
+    pub c4_4: Signal<Out, Bits<4>>,
+    pub c4_5: Signal<Out, Bits<4>>,
+    pub c4_6: Signal<Out, Bits<4>>,
+    pub c4_7: Signal<Out, Bits<4>>,
+    pub c4_8: Signal<Out, Bits<4>>,
+    pub c4_9: Signal<Out, Bits<4>>,
+    pub c4_10: Signal<Out, Bits<4>>,
+    pub c4_11: Signal<Out, Bits<4>>,
+    pub c4_12: Signal<Out, Bits<4>>,
+    pub c4_13: Signal<Out, Bits<4>>,
+    pub c4_14: Signal<Out, Bits<4>>,
+    pub c5_0: Signal<Out, Bits<5>>,
+    pub c5_1: Signal<Out, Bits<5>>,
+    pub c5_31: Signal<Out, Bits<5>>,
+    pub c8_0: Signal<Out, Bits<8>>,
+    pub c8_1: Signal<Out, Bits<8>>,
+    pub c8_255: Signal<Out, Bits<8>>,
+    pub c9_0: Signal<Out, Bits<9>>,
+    pub c9_1: Signal<Out, Bits<9>>,
+    pub c10_1: Signal<Out, Bits<10>>,
+    pub c11_1024: Signal<Out, Bits<11>>,
+    pub c14_0: Signal<Out, Bits<14>>,
+    pub c15_0: Signal<Out, Bits<15>>,
+    pub c16_0: Signal<Out, Bits<16>>,
+    pub c16_1: Signal<Out, Bits<16>>,
+    pub c16_46080: Signal<Out, Bits<16>>,
+    pub c16_49152: Signal<Out, Bits<16>>,
+    pub c17_0: Signal<Out, Bits<17>>,
+    pub c17_65535: Signal<Out, Bits<17>>,
+    pub c18_256: Signal<Out, Bits<18>>,
+    pub c24_0: Signal<Out, Bits<24>>,
+    pub c24_1: Signal<Out, Bits<24>>,
+    pub c24_16777215: Signal<Out, Bits<24>>,
+    pub c28_0: Signal<Out, Bits<28>>,
+    pub c30_0: Signal<Out, Bits<30>>,
+    pub c31_0: Signal<Out, Bits<31>>,
+    pub c31_2147483647: Signal<Out, Bits<31>>,
+    pub c32_0: Signal<Out, Bits<32>>,
+    pub c32_1: Signal<Out, Bits<32>>,
+    pub c32_268435455: Signal<Out, Bits<32>>,
+    pub c34_0: Signal<Out, Bits<34>>,
+    pub c48_0: Signal<Out, Bits<48>>,
+    pub c48_2147483647: Signal<Out, Bits<48>>,
+    pub c256_0: Signal<Out, Bits<256>>,
+    pub c371_0: Signal<Out, Bits<371>>,
+    k_cconn_bits_0: Constant<Bits<CONN_BITS>>,
+    k_cconn_bits_1: Constant<Bits<CONN_BITS>>,
+    k_cp_0: Constant<Bits<P>>,
+    k_cp_1: Constant<Bits<P>>,
+    k_c2_0: Constant<Bits<2>>,
+    k_c2_1: Constant<Bits<2>>,
+    k_c2_2: Constant<Bits<2>>,
+    k_c2_3: Constant<Bits<2>>,
+    k_c4_0: Constant<Bits<4>>,
+    k_c4_1: Constant<Bits<4>>,
+    k_c4_2: Constant<Bits<4>>,
+    k_c4_3: Constant<Bits<4>>,
+    k_c4_4: Constant<Bits<4>>,
+    k_c4_5: Constant<Bits<4>>,
+    k_c4_6: Constant<Bits<4>>,
+    k_c4_7: Constant<Bits<4>>,
+    k_c4_8: Constant<Bits<4>>,
+    k_c4_9: Constant<Bits<4>>,
+    k_c4_10: Constant<Bits<4>>,
+    k_c4_11: Constant<Bits<4>>,
+    k_c4_12: Constant<Bits<4>>,
+    k_c4_13: Constant<Bits<4>>,
+    k_c4_14: Constant<Bits<4>>,
+    k_c5_0: Constant<Bits<5>>,
+    k_c5_1: Constant<Bits<5>>,
+    k_c5_31: Constant<Bits<5>>,
+    k_c8_0: Constant<Bits<8>>,
+    k_c8_1: Constant<Bits<8>>,
+    k_c8_255: Constant<Bits<8>>,
+    k_c9_0: Constant<Bits<9>>,
+    k_c9_1: Constant<Bits<9>>,
+    k_c10_1: Constant<Bits<10>>,
+    k_c11_1024: Constant<Bits<11>>,
+    k_c14_0: Constant<Bits<14>>,
+    k_c15_0: Constant<Bits<15>>,
+    k_c16_0: Constant<Bits<16>>,
+    k_c16_1: Constant<Bits<16>>,
+    k_c16_46080: Constant<Bits<16>>,
+    k_c16_49152: Constant<Bits<16>>,
+    k_c17_0: Constant<Bits<17>>,
+    k_c17_65535: Constant<Bits<17>>,
+    k_c18_256: Constant<Bits<18>>,
+    k_c24_0: Constant<Bits<24>>,
+    k_c24_1: Constant<Bits<24>>,
+    k_c24_16777215: Constant<Bits<24>>,
+    k_c28_0: Constant<Bits<28>>,
+    k_c30_0: Constant<Bits<30>>,
+    k_c31_0: Constant<Bits<31>>,
+    k_c31_2147483647: Constant<Bits<31>>,
+    k_c32_0: Constant<Bits<32>>,
+    k_c32_1: Constant<Bits<32>>,
+    k_c32_268435455: Constant<Bits<32>>,
+    k_c34_0: Constant<Bits<34>>,
+    k_c48_0: Constant<Bits<48>>,
+    k_c48_2147483647: Constant<Bits<48>>,
+    k_c256_0: Constant<Bits<256>>,
+    k_c371_0: Constant<Bits<371>>,
+}
+
+impl<const CONN_BITS: usize, const P: usize> Default for PathLits<CONN_BITS, P> {
+    fn default() -> Self {
+        Self {
+            cconn_bits_0: Default::default(),
+            k_cconn_bits_0: Constant::new(Bits::<CONN_BITS>::from(0u64)),
+            cconn_bits_1: Default::default(),
+            k_cconn_bits_1: Constant::new(Bits::<CONN_BITS>::from(1u64)),
+            cp_0: Default::default(),
+            k_cp_0: Constant::new(Bits::<P>::from(0u64)),
+            cp_1: Default::default(),
+            k_cp_1: Constant::new(Bits::<P>::from(1u64)),
+            c2_0: Default::default(),
+            k_c2_0: Constant::new(Bits::<2>::from(0u64)),
+            c2_1: Default::default(),
+            k_c2_1: Constant::new(Bits::<2>::from(1u64)),
+            c2_2: Default::default(),
+            k_c2_2: Constant::new(Bits::<2>::from(2u64)),
+            c2_3: Default::default(),
+            k_c2_3: Constant::new(Bits::<2>::from(3u64)),
+            c4_0: Default::default(),
+            k_c4_0: Constant::new(Bits::<4>::from(0u64)),
+            c4_1: Default::default(),
+            k_c4_1: Constant::new(Bits::<4>::from(1u64)),
+            c4_2: Default::default(),
+            k_c4_2: Constant::new(Bits::<4>::from(2u64)),
+            c4_3: Default::default(),
+            k_c4_3: Constant::new(Bits::<4>::from(3u64)),
+            c4_4: Default::default(),
+            k_c4_4: Constant::new(Bits::<4>::from(4u64)),
+            c4_5: Default::default(),
+            k_c4_5: Constant::new(Bits::<4>::from(5u64)),
+            c4_6: Default::default(),
+            k_c4_6: Constant::new(Bits::<4>::from(6u64)),
+            c4_7: Default::default(),
+            k_c4_7: Constant::new(Bits::<4>::from(7u64)),
+            c4_8: Default::default(),
+            k_c4_8: Constant::new(Bits::<4>::from(8u64)),
+            c4_9: Default::default(),
+            k_c4_9: Constant::new(Bits::<4>::from(9u64)),
+            c4_10: Default::default(),
+            k_c4_10: Constant::new(Bits::<4>::from(10u64)),
+            c4_11: Default::default(),
+            k_c4_11: Constant::new(Bits::<4>::from(11u64)),
+            c4_12: Default::default(),
+            k_c4_12: Constant::new(Bits::<4>::from(12u64)),
+            c4_13: Default::default(),
+            k_c4_13: Constant::new(Bits::<4>::from(13u64)),
+            c4_14: Default::default(),
+            k_c4_14: Constant::new(Bits::<4>::from(14u64)),
+            c5_0: Default::default(),
+            k_c5_0: Constant::new(Bits::<5>::from(0u64)),
+            c5_1: Default::default(),
+            k_c5_1: Constant::new(Bits::<5>::from(1u64)),
+            c5_31: Default::default(),
+            k_c5_31: Constant::new(Bits::<5>::from(31u64)),
+            c8_0: Default::default(),
+            k_c8_0: Constant::new(Bits::<8>::from(0u64)),
+            c8_1: Default::default(),
+            k_c8_1: Constant::new(Bits::<8>::from(1u64)),
+            c8_255: Default::default(),
+            k_c8_255: Constant::new(Bits::<8>::from(255u64)),
+            c9_0: Default::default(),
+            k_c9_0: Constant::new(Bits::<9>::from(0u64)),
+            c9_1: Default::default(),
+            k_c9_1: Constant::new(Bits::<9>::from(1u64)),
+            c10_1: Default::default(),
+            k_c10_1: Constant::new(Bits::<10>::from(1u64)),
+            c11_1024: Default::default(),
+            k_c11_1024: Constant::new(Bits::<11>::from(1024u64)),
+            c14_0: Default::default(),
+            k_c14_0: Constant::new(Bits::<14>::from(0u64)),
+            c15_0: Default::default(),
+            k_c15_0: Constant::new(Bits::<15>::from(0u64)),
+            c16_0: Default::default(),
+            k_c16_0: Constant::new(Bits::<16>::from(0u64)),
+            c16_1: Default::default(),
+            k_c16_1: Constant::new(Bits::<16>::from(1u64)),
+            c16_46080: Default::default(),
+            k_c16_46080: Constant::new(Bits::<16>::from(46080u64)),
+            c16_49152: Default::default(),
+            k_c16_49152: Constant::new(Bits::<16>::from(49152u64)),
+            c17_0: Default::default(),
+            k_c17_0: Constant::new(Bits::<17>::from(0u64)),
+            c17_65535: Default::default(),
+            k_c17_65535: Constant::new(Bits::<17>::from(65535u64)),
+            c18_256: Default::default(),
+            k_c18_256: Constant::new(Bits::<18>::from(256u64)),
+            c24_0: Default::default(),
+            k_c24_0: Constant::new(Bits::<24>::from(0u64)),
+            c24_1: Default::default(),
+            k_c24_1: Constant::new(Bits::<24>::from(1u64)),
+            c24_16777215: Default::default(),
+            k_c24_16777215: Constant::new(Bits::<24>::from(16777215u64)),
+            c28_0: Default::default(),
+            k_c28_0: Constant::new(Bits::<28>::from(0u64)),
+            c30_0: Default::default(),
+            k_c30_0: Constant::new(Bits::<30>::from(0u64)),
+            c31_0: Default::default(),
+            k_c31_0: Constant::new(Bits::<31>::from(0u64)),
+            c31_2147483647: Default::default(),
+            k_c31_2147483647: Constant::new(Bits::<31>::from(2147483647u64)),
+            c32_0: Default::default(),
+            k_c32_0: Constant::new(Bits::<32>::from(0u64)),
+            c32_1: Default::default(),
+            k_c32_1: Constant::new(Bits::<32>::from(1u64)),
+            c32_268435455: Default::default(),
+            k_c32_268435455: Constant::new(Bits::<32>::from(268435455u64)),
+            c34_0: Default::default(),
+            k_c34_0: Constant::new(Bits::<34>::from(0u64)),
+            c48_0: Default::default(),
+            k_c48_0: Constant::new(Bits::<48>::from(0u64)),
+            c48_2147483647: Default::default(),
+            k_c48_2147483647: Constant::new(Bits::<48>::from(2147483647u64)),
+            c256_0: Default::default(),
+            k_c256_0: Constant::new(Bits::<256>::from(0u64)),
+            c371_0: Default::default(),
+            k_c371_0: Constant::new(Bits::<371>::from(0u64)),
+        }
+    }
+}
+
+impl<const CONN_BITS: usize, const P: usize> Logic for PathLits<CONN_BITS, P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.cconn_bits_0.next = self.k_cconn_bits_0.val();
+        self.cconn_bits_1.next = self.k_cconn_bits_1.val();
+        self.cp_0.next = self.k_cp_0.val();
+        self.cp_1.next = self.k_cp_1.val();
+        self.c2_0.next = self.k_c2_0.val();
+        self.c2_1.next = self.k_c2_1.val();
+        self.c2_2.next = self.k_c2_2.val();
+        self.c2_3.next = self.k_c2_3.val();
+        self.c4_0.next = self.k_c4_0.val();
+        self.c4_1.next = self.k_c4_1.val();
+        self.c4_2.next = self.k_c4_2.val();
+        self.c4_3.next = self.k_c4_3.val();
+        self.c4_4.next = self.k_c4_4.val();
+        self.c4_5.next = self.k_c4_5.val();
+        self.c4_6.next = self.k_c4_6.val();
+        self.c4_7.next = self.k_c4_7.val();
+        self.c4_8.next = self.k_c4_8.val();
+        self.c4_9.next = self.k_c4_9.val();
+        self.c4_10.next = self.k_c4_10.val();
+        self.c4_11.next = self.k_c4_11.val();
+        self.c4_12.next = self.k_c4_12.val();
+        self.c4_13.next = self.k_c4_13.val();
+        self.c4_14.next = self.k_c4_14.val();
+        self.c5_0.next = self.k_c5_0.val();
+        self.c5_1.next = self.k_c5_1.val();
+        self.c5_31.next = self.k_c5_31.val();
+        self.c8_0.next = self.k_c8_0.val();
+        self.c8_1.next = self.k_c8_1.val();
+        self.c8_255.next = self.k_c8_255.val();
+        self.c9_0.next = self.k_c9_0.val();
+        self.c9_1.next = self.k_c9_1.val();
+        self.c10_1.next = self.k_c10_1.val();
+        self.c11_1024.next = self.k_c11_1024.val();
+        self.c14_0.next = self.k_c14_0.val();
+        self.c15_0.next = self.k_c15_0.val();
+        self.c16_0.next = self.k_c16_0.val();
+        self.c16_1.next = self.k_c16_1.val();
+        self.c16_46080.next = self.k_c16_46080.val();
+        self.c16_49152.next = self.k_c16_49152.val();
+        self.c17_0.next = self.k_c17_0.val();
+        self.c17_65535.next = self.k_c17_65535.val();
+        self.c18_256.next = self.k_c18_256.val();
+        self.c24_0.next = self.k_c24_0.val();
+        self.c24_1.next = self.k_c24_1.val();
+        self.c24_16777215.next = self.k_c24_16777215.val();
+        self.c28_0.next = self.k_c28_0.val();
+        self.c30_0.next = self.k_c30_0.val();
+        self.c31_0.next = self.k_c31_0.val();
+        self.c31_2147483647.next = self.k_c31_2147483647.val();
+        self.c32_0.next = self.k_c32_0.val();
+        self.c32_1.next = self.k_c32_1.val();
+        self.c32_268435455.next = self.k_c32_268435455.val();
+        self.c34_0.next = self.k_c34_0.val();
+        self.c48_0.next = self.k_c48_0.val();
+        self.c48_2147483647.next = self.k_c48_2147483647.val();
+        self.c256_0.next = self.k_c256_0.val();
+        self.c371_0.next = self.k_c371_0.val();
+    }
+}
+
 #[derive(LogicBlock, Default)]
 pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> {
     // ---- inputs
@@ -267,6 +575,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     pub stat_tmo: Signal<Out, Bits<32>>,
     // ---- configuration, memories
     k: PathCfg,
+    lit: PathLits<CONN_BITS, P>,
     ram_st: BlockRam<WB, CONN_BITS>,
     bank_rmw: BlockRam<BW, CONN_BITS>,
     bank_scan: RAM<Bits<BW>, CONN_BITS>,
@@ -558,6 +867,11 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     k_m34: Signal<Local, Bits<34>>,
     k_z34: Signal<Local, Bits<34>>,
     t_d32: Signal<Local, Bits<32>>,
+    en_f1: Signal<Local, Bits<10>>,
+    dl_rh: Signal<Local, bool>,
+    dl_ph: Signal<Local, bool>,
+    dl_any: Signal<Local, bool>,
+    n_port: Signal<Local, Bits<16>>,
 }
 
 /// The state word of one connection as the model's table gives it (the RAM's power-up
@@ -655,14 +969,14 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             c_tmo, sc, rd_v, rd_c, hit_v, hit_c, hit_r, hit_p, tmo_v, tmo_c, tmo_r, tmo_p
         );
 
-        self.k_taps.next = 0xB400.into();
-        self.k_c000.next = 0xC000.into();
-        self.k_one16.next = 1.into();
-        self.k_m24.next = 0xFF_FFFF.into();
+        self.k_taps.next = self.lit.c16_46080.val();
+        self.k_c000.next = self.lit.c16_49152.val();
+        self.k_one16.next = self.lit.c16_1.val();
+        self.k_m24.next = self.lit.c24_16777215.val();
         self.k_m24w.next = bit_cast::<WB, 24>(self.k_m24.val());
-        self.k_z371.next = 0.into();
+        self.k_z371.next = self.lit.c371_0.val();
         self.k_ones371.next = !self.k_z371.val();
-        self.k_z34.next = 0.into();
+        self.k_z34.next = self.lit.c34_0.val();
         self.k_m34.next = !self.k_z34.val();
 
         // ================= control: global stall, the §2.9 bubble
@@ -676,7 +990,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             & !self.stall.val()
             & self.rv_a.q.val().get_bit(13)
             & self.rv_b.q.val().get_bit(0)
-            & ((self.r17.val().get_bits::<4>(1) == 7) | (self.r17.val().get_bits::<4>(1) == 8))
+            & ((self.r17.val().get_bits::<4>(1) == self.lit.c4_7.val()) | (self.r17.val().get_bits::<4>(1) == self.lit.c4_8.val()))
             & self.r17.val().get_bit(135)
             & self.r18.val().get_bit(135)
             & (self.r17.val().get_bits::<20>(5) == self.r18.val().get_bits::<20>(5))
@@ -754,23 +1068,23 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.u_port.next = self.i3_f.q.val().get_bits::<16>(248);
         self.u_seed.next = self.i3_f.q.val().get_bits::<16>(264);
         self.u_now.next = self.i3_f.q.val().get_bits::<32>(280);
-        self.is_rc.next = self.u_op.val() == 0;
-        self.is_rp.next = self.u_op.val() == 1;
-        self.is_sel.next = self.u_op.val() == 2;
-        self.is_psent.next = self.u_op.val() == 3;
-        self.is_ptmo.next = self.u_op.val() == 4;
-        self.is_prep.next = self.u_op.val() == 5;
-        self.is_ackb.next = self.u_op.val() == 6;
-        self.is_ackp.next = self.u_op.val() == 7;
-        self.is_loss.next = self.u_op.val() == 8;
-        self.is_ltmo.next = self.u_op.val() == 9;
-        self.is_rel.next = self.u_op.val() == 10;
-        self.is_tmo.next = self.u_op.val() == 11;
-        self.is_fail.next = self.u_op.val() == 12;
-        self.is_chk.next = self.u_op.val() == 13;
+        self.is_rc.next = self.u_op.val() == self.lit.c4_0.val();
+        self.is_rp.next = self.u_op.val() == self.lit.c4_1.val();
+        self.is_sel.next = self.u_op.val() == self.lit.c4_2.val();
+        self.is_psent.next = self.u_op.val() == self.lit.c4_3.val();
+        self.is_ptmo.next = self.u_op.val() == self.lit.c4_4.val();
+        self.is_prep.next = self.u_op.val() == self.lit.c4_5.val();
+        self.is_ackb.next = self.u_op.val() == self.lit.c4_6.val();
+        self.is_ackp.next = self.u_op.val() == self.lit.c4_7.val();
+        self.is_loss.next = self.u_op.val() == self.lit.c4_8.val();
+        self.is_ltmo.next = self.u_op.val() == self.lit.c4_9.val();
+        self.is_rel.next = self.u_op.val() == self.lit.c4_10.val();
+        self.is_tmo.next = self.u_op.val() == self.lit.c4_11.val();
+        self.is_fail.next = self.u_op.val() == self.lit.c4_12.val();
+        self.is_chk.next = self.u_op.val() == self.lit.c4_13.val();
         self.p_ok.next = bit_cast::<5, 4>(self.u_p.val()) < self.k.np.val();
         // a path op (codes 1, 3..=13) on a path that exists
-        self.is_pop.next = !self.is_rc.val() & !self.is_sel.val() & (self.u_op.val() < 14) & self.p_ok.val();
+        self.is_pop.next = !self.is_rc.val() & !self.is_sel.val() & (self.u_op.val() < self.lit.c4_14.val()) & self.p_ok.val();
 
         self.word.next = self.ram_st.read_data.val();
         self.w_rr.next = self.word.val().get_bits::<4>(0);
@@ -778,11 +1092,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.w_zmax.next = self.word.val().get_bit(20);
 
         // ---- summary over the rows: eligible, OK, probe due, srtt8 maximum
-        self.s_elig.next = 0.into();
-        self.s_okm.next = 0.into();
-        self.s_pdue.next = 0.into();
-        self.m_old.next = 0.into();
-        self.t_oh.next = 1.into();
+        self.s_elig.next = self.lit.c16_0.val();
+        self.s_okm.next = self.lit.c16_0.val();
+        self.s_pdue.next = self.lit.c16_0.val();
+        self.m_old.next = self.lit.c31_0.val();
+        self.t_oh.next = self.lit.c16_1.val();
         for i in 0..P {
             self.t_row.next = self.word.val().get_bits::<371>(i * 371 + 24);
             self.t_st.next = self.t_row.val().get_bits::<2>(14);
@@ -790,13 +1104,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.t_inf.next = self.t_row.val().get_bits::<9>(66);
             self.t_srtt.next = self.t_row.val().get_bits::<31>(75);
             self.t_w.next = self.t_cw.val().get_bits::<9>(8);
-            if self.t_w.val() == 0 {
-                self.t_w.next = 1.into();
+            if self.t_w.val() == self.lit.c9_0.val() {
+                self.t_w.next = self.lit.c9_1.val();
             }
             if !self.t_st.val().get_bit(1) & (self.t_inf.val() < self.t_w.val()) {
                 self.s_elig.next = self.s_elig.val() | self.t_oh.val();
             }
-            if self.t_st.val() == 0 {
+            if self.t_st.val() == self.lit.c2_0.val() {
                 self.s_okm.next = self.s_okm.val() | self.t_oh.val();
             }
             if self.t_row.val().get_bit(338) {
@@ -811,9 +1125,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         // ---- SELECT: probe due first (row order), else round robin from rr + 1
         self.mask.next = self.u_plane.val() & self.k.pmask.val();
         self.pd.next = self.s_pdue.val() & self.mask.val();
-        self.start.next = self.w_rr.val() + 1;
+        self.start.next = self.w_rr.val() + self.lit.c4_1.val();
         if self.w_rr.val() == self.k.pm1.val() {
-            self.start.next = 0.into();
+            self.start.next = self.lit.c4_0.val();
         }
         self.abit.next = (self.k_one16.val() << self.u_av.val()) & self.k.pmask.val();
         self.cand.next = self.s_elig.val() & self.mask.val();
@@ -823,17 +1137,17 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.m2.next = self.cand.val() & !self.s_okm.val() & !self.abit.val();
         self.pd_f.next = false;
-        self.pd_i.next = 0.into();
+        self.pd_i.next = self.lit.c4_0.val();
         self.f1h.next = false;
-        self.f1hi.next = 0.into();
+        self.f1hi.next = self.lit.c4_0.val();
         self.f1l.next = false;
-        self.f1li.next = 0.into();
+        self.f1li.next = self.lit.c4_0.val();
         self.f2h.next = false;
-        self.f2hi.next = 0.into();
+        self.f2hi.next = self.lit.c4_0.val();
         self.f2l.next = false;
-        self.f2li.next = 0.into();
-        self.t_i.next = 0.into();
-        self.t_oh.next = 1.into();
+        self.f2li.next = self.lit.c4_0.val();
+        self.t_i.next = self.lit.c4_0.val();
+        self.t_oh.next = self.lit.c16_1.val();
         for _i in 0..P {
             self.t_b.next = (self.pd.val() & self.t_oh.val()).any();
             if self.t_b.val() & !self.pd_f.val() {
@@ -858,11 +1172,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.f2h.next = true;
                 self.f2hi.next = self.t_i.val();
             }
-            self.t_i.next = self.t_i.val() + 1;
+            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
             self.t_oh.next = self.t_oh.val() << 1;
         }
         self.sel_f.next = false;
-        self.sel_i.next = 0.into();
+        self.sel_i.next = self.lit.c4_0.val();
         if self.f1l.val() {
             self.sel_f.next = true;
             self.sel_i.next = self.f1li.val();
@@ -879,28 +1193,28 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sel_f.next = true;
             self.sel_i.next = self.u_av.val();
         }
-        self.kind.next = 0.into();
+        self.kind.next = self.lit.c2_0.val();
         self.p_eff.next = self.u_p.val();
         if self.is_sel.val() {
-            self.p_eff.next = 0.into();
+            self.p_eff.next = self.lit.c4_0.val();
             if self.pd_f.val() {
-                self.kind.next = 2.into();
+                self.kind.next = self.lit.c2_2.val();
                 self.p_eff.next = self.pd_i.val();
             } else if self.sel_f.val() {
-                self.kind.next = 1.into();
+                self.kind.next = self.lit.c2_1.val();
                 self.p_eff.next = self.sel_i.val();
             }
         }
-        self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != 0));
+        self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.lit.c2_0.val()));
 
         // ---- the row of p_eff
-        self.row.next = 0.into();
-        self.t_i.next = 0.into();
+        self.row.next = self.lit.c371_0.val();
+        self.t_i.next = self.lit.c4_0.val();
         for i in 0..P {
             if self.t_i.val() == self.p_eff.val() {
                 self.row.next = self.word.val().get_bits::<371>(i * 371 + 24);
             }
-            self.t_i.next = self.t_i.val() + 1;
+            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
         }
         self.r_e.next = self.row.val().get_bits::<14>(0);
         self.r_st.next = self.row.val().get_bits::<2>(14);
@@ -926,8 +1240,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.r_pdue.next = self.row.val().get_bit(338);
         self.r_rs.next = self.row.val().get_bits::<32>(339);
         self.r_win.next = self.r_cw.val().get_bits::<9>(8);
-        if self.r_win.val() == 0 {
-            self.r_win.next = 1.into();
+        if self.r_win.val() == self.lit.c9_0.val() {
+            self.r_win.next = self.lit.c9_1.val();
         }
 
         // ---- the entropy LFSR: one step and the draw for p_eff (M4)
@@ -937,8 +1251,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.en_f.next = self.lf_step.val().get_bits::<10>(6);
         self.en_e.next = (bit_cast::<14, 10>(self.en_f.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+        self.en_f1.next = self.en_f.val() + self.lit.c10_1.val();
         if (self.en_e.val() == self.r_e.val()) & !self.is_rp.val() {
-            self.en_e.next = (bit_cast::<14, 10>(self.en_f.val() + 1) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+            self.en_e.next = (bit_cast::<14, 10>(self.en_f1.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
         }
 
         // ---- on_acked (ACKB, ACKP)
@@ -947,20 +1262,20 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.a_inf.next = self.r_inf.val();
         self.a_cnt10.next = bit_cast::<10, 9>(self.r_cnt.val()) + bit_cast::<10, 9>(self.u_n.val());
         self.a_w10.next = bit_cast::<10, 9>(self.r_win.val());
-        self.a_cwu.next = bit_cast::<18, 17>(self.r_cw.val()) + 256;
+        self.a_cwu.next = bit_cast::<18, 17>(self.r_cw.val()) + self.lit.c18_256.val();
         if self.a_cwu.val() > bit_cast::<18, 17>(self.k.cmax.val()) {
             self.a_cwu.next = bit_cast::<18, 17>(self.k.cmax.val());
         }
         self.a_w2.next = self.a_cwu.val().get_bits::<9>(8);
-        if self.a_w2.val() == 0 {
-            self.a_w2.next = 1.into();
+        if self.a_w2.val() == self.lit.c9_0.val() {
+            self.a_w2.next = self.lit.c9_1.val();
         }
         self.a_c2.next = self.a_cnt10.val() - self.a_w10.val();
-        if self.a_c2.val() > bit_cast::<10, 9>(self.a_w2.val() - 1) {
-            self.a_c2.next = bit_cast::<10, 9>(self.a_w2.val() - 1);
+        if self.a_c2.val() > bit_cast::<10, 9>(self.a_w2.val() - self.lit.c9_1.val()) {
+            self.a_c2.next = bit_cast::<10, 9>(self.a_w2.val() - self.lit.c9_1.val());
         }
-        if self.u_n.val() != 0 {
-            self.a_inf.next = 0.into();
+        if self.u_n.val() != self.lit.c9_0.val() {
+            self.a_inf.next = self.lit.c9_0.val();
             if self.r_inf.val() >= self.u_n.val() {
                 self.a_inf.next = self.r_inf.val() - self.u_n.val();
             }
@@ -977,23 +1292,23 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.rt_in.next = self.u_now.val() - self.r_psent.val();
         }
         self.rt_s.next = self.rt_in.val();
-        if self.rt_in.val() == 0 {
-            self.rt_s.next = 1.into();
+        if self.rt_in.val() == self.lit.c32_0.val() {
+            self.rt_s.next = self.lit.c32_1.val();
         }
-        if self.rt_in.val() > 0x0FFF_FFFF {
-            self.rt_s.next = 0x0FFF_FFFF.into();
+        if self.rt_in.val() > self.lit.c32_268435455.val() {
+            self.rt_s.next = self.lit.c32_268435455.val();
         }
-        self.rt_err.next = bit_cast::<32, 31>(self.r_srtt.val() >> 3) - self.rt_s.val();
-        if bit_cast::<32, 31>(self.r_srtt.val() >> 3) < self.rt_s.val() {
-            self.rt_err.next = self.rt_s.val() - bit_cast::<32, 31>(self.r_srtt.val() >> 3);
+        self.rt_err.next = (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) - self.rt_s.val();
+        if (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) < self.rt_s.val() {
+            self.rt_err.next = self.rt_s.val() - (bit_cast::<32, 31>(self.r_srtt.val()) >> 3);
         }
         self.rt_f8.next = self.rt_s.val() << 3;
         self.rt_f4.next = self.rt_s.val() << 1;
         self.rt_s8.next = self.rt_s.val() << 3;
         self.rt_v4.next = self.rt_s.val() << 1;
-        if self.r_srtt.val() != 0 {
-            self.rt_s8.next = bit_cast::<32, 31>(self.r_srtt.val()) - bit_cast::<32, 31>(self.r_srtt.val() >> 3) + self.rt_s.val();
-            self.rt_v4.next = bit_cast::<32, 30>(self.r_rv.val()) - bit_cast::<32, 30>(self.r_rv.val() >> 2) + self.rt_err.val();
+        if self.r_srtt.val() != self.lit.c31_0.val() {
+            self.rt_s8.next = bit_cast::<32, 31>(self.r_srtt.val()) - (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) + self.rt_s.val();
+            self.rt_v4.next = bit_cast::<32, 30>(self.r_rv.val()) - (bit_cast::<32, 30>(self.r_rv.val()) >> 2) + self.rt_err.val();
         }
 
         // ---- ECN (ACKP): accumulate, window close, divider, alpha, cut
@@ -1002,12 +1317,12 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.ec_cem.next = self.u_pkts.val();
         }
         self.ec_cea.next = bit_cast::<17, 16>(self.r_cea.val()) + bit_cast::<17, 8>(self.ec_cem.val());
-        if self.ec_cea.val() > 0xFFFF {
-            self.ec_cea.next = 0xFFFF.into();
+        if self.ec_cea.val() > self.lit.c17_65535.val() {
+            self.ec_cea.next = self.lit.c17_65535.val();
         }
         self.ec_pka.next = bit_cast::<17, 16>(self.r_pka.val()) + bit_cast::<17, 8>(self.u_pkts.val());
-        if self.ec_pka.val() > 0xFFFF {
-            self.ec_pka.next = 0xFFFF.into();
+        if self.ec_pka.val() > self.lit.c17_65535.val() {
+            self.ec_pka.next = self.lit.c17_65535.val();
         }
         self.d_close.next = self.u_cum.val() - self.r_awe.val();
         self.ec_close.next = !self.d_close.val().get_bit(23);
@@ -1029,9 +1344,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.k.g.val()) + (self.dv_q.val() >> self.k.g.val());
         self.d_cut.next = self.u_cum.val() - self.r_ldp.val();
-        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != 0) & (self.ec_cea.val() != 0) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
+        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != self.lit.c17_0.val()) & (self.ec_cea.val() != self.lit.c17_0.val()) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
         // cut = (cwnd * alpha') >> 11, on the window after on_acked
-        self.mu_acc.next = 0.into();
+        self.mu_acc.next = self.lit.c28_0.val();
         self.mu_sh.next = bit_cast::<28, 17>(self.a_cw.val());
         for j in 0..11 {
             if self.ec_al.val().get_bit(j) {
@@ -1041,7 +1356,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.mu_cut.next = self.mu_acc.val().get_bits::<17>(11);
         // loss decrease: (cwnd * beta_q8) >> 8
-        self.mb_acc.next = 0.into();
+        self.mb_acc.next = self.lit.c28_0.val();
         self.mb_sh.next = bit_cast::<28, 17>(self.r_cw.val());
         for j in 0..9 {
             if self.k.beta.val().get_bit(j) {
@@ -1067,27 +1382,27 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sw_cw.next = self.mb_cw.val();
         }
         self.sw_w.next = self.sw_cw.val().get_bits::<9>(8);
-        if self.sw_w.val() == 0 {
-            self.sw_w.next = 1.into();
+        if self.sw_w.val() == self.lit.c9_0.val() {
+            self.sw_w.next = self.lit.c9_1.val();
         }
         self.sw_cnt.next = self.sw_cnt_in.val();
-        if self.sw_cnt_in.val() > self.sw_w.val() - 1 {
-            self.sw_cnt.next = self.sw_w.val() - 1;
+        if self.sw_cnt_in.val() > self.sw_w.val() - self.lit.c9_1.val() {
+            self.sw_cnt.next = self.sw_w.val() - self.lit.c9_1.val();
         }
         // a strike (LOSS with a decrease, TIMEOUT)
-        self.st_strk.next = self.r_strk.val() + 1;
-        if self.r_strk.val() == 255 {
-            self.st_strk.next = 255.into();
+        self.st_strk.next = self.r_strk.val() + self.lit.c8_1.val();
+        if self.r_strk.val() == self.lit.c8_255.val() {
+            self.st_strk.next = self.lit.c8_255.val();
         }
         self.st_st.next = self.r_st.val();
-        if self.r_st.val() == 0 {
-            self.st_st.next = 1.into();
+        if self.r_st.val() == self.lit.c2_0.val() {
+            self.st_st.next = self.lit.c2_1.val();
         }
         self.st_fail.next = self.st_strk.val() >= self.k.ft.val();
         self.d_first.next = self.u_first.val() - self.r_ldp.val();
         self.d_last.next = self.u_last.val() - self.r_ldp.val();
-        self.ls_dec.next = (self.u_n.val() != 0) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
-        self.g_last.next = self.r_npp.val() - 1;
+        self.ls_dec.next = (self.u_n.val() != self.lit.c9_0.val()) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
+        self.g_last.next = self.r_npp.val() - self.lit.c24_1.val();
         self.d_hap.next = self.u_ppsn.val() - self.r_hap.val();
         self.d_sent.next = self.g_last.val() - self.u_ppsn.val();
 
@@ -1119,18 +1434,18 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.n_lfsr.next = self.w_lfsr.val();
         self.n_zmax.next = false;
         self.f_flag.next = false;
-        self.f_seq.next = 0.into();
-        self.f_ppsn.next = 0.into();
+        self.f_seq.next = self.lit.c32_0.val();
+        self.f_ppsn.next = self.lit.c24_0.val();
         self.f_dec.next = false;
         self.f_cut.next = false;
         self.f_reroll.next = false;
-        self.f_lost.next = 0.into();
-        self.f_hit.next = 0.into();
+        self.f_lost.next = self.lit.c9_0.val();
+        self.f_hit.next = self.lit.c2_0.val();
 
         if self.is_rc.val() {
             self.n_lfsr.next = self.u_seed.val();
-            if self.u_seed.val() == 0 {
-                self.n_lfsr.next = 1.into();
+            if self.u_seed.val() == self.lit.c16_0.val() {
+                self.n_lfsr.next = self.lit.c16_1.val();
             }
             self.n_rr.next = self.k.pm1.val();
             self.n_zmax.next = true;
@@ -1139,85 +1454,85 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.n_zmax.next = self.w_zmax.val();
             self.n_lfsr.next = self.lf_step.val();
             self.n_e.next = self.en_e.val();
-            self.n_st.next = 0.into();
+            self.n_st.next = self.lit.c2_0.val();
             self.n_npp.next = self.u_ppsn.val();
             self.n_cw.next = self.k.cinit.val();
-            self.n_cnt.next = 0.into();
-            self.n_inf.next = 0.into();
-            self.n_srtt.next = 0.into();
-            self.n_rv.next = 0.into();
-            self.n_al.next = 1024.into();
-            self.n_cea.next = 0.into();
-            self.n_pka.next = 0.into();
-            self.n_awe.next = 0.into();
-            self.n_hap.next = 0.into();
+            self.n_cnt.next = self.lit.c9_0.val();
+            self.n_inf.next = self.lit.c9_0.val();
+            self.n_srtt.next = self.lit.c31_0.val();
+            self.n_rv.next = self.lit.c30_0.val();
+            self.n_al.next = self.lit.c11_1024.val();
+            self.n_cea.next = self.lit.c16_0.val();
+            self.n_pka.next = self.lit.c16_0.val();
+            self.n_awe.next = self.lit.c24_0.val();
+            self.n_hap.next = self.lit.c24_0.val();
             self.n_aany.next = false;
-            self.n_strk.next = 0.into();
-            self.n_ldp.next = 0.into();
+            self.n_strk.next = self.lit.c8_0.val();
+            self.n_ldp.next = self.lit.c24_0.val();
             self.n_dany.next = false;
-            self.n_bo.next = 0.into();
-            self.n_pseq.next = 0.into();
-            self.n_psent.next = 0.into();
-            self.n_ptr.next = 0.into();
+            self.n_bo.next = self.lit.c5_0.val();
+            self.n_pseq.next = self.lit.c32_0.val();
+            self.n_psent.next = self.lit.c32_0.val();
+            self.n_ptr.next = self.lit.c8_0.val();
             self.n_pdue.next = false;
-            self.n_rs.next = 0.into();
+            self.n_rs.next = self.lit.c32_0.val();
         }
         if self.is_rp.val() & !self.p_ok.val() {
             self.n_zmax.next = self.w_zmax.val();
         }
-        if self.is_sel.val() & (self.kind.val() == 1) {
+        if self.is_sel.val() & (self.kind.val() == self.lit.c2_1.val()) {
             self.n_rr.next = self.p_eff.val();
             self.f_ppsn.next = self.r_npp.val();
-            self.n_npp.next = self.r_npp.val() + 1;
-            self.n_inf.next = self.r_inf.val() + 1;
-            if self.r_inf.val() == 0 {
+            self.n_npp.next = self.r_npp.val() + self.lit.c24_1.val();
+            self.n_inf.next = self.r_inf.val() + self.lit.c9_1.val();
+            if self.r_inf.val() == self.lit.c9_0.val() {
                 self.n_rs.next = self.u_now.val();
             }
         }
         if self.is_pop.val() {
             if self.is_psent.val() {
-                self.n_st.next = 3.into();
-                self.n_pseq.next = self.r_pseq.val() + 1;
+                self.n_st.next = self.lit.c2_3.val();
+                self.n_pseq.next = self.r_pseq.val() + self.lit.c32_1.val();
                 self.n_psent.next = self.u_now.val();
                 self.n_pdue.next = false;
-                self.f_seq.next = self.r_pseq.val() + 1;
+                self.f_seq.next = self.r_pseq.val() + self.lit.c32_1.val();
             }
             if self.is_ptmo.val() {
                 self.n_pdue.next = true;
-                self.n_ptr.next = self.r_ptr.val() + 1;
-                if (bit_cast::<9, 8>(self.r_ptr.val()) + 1) >= self.k.mp.val() {
+                self.n_ptr.next = self.r_ptr.val() + self.lit.c8_1.val();
+                if (bit_cast::<9, 8>(self.r_ptr.val()) + self.lit.c9_1.val()) >= self.k.mp.val() {
                     self.n_lfsr.next = self.lf_step.val();
                     self.n_e.next = self.en_e.val();
-                    self.n_ptr.next = 0.into();
+                    self.n_ptr.next = self.lit.c8_0.val();
                     self.f_reroll.next = true;
                     self.f_flag.next = true;
                 }
             }
             if self.is_prep.val() {
-                if (self.r_st.val() == 3) & !self.r_pdue.val() & (self.u_seq.val() == self.r_pseq.val()) & (self.u_port.val() == (bit_cast::<16, 14>(self.r_e.val()) | self.k_c000.val())) {
+                if (self.r_st.val() == self.lit.c2_3.val()) & !self.r_pdue.val() & (self.u_seq.val() == self.r_pseq.val()) & (self.u_port.val() == (bit_cast::<16, 14>(self.r_e.val()) | self.k_c000.val())) {
                     self.f_flag.next = true;
-                    self.n_st.next = 0.into();
-                    self.n_strk.next = 0.into();
-                    self.n_bo.next = 0.into();
+                    self.n_st.next = self.lit.c2_0.val();
+                    self.n_strk.next = self.lit.c8_0.val();
+                    self.n_bo.next = self.lit.c5_0.val();
                     self.n_cw.next = self.k.cinit.val();
-                    self.n_cnt.next = 0.into();
-                    self.n_inf.next = 0.into();
+                    self.n_cnt.next = self.lit.c9_0.val();
+                    self.n_inf.next = self.lit.c9_0.val();
                     self.n_srtt.next = self.rt_f8.val().get_bits::<31>(0);
                     self.n_rv.next = self.rt_f4.val().get_bits::<30>(0);
                     self.n_dany.next = false;
                 }
             }
-            if (self.is_ackb.val() | self.is_ackp.val()) & ((self.u_n.val() != 0) | (self.u_nl.val() != 0)) {
+            if (self.is_ackb.val() | self.is_ackp.val()) & ((self.u_n.val() != self.lit.c9_0.val()) | (self.u_nl.val() != self.lit.c9_0.val())) {
                 self.n_inf.next = self.a_inf.val();
                 self.n_cw.next = self.a_cw.val();
                 self.n_cnt.next = self.a_cnt.val();
-                if self.u_n.val() != 0 {
+                if self.u_n.val() != self.lit.c9_0.val() {
                     self.n_rs.next = self.u_now.val();
                 }
                 if !self.r_st.val().get_bit(1) {
-                    self.n_strk.next = 0.into();
-                    self.n_bo.next = 0.into();
-                    self.n_st.next = 0.into();
+                    self.n_strk.next = self.lit.c8_0.val();
+                    self.n_bo.next = self.lit.c5_0.val();
+                    self.n_st.next = self.lit.c2_0.val();
                 }
             }
             if self.is_ackp.val() {
@@ -1228,7 +1543,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.n_cea.next = self.ec_cea.val().get_bits::<16>(0);
                 self.n_pka.next = self.ec_pka.val().get_bits::<16>(0);
                 if self.ec_close.val() {
-                    if self.ec_pka.val() != 0 {
+                    if self.ec_pka.val() != self.lit.c17_0.val() {
                         self.n_al.next = self.ec_al.val();
                     }
                     if self.ec_cutok.val() {
@@ -1238,8 +1553,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                         self.n_ldp.next = self.u_next.val();
                         self.f_cut.next = true;
                     }
-                    self.n_cea.next = 0.into();
-                    self.n_pka.next = 0.into();
+                    self.n_cea.next = self.lit.c16_0.val();
+                    self.n_pka.next = self.lit.c16_0.val();
                     self.n_awe.next = self.u_next.val();
                 }
                 if (!self.r_aany.val() | !self.d_hap.val().get_bit(23)) & !self.d_sent.val().get_bit(23) {
@@ -1250,8 +1565,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             if self.is_loss.val() {
                 self.f_lost.next = self.u_n.val();
-                if self.u_n.val() != 0 {
-                    self.n_inf.next = 0.into();
+                if self.u_n.val() != self.lit.c9_0.val() {
+                    self.n_inf.next = self.lit.c9_0.val();
                     if self.r_inf.val() >= self.u_n.val() {
                         self.n_inf.next = self.r_inf.val() - self.u_n.val();
                     }
@@ -1268,7 +1583,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 }
             }
             if self.is_ltmo.val() | self.is_rel.val() {
-                self.n_inf.next = 0.into();
+                self.n_inf.next = self.lit.c9_0.val();
                 if self.r_inf.val() >= self.u_n.val() {
                     self.n_inf.next = self.r_inf.val() - self.u_n.val();
                 }
@@ -1281,9 +1596,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.n_cnt.next = self.sw_cnt.val();
                 self.n_dany.next = true;
                 self.n_ldp.next = self.u_next.val();
-                self.n_bo.next = self.r_bo.val() + 1;
-                if self.r_bo.val() == 31 {
-                    self.n_bo.next = 31.into();
+                self.n_bo.next = self.r_bo.val() + self.lit.c5_1.val();
+                if self.r_bo.val() == self.lit.c5_31.val() {
+                    self.n_bo.next = self.lit.c5_31.val();
                 }
                 self.n_strk.next = self.st_strk.val();
                 self.n_st.next = self.st_st.val();
@@ -1292,9 +1607,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             if self.is_fail.val() {
                 self.n_lfsr.next = self.lf_step.val();
                 self.n_e.next = self.en_e.val();
-                self.n_st.next = 2.into();
-                self.n_inf.next = 0.into();
-                self.n_ptr.next = 0.into();
+                self.n_st.next = self.lit.c2_2.val();
+                self.n_inf.next = self.lit.c9_0.val();
+                self.n_ptr.next = self.lit.c8_0.val();
                 self.n_pdue.next = true;
                 self.f_reroll.next = true;
             }
@@ -1304,8 +1619,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
 
         // ---- rto(p) and the row's deadline, from the new row
         self.rto_b.next = self.k.rto_init.val();
-        if self.n_srtt.val() != 0 {
-            self.rto_b.next = bit_cast::<32, 31>(self.n_srtt.val() >> 3) + bit_cast::<32, 30>(self.n_rv.val());
+        if self.n_srtt.val() != self.lit.c31_0.val() {
+            self.rto_b.next = (bit_cast::<32, 31>(self.n_srtt.val()) >> 3) + bit_cast::<32, 30>(self.n_rv.val());
             if self.rto_b.val() < self.k.rto_min.val() {
                 self.rto_b.next = self.k.rto_min.val();
             }
@@ -1318,17 +1633,21 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         if self.rto_s.val() > bit_cast::<64, 32>(self.k.rto_max.val()) {
             self.rto.next = self.k.rto_max.val();
         }
-        self.dl_rv.next = (self.n_inf.val() != 0) & !self.n_st.val().get_bit(1);
-        self.dl_pv.next = (self.n_st.val() == 3) & !self.n_pdue.val();
+        self.dl_rv.next = (self.n_inf.val() != self.lit.c9_0.val()) & !self.n_st.val().get_bit(1);
+        self.dl_pv.next = (self.n_st.val() == self.lit.c2_3.val()) & !self.n_pdue.val();
         self.dl_d.next = self.n_rs.val() + self.rto.val();
         if self.dl_pv.val() {
             self.dl_d.next = self.n_psent.val() + self.rto.val();
         }
+        self.t_d32.next = self.u_now.val() - self.dl_d.val();
+        self.dl_rh.next = self.dl_rv.val() & !self.t_d32.val().get_bit(31);
+        self.dl_ph.next = self.dl_pv.val() & !self.t_d32.val().get_bit(31);
         if self.is_chk.val() & self.is_pop.val() {
-            self.t_d32.next = self.u_now.val() - self.dl_d.val();
-            self.f_hit.next = bit_cast::<2, 1>((self.dl_rv.val() & !self.t_d32.val().get_bit(31)).into()) | (bit_cast::<2, 1>((self.dl_pv.val() & !self.t_d32.val().get_bit(31)).into()) << 1);
+            self.f_hit.next = bit_cast::<2, 1>(self.dl_rh.val().into()) | (bit_cast::<2, 1>(self.dl_ph.val().into()) << 1);
         }
 
+        self.n_port.next = bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val();
+        self.dl_any.next = self.dl_rv.val() | self.dl_pv.val();
         // ---- the new word
         self.n_row.next = bit_cast::<371, 14>(self.n_e.val())
             | (bit_cast::<371, 2>(self.n_st.val()) << 14)
@@ -1357,7 +1676,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             | bit_cast::<WB, 4>(self.n_rr.val())
             | (bit_cast::<WB, 16>(self.n_lfsr.val()) << 4)
             | (bit_cast::<WB, 1>(self.n_zmax.val().into()) << 20);
-        self.t_i.next = 0.into();
+        self.t_i.next = self.lit.c4_0.val();
         self.w_m.next = bit_cast::<WB, 371>(self.k_ones371.val()) << 24;
         self.w_r.next = bit_cast::<WB, 371>(self.n_row.val()) << 24;
         for _i in 0..P {
@@ -1366,15 +1685,15 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             self.w_m.next = self.w_m.val() << 371;
             self.w_r.next = self.w_r.val() << 371;
-            self.t_i.next = self.t_i.val() + 1;
+            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
         }
         self.ram_st.write_enable.next = self.adv.val() & self.i3_v.q.val();
         self.ram_st.write_address.next = self.i3_c.q.val();
         self.ram_st.write_data.next = self.n_word.val();
 
         // ---- head wait, before (summary) and after (the new rows)
-        self.t_d32.next = 0.into();
-        self.m_new.next = 0.into();
+        self.t_d32.next = self.lit.c32_0.val();
+        self.m_new.next = self.lit.c31_0.val();
         for i in 0..P {
             self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 371 + 24 + 75);
             if self.t_srtt.val() > self.m_new.val() {
@@ -1383,10 +1702,10 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.hm.next = self.m_old.val();
         if self.w_zmax.val() {
-            self.hm.next = 0.into();
+            self.hm.next = self.lit.c31_0.val();
         }
-        self.hw_acc.next = 0.into();
-        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val() >> 3);
+        self.hw_acc.next = self.lit.c48_0.val();
+        self.hw_sh.next = (bit_cast::<48, 31>(self.hm.val()) >> 3);
         for j in 0..15 {
             if self.k.head.val().get_bit(j) {
                 self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
@@ -1394,17 +1713,17 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.hw_sh.next = self.hw_sh.val() << 1;
         }
         self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
-        self.hw_o_on.next = (self.k.head.val() != 0) & (self.hm.val() != 0);
+        self.hw_o_on.next = (self.k.head.val() != self.lit.c15_0.val()) & (self.hm.val() != self.lit.c31_0.val());
         self.hw_o_w.next = self.hw_sum.val().get_bits::<31>(0);
-        if self.hw_sum.val() > 0x7FFF_FFFF {
-            self.hw_o_w.next = 0x7FFF_FFFF.into();
+        if self.hw_sum.val() > self.lit.c48_2147483647.val() {
+            self.hw_o_w.next = self.lit.c31_2147483647.val();
         }
         self.hm.next = self.m_new.val();
         if self.n_zmax.val() {
-            self.hm.next = 0.into();
+            self.hm.next = self.lit.c31_0.val();
         }
-        self.hw_acc.next = 0.into();
-        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val() >> 3);
+        self.hw_acc.next = self.lit.c48_0.val();
+        self.hw_sh.next = (bit_cast::<48, 31>(self.hm.val()) >> 3);
         for j in 0..15 {
             if self.k.head.val().get_bit(j) {
                 self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
@@ -1412,10 +1731,10 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.hw_sh.next = self.hw_sh.val() << 1;
         }
         self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
-        self.hw_n_on.next = (self.k.head.val() != 0) & (self.hm.val() != 0);
+        self.hw_n_on.next = (self.k.head.val() != self.lit.c15_0.val()) & (self.hm.val() != self.lit.c31_0.val());
         self.hw_n_w.next = self.hw_sum.val().get_bits::<31>(0);
-        if self.hw_sum.val() > 0x7FFF_FFFF {
-            self.hw_n_w.next = 0x7FFF_FFFF.into();
+        if self.hw_sum.val() > self.lit.c48_2147483647.val() {
+            self.hw_n_w.next = self.lit.c31_2147483647.val();
         }
         self.hw_v.next = (self.hw_o_on.val() != self.hw_n_on.val()) | (self.hw_o_on.val() & self.hw_n_on.val() & (self.hw_o_w.val() != self.hw_n_w.val()));
         if self.is_rp.val() {
@@ -1423,10 +1742,10 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         if !self.hw_v.val() {
             self.hw_n_on.next = false;
-            self.hw_n_w.next = 0.into();
+            self.hw_n_w.next = self.lit.c31_0.val();
         }
         if !self.hw_n_on.val() {
-            self.hw_n_w.next = 0.into();
+            self.hw_n_w.next = self.lit.c31_0.val();
         }
 
         // ---- the result (register 4's input)
@@ -1453,27 +1772,27 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         if self.has_row.val() {
             self.res.next = self.res.val()
                 | (bit_cast::<256, 4>(self.p_eff.val()) << 21)
-                | (bit_cast::<256, 16>(bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val()) << 51);
+                | (bit_cast::<256, 16>(self.n_port.val()) << 51);
             if !self.is_chk.val() {
                 self.res.next = self.res.val()
                     | (bit_cast::<256, 1>(self.has_row.val().into()) << 149)
                     | (bit_cast::<256, CONN_BITS>(self.i3_c.q.val()) << 150)
                     | (bit_cast::<256, 4>(self.p_eff.val()) << 166)
-                    | (bit_cast::<256, 1>((self.dl_rv.val() | self.dl_pv.val()).into()) << 170)
+                    | (bit_cast::<256, 1>(self.dl_any.val().into()) << 170)
                     | (bit_cast::<256, 1>(self.dl_pv.val().into()) << 171)
                     | (bit_cast::<256, 32>(self.dl_d.val()) << 172);
             }
         }
         if !self.i3_v.q.val() {
-            self.res.next = 0.into();
+            self.res.next = self.lit.c256_0.val();
         }
 
         // ================= registers 4..=25
         if self.rst.val() {
             self.line_a.d.next = self.line_a.q.val() << 256;
             self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
-            self.rv_a.d.next = 0.into();
-            self.rv_b.d.next = 0.into();
+            self.rv_a.d.next = self.lit.c14_0.val();
+            self.rv_b.d.next = self.lit.c8_0.val();
         } else if self.bubble.val() {
             self.line_b.d.next = self.line_b.q.val() << 256;
             self.rv_b.d.next = self.rv_b.q.val() << 1;
@@ -1499,55 +1818,55 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.m_hw_on.next = self.r25.val().get_bit(103);
         self.m_hw_wait.next = self.r25.val().get_bits::<31>(104);
         if !self.rv_b.q.val().get_bit(7) {
-            self.m_op.next = 0.into();
-            self.m_conn.next = 0.into();
-            self.m_path.next = 0.into();
-            self.m_kind.next = 0.into();
-            self.m_ppsn.next = 0.into();
-            self.m_port.next = 0.into();
-            self.m_seq.next = 0.into();
+            self.m_op.next = self.lit.c4_0.val();
+            self.m_conn.next = self.lit.cconn_bits_0.val();
+            self.m_path.next = self.lit.c4_0.val();
+            self.m_kind.next = self.lit.c2_0.val();
+            self.m_ppsn.next = self.lit.c24_0.val();
+            self.m_port.next = self.lit.c16_0.val();
+            self.m_seq.next = self.lit.c32_0.val();
             self.m_flag.next = false;
-            self.m_tmo_hit.next = 0.into();
+            self.m_tmo_hit.next = self.lit.c2_0.val();
             self.m_hw_valid.next = false;
             self.m_hw_on.next = false;
-            self.m_hw_wait.next = 0.into();
+            self.m_hw_wait.next = self.lit.c31_0.val();
         }
 
         // ---- counters: as a result enters the output register (from register 24)
         self.e_lost.next = bit_cast::<32, 9>(self.r24.val().get_bits::<9>(137));
         if self.rst.val() {
-            self.c_select.d.next = 0.into();
-            self.c_none.d.next = 0.into();
-            self.c_pdue.d.next = 0.into();
-            self.c_lost.d.next = 0.into();
-            self.c_dec.d.next = 0.into();
-            self.c_cut.d.next = 0.into();
-            self.c_tmo_op.d.next = 0.into();
-            self.c_reroll.d.next = 0.into();
+            self.c_select.d.next = self.lit.c32_0.val();
+            self.c_none.d.next = self.lit.c32_0.val();
+            self.c_pdue.d.next = self.lit.c32_0.val();
+            self.c_lost.d.next = self.lit.c32_0.val();
+            self.c_dec.d.next = self.lit.c32_0.val();
+            self.c_cut.d.next = self.lit.c32_0.val();
+            self.c_tmo_op.d.next = self.lit.c32_0.val();
+            self.c_reroll.d.next = self.lit.c32_0.val();
         } else if !self.stall.val() & self.rv_b.q.val().get_bit(6) {
-            if self.r24.val().get_bits::<4>(1) == 2 {
-                if self.r24.val().get_bits::<2>(25) == 1 {
-                    self.c_select.d.next = self.c_select.q.val() + 1;
+            if self.r24.val().get_bits::<4>(1) == self.lit.c4_2.val() {
+                if self.r24.val().get_bits::<2>(25) == self.lit.c2_1.val() {
+                    self.c_select.d.next = self.c_select.q.val() + self.lit.c32_1.val();
                 }
-                if self.r24.val().get_bits::<2>(25) == 0 {
-                    self.c_none.d.next = self.c_none.q.val() + 1;
+                if self.r24.val().get_bits::<2>(25) == self.lit.c2_0.val() {
+                    self.c_none.d.next = self.c_none.q.val() + self.lit.c32_1.val();
                 }
-                if self.r24.val().get_bits::<2>(25) == 2 {
-                    self.c_pdue.d.next = self.c_pdue.q.val() + 1;
+                if self.r24.val().get_bits::<2>(25) == self.lit.c2_2.val() {
+                    self.c_pdue.d.next = self.c_pdue.q.val() + self.lit.c32_1.val();
                 }
             }
             self.c_lost.d.next = self.c_lost.q.val() + self.e_lost.val();
             if self.r24.val().get_bit(146) {
-                self.c_dec.d.next = self.c_dec.q.val() + 1;
+                self.c_dec.d.next = self.c_dec.q.val() + self.lit.c32_1.val();
             }
             if self.r24.val().get_bit(147) {
-                self.c_cut.d.next = self.c_cut.q.val() + 1;
+                self.c_cut.d.next = self.c_cut.q.val() + self.lit.c32_1.val();
             }
-            if (self.r24.val().get_bits::<4>(1) == 11) & self.r24.val().get_bit(135) {
-                self.c_tmo_op.d.next = self.c_tmo_op.q.val() + 1;
+            if (self.r24.val().get_bits::<4>(1) == self.lit.c4_11.val()) & self.r24.val().get_bit(135) {
+                self.c_tmo_op.d.next = self.c_tmo_op.q.val() + self.lit.c32_1.val();
             }
             if self.r24.val().get_bit(148) {
-                self.c_reroll.d.next = self.c_reroll.q.val() + 1;
+                self.c_reroll.d.next = self.c_reroll.q.val() + self.lit.c32_1.val();
             }
         }
         self.stat_select.next = self.c_select.q.val();
@@ -1567,7 +1886,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.bk_e.next = bit_cast::<34, 32>(self.r24.val().get_bits::<32>(172)) | (bit_cast::<34, 1>(self.r24.val().get_bit(171).into()) << 32) | (bit_cast::<34, 1>(self.r24.val().get_bit(170).into()) << 33);
         self.bk_w.next = self.bank_rmw.read_data.val();
-        self.t_i.next = 0.into();
+        self.t_i.next = self.lit.c4_0.val();
         self.bk_m.next = bit_cast::<BW, 34>(self.k_m34.val());
         self.bk_s.next = bit_cast::<BW, 34>(self.bk_e.val());
         for _i in 0..P {
@@ -1576,7 +1895,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             self.bk_m.next = self.bk_m.val() << 34;
             self.bk_s.next = self.bk_s.val() << 34;
-            self.t_i.next = self.t_i.val() + 1;
+            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
         }
         self.bank_rmw.write_enable.next = self.badv.val() & self.r24.val().get_bit(149);
         self.bank_rmw.write_address.next = self.r24.val().get_bits::<CONN_BITS>(150);
@@ -1591,9 +1910,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         if self.sc_held.val() {
             self.bank_scan.read_address.next = self.rd_c.q.val();
         }
-        self.sc_r.next = 0.into();
-        self.sc_p.next = 0.into();
-        self.sc_oh.next = 1.into();
+        self.sc_r.next = self.lit.cp_0.val();
+        self.sc_p.next = self.lit.cp_0.val();
+        self.sc_oh.next = self.lit.cp_1.val();
         for i in 0..P {
             self.sc_e.next = self.bank_scan.read_data.val().get_bits::<34>(i * 34);
             self.t_d32.next = self.now.val() - self.sc_e.val().get_bits::<32>(0);
@@ -1607,14 +1926,14 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sc_oh.next = self.sc_oh.val() << 1;
         }
         if self.rst.val() {
-            self.sc.d.next = 0.into();
+            self.sc.d.next = self.lit.cconn_bits_0.val();
             self.rd_v.d.next = false;
             self.hit_v.d.next = false;
             self.tmo_v.d.next = false;
-            self.c_tmo.d.next = 0.into();
+            self.c_tmo.d.next = self.lit.c32_0.val();
         } else if !self.sc_held.val() {
             if self.tmo_v.q.val() {
-                self.c_tmo.d.next = self.c_tmo.q.val() + 1;
+                self.c_tmo.d.next = self.c_tmo.q.val() + self.lit.c32_1.val();
             }
             self.tmo_v.d.next = self.hit_v.q.val();
             self.tmo_c.d.next = self.hit_c.q.val();
@@ -1626,16 +1945,16 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.hit_p.d.next = self.sc_p.val();
             self.rd_v.d.next = true;
             self.rd_c.d.next = self.sc.q.val();
-            self.sc.d.next = self.sc.q.val() + 1;
+            self.sc.d.next = self.sc.q.val() + self.lit.cconn_bits_1.val();
         }
         self.m_tmo_valid.next = self.tmo_v.q.val();
         self.m_tmo_conn.next = self.tmo_c.q.val();
         self.m_tmo_rto.next = self.tmo_r.q.val();
         self.m_tmo_probe.next = self.tmo_p.q.val();
         if !self.tmo_v.q.val() {
-            self.m_tmo_conn.next = 0.into();
-            self.m_tmo_rto.next = 0.into();
-            self.m_tmo_probe.next = 0.into();
+            self.m_tmo_conn.next = self.lit.cconn_bits_0.val();
+            self.m_tmo_rto.next = self.lit.cp_0.val();
+            self.m_tmo_probe.next = self.lit.cp_0.val();
         }
     }
 }

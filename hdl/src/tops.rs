@@ -18,7 +18,7 @@ pub const GENERATOR: &str = concat!("mrnic-gen ", env!("CARGO_PKG_VERSION"));
 pub const SPDX: &str = "Apache-2.0";
 
 /// Every block a configuration generates, by name.
-pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk"];
+pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -425,7 +425,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path");
     }
 
     #[test]

@@ -1,21 +1,22 @@
 //! `cargo bench -p mrnic-verif --bench blocks`: for every block the kit verifies (sack and
-//! parser at `default`, rtx and placement at `core`), through the kit: the model's cycle
-//! shell and the Verilated generated Verilog in cycles/s, and the whole differential loop
-//! (stimulus + model + RTL + compare) in cycles/s; and the retransmit queue's model
-//! functions (`RtxState::apply`) in operations/s. `MRNIC_BENCH_BLOCKS=rtx,parser` limits
+//! parser at `default`; rtx, placement, path and place_chk at `core`), through the kit: the
+//! model's cycle shell and the Verilated generated Verilog in cycles/s, and the whole
+//! differential loop (stimulus + model + RTL + compare) in cycles/s; and the sender blocks'
+//! model functions (`RtxState::apply`, `PathTables::apply`) in operations/s. `MRNIC_BENCH_BLOCKS=rtx,parser` limits
 //! the blocks. The SACK engine's own figures (model functions in packets/s) are in the
 //! `sack` bench.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use mrnic_model::time::HwTime;
+use mrnic_model::transport::path_shell::{PathOp, PathParams, PathTables};
 use mrnic_model::transport::rtx_shell::{RtxOp, RtxParams, RtxState};
 use mrnic_model::Config;
-use mrnic_verif::blocks::{self, rtx::stimulus::RtxStimulus};
+use mrnic_verif::blocks::{self, path::stimulus::PathStimulus, rtx::stimulus::RtxStimulus};
 use mrnic_verif::kit::{run_differential, DeviceFactory, RunOpts, StimOpts, Values, VlFactory};
 use mrnic_verif::vl::{BuildOpts, Model};
 
 const N: u64 = 100_000;
-const BLOCKS: [(&str, &str); 4] = [("sack", "default"), ("parser", "default"), ("rtx", "core"), ("placement", "core")];
+const BLOCKS: [(&str, &str); 6] = [("sack", "default"), ("parser", "default"), ("rtx", "core"), ("placement", "core"), ("path", "core"), ("place_chk", "core")];
 
 fn wanted(block: &str) -> bool {
     std::env::var("MRNIC_BENCH_BLOCKS").map(|v| v.split(',').any(|b| b == block)).unwrap_or(true)
@@ -87,6 +88,30 @@ fn bench_rtx_functions(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_path_functions(c: &mut Criterion) {
+    let params = PathParams::preset("core").unwrap();
+    let mut stim = PathStimulus::with_opts(13, params.clone(), &StimOpts { no_resets: true, ..Default::default() });
+    let mut ops = Vec::with_capacity(N as usize);
+    while (ops.len() as u64) < N {
+        let i = stim.next_inputs(true);
+        if i.s_valid && !i.rst {
+            ops.push((i.s_conn, PathOp::decode(&i), HwTime(i.now)));
+        }
+    }
+    let mut g = c.benchmark_group("path_core");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(N));
+    g.bench_function("model_functions_operations", |b| {
+        b.iter(|| {
+            let mut s = PathTables::new(params.clone());
+            for (conn, op, now) in &ops {
+                black_box(s.apply(*conn, op, *now));
+            }
+        })
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     for (block, preset) in BLOCKS {
         if wanted(block) {
@@ -95,6 +120,9 @@ fn bench(c: &mut Criterion) {
     }
     if wanted("rtx") {
         bench_rtx_functions(c);
+    }
+    if wanted("path") {
+        bench_path_functions(c);
     }
 }
 
