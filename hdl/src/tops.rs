@@ -51,6 +51,11 @@ pub struct StreamInfo {
     pub payload: Vec<String>,
     /// A timer stream: its events come from timers, not from input transfers.
     pub timer: Option<TimerInfo>,
+    /// Input stream only: declared globals (inputs outside every stream) that each transfer
+    /// samples as part of itself, such as the NIC time `now` that becomes the op's time. A
+    /// transaction-level comparison hands the model these values as they were at the
+    /// device's transfer, not at the (later) cycle the model takes it.
+    pub sampled: Vec<String>,
 }
 
 /// What a timer stream promises: an event is offered at most `lateness` cycles after the
@@ -158,6 +163,7 @@ fn stream(name: &str, dir: PortDir, payload: &[&str]) -> StreamInfo {
         ready: format!("{name}_ready"),
         payload: payload.iter().map(|p| format!("{name}_{p}")).collect(),
         timer: None,
+        sampled: vec![],
     }
 }
 
@@ -201,8 +207,9 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
                 ready: "s_axis_tready".into(),
                 payload: ["s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser"].iter().map(|s| s.to_string()).collect(),
                 timer: None,
+                sampled: vec![],
             },
-            StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr, timer: None },
+            StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr, timer: None, sampled: vec![] },
         ]))
 }
 
@@ -227,7 +234,8 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
         ("head_on".to_string(), u64::from(t.head_rto_pct != 0)),
     ]);
     Ok(assemble("rtx", module, cfg, verilog, ports, params, mrnic_model::transport::rtx_shell::RTX_LATENCY as u32, vec![
-            stream("s", PortDir::In, &["op", "conn", "psn", "new", "path", "ppsn", "sack", "held", "hw_valid", "hw", "nd", "ldp_valid", "ldp"]),
+            // `now` is the op's time: sampled with the transfer.
+            StreamInfo { sampled: vec!["now".into()], ..stream("s", PortDir::In, &["op", "conn", "psn", "new", "path", "ppsn", "sack", "held", "hw_valid", "hw", "nd", "ldp_valid", "ldp"]) },
             stream("m", PortDir::Out, &["op", "conn", "ok", "psn", "psn2", "path", "k", "k2", "psn3", "psn4", "n", "l", "room", "free", "retx"]),
             // The head timer: due at its deadline, on m_tmo within C + 3 cycles
             // (mrnic_model::transport::rtx_shell, "Head timer").
@@ -255,9 +263,13 @@ fn path(cfg: &Config) -> Result<Generated, GenError> {
         ("paths".to_string(), u64::from(t.paths)),
     ]);
     Ok(assemble("path", module, cfg, verilog, ports, params, mrnic_model::transport::path_shell::PATH_LATENCY as u32, vec![
-            stream("s", PortDir::In, &[
-                "op", "conn", "path", "n", "nl", "rtt_valid", "rtt", "ce", "pkts", "cum", "next", "ppsn", "first", "last", "avoid_valid", "avoid", "plane", "seq", "port", "seed",
-            ]),
+            // `now` is the op's time: sampled with the transfer.
+            StreamInfo {
+                sampled: vec!["now".into()],
+                ..stream("s", PortDir::In, &[
+                    "op", "conn", "path", "n", "nl", "rtt_valid", "rtt", "ce", "pkts", "cum", "next", "ppsn", "first", "last", "avoid_valid", "avoid", "plane", "seq", "port", "seed",
+                ])
+            },
             stream("m", PortDir::Out, &["op", "conn", "path", "kind", "ppsn", "port", "seq", "flag", "tmo_hit", "hw_valid", "hw_on", "hw_wait"]),
             // The path deadlines: due at their deadline, on m_tmo within C + 3 cycles
             // (mrnic_model::transport::path_shell, "Timers").
@@ -298,6 +310,7 @@ fn placement(cfg: &Config) -> Result<Generated, GenError> {
         ready: ready.into(),
         payload: payload.iter().map(|p| p.to_string()).collect(),
         timer: None,
+        sampled: vec![],
     };
     Ok(assemble("placement", module, cfg, verilog, ports, params, mrnic_model::transport::placement_wr::WR_LATENCY as u32, vec![
             stream("s", PortDir::In, &["addr", "len", "base", "wlen", "tag"]),

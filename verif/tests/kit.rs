@@ -172,6 +172,27 @@ fn interfaces_come_from_a_manifest_entry_and_bad_ones_are_refused_with_the_reaso
     assert!(e.contains("ready port m_ready has the wrong direction"), "{e}");
 }
 
+/// An input stream's `sampled` globals (the op's time `now` of rtx and path) travel in the
+/// manifest and resolve to input indices; a sampled port inside the stream, an output, or the
+/// reset is refused with the reason.
+#[test]
+fn sampled_globals_resolve_to_inputs_outside_the_stream_and_bad_ones_are_refused() {
+    let g = mrnic_hdl::tops::block(&Config::preset("tiny").unwrap(), "rtx").unwrap();
+    let f = Interface::from_generated("rtx", &g).unwrap();
+    let io = f.io();
+    assert_eq!(io.in_streams[0].sampled, vec![io.inputs.index("now").unwrap()]);
+    assert!(io.out_streams.iter().all(|s| s.sampled.is_empty()));
+    let refuse = |port: &str| {
+        let mut g2 = g.clone();
+        g2.streams[0].sampled = vec![port.to_string()];
+        Interface::from_generated("rtx", &g2).unwrap_err().to_string()
+    };
+    for bad in ["s_conn", "m_ready", "rst", "stat_tmo"] {
+        let e = refuse(bad);
+        assert!(e.contains(&format!("sampled port {bad} is not an input outside the stream")), "{bad}: {e}");
+    }
+}
+
 // ---- timer streams in transaction mode (`kit::txn::match_timer_events`)
 
 fn ev(v: &[(u64, &str)]) -> Vec<(u64, String)> {

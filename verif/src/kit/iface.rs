@@ -25,6 +25,11 @@ pub struct StreamSpec {
     /// transaction mode (`txn.rs`), exactly in cycle mode like any stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timer: Option<TimerSpec>,
+    /// Input stream only: inputs outside every stream that each transfer samples as part of
+    /// itself (the op's time `now`); the transaction-level run gives the model their values
+    /// at the device's transfer (`mrnic_hdl::tops::StreamInfo::sampled`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sampled: Vec<String>,
 }
 
 /// A timer stream's promise (`mrnic_hdl::tops::TimerInfo`): events at most `lateness` cycles
@@ -100,7 +105,7 @@ pub fn infer_streams(ports: &[PortInfo]) -> Vec<StreamSpec> {
             .map(|p| p.name.clone())
             .collect();
         let dir = if v.dir == PortDir::In { "input" } else { "output" };
-        out.push(StreamSpec { name: x.to_string(), dir: dir.into(), valid: v.name.clone(), ready, payload, timer: None });
+        out.push(StreamSpec { name: x.to_string(), dir: dir.into(), valid: v.name.clone(), ready, payload, timer: None, sampled: vec![] });
     }
     out
 }
@@ -121,6 +126,7 @@ impl Interface {
             return Err(bad(format!("inout port {} is not supported by the harness", p.name)));
         }
         let reset = ["rst", "reset"].into_iter().find_map(|n| port(n).filter(|p| p.dir == PortDir::In && p.width == 1)).map(|p| p.name.clone());
+        let in_a_stream = |n: &String| streams.iter().any(|s| s.valid == *n || s.ready == *n || s.payload.contains(n));
         for s in &streams {
             let Some(dir) = dir_of(&s.dir).filter(|d| *d != PortDir::InOut) else {
                 return Err(bad(format!("stream {}: dir {:?} is neither input nor output", s.name, s.dir)));
@@ -138,6 +144,12 @@ impl Interface {
             need(&s.ready, other, "ready")?;
             for p in &s.payload {
                 need(p, dir, "payload")?;
+            }
+            for g in &s.sampled {
+                match port(g) {
+                    Some(p) if dir == PortDir::In && p.dir == PortDir::In && !in_a_stream(g) && *g != clock && Some(g) != reset.as_ref() => {}
+                    _ => return Err(bad(format!("stream {}: sampled port {g} is not an input outside the stream (nor the clock or reset) of an input stream", s.name))),
+                }
             }
             if let Some(t) = &s.timer {
                 if dir != PortDir::Out {
@@ -167,6 +179,7 @@ impl Interface {
                 ready: st.ready.clone(),
                 payload: st.payload.clone(),
                 timer: st.timer.as_ref().map(|t| TimerSpec { lateness: t.lateness, counter: t.counter.clone() }),
+                sampled: st.sampled.clone(),
             })
             .collect();
         Interface::new(block, &g.module, g.latency, g.ports.clone(), streams)
@@ -219,6 +232,8 @@ pub struct StreamIdx {
     pub payload: Vec<usize>,
     /// For a timer stream: (lateness in cycles, index of its counter output).
     pub timer: Option<(u64, Option<usize>)>,
+    /// For an input stream: indices (in the inputs) of the globals each transfer samples.
+    pub sampled: Vec<usize>,
 }
 
 /// The interface resolved for the harness: input layout (every input but the clock), output
@@ -258,6 +273,7 @@ impl Io {
                 ready: other.index(&s.ready).unwrap(),
                 payload: s.payload.iter().map(|p| own.index(p).unwrap()).collect(),
                 timer: s.timer.as_ref().map(|t| (u64::from(t.lateness), t.counter.as_deref().and_then(|c| outputs.index(c)))),
+                sampled: s.sampled.iter().map(|g| inputs.index(g).unwrap()).collect(),
             };
             if s.dir == "input" {
                 in_stream[idx.ready] = true;

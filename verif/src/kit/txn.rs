@@ -9,6 +9,13 @@
 //! drain. Resets happen only at the start (their effect on in-flight work depends on the
 //! pipeline).
 //!
+//! **Sampled globals.** An input stream's `sampled` ports (the op's time `now` of the
+//! retransmit queue and the path table) are part of each transfer although they are outside
+//! the stream: the model gets their values as they were in the cycle the device took the
+//! transfer. Without this a model that lags behind the device (its own bubbles, which a
+//! device stalled by backpressure hides) would apply the op at a later time, and every
+//! time-derived result (send times, deadlines, the head wait) would drift from the device's.
+//!
 //! **Timer streams** (a stream whose spec has `timer`: events come from timers, such as the
 //! retransmit queue's `m_tmo`) cannot be compared in order: when an event is due depends on
 //! when the ops that arm and disarm the timer are applied, and another pipeline applies
@@ -17,7 +24,9 @@
 //! away, and every event of the model one of the device. `slack` = 2 x lateness + 16 + the
 //! device's lag: the largest number of cycles, within 3 x lateness of the event, by which
 //! the device's results on the ordered streams trailed the model's (a device that applies
-//! an op later also arms or disarms its timer later). Events within `slack` of the start
+//! an op later also arms or disarms its timer later), plus the cycles of the 3 x lateness
+//! before in which the device's timer stream was held by its ready (the lateness promise
+//! counts cycles with the ready high; the model's timer outputs are never held). Events within `slack` of the start
 //! or the end of the run are matched only if a counterpart exists in the run. The timer's
 //! counter must equal the device's own number of events, and is left out of the
 //! status-outputs comparison. This proves the events are justified and none is missed by
@@ -96,6 +105,10 @@ fn txn_loop(
     // and per cycle the device's lag (cycles the oldest waiting result has waited).
     let mut q_model_at: Vec<VecDeque<u64>> = vec![VecDeque::new(); no];
     let mut lag: Vec<u32> = vec![];
+    // Cycles, among the last 3 x lateness, in which a timer stream of the device offered an
+    // event its ready held back (a window of flags and their count).
+    let held_w = io.out_streams.iter().filter_map(|s| s.timer.map(|t| 3 * t.0)).max().unwrap_or(0) as usize;
+    let (mut held_q, mut held_n) = (VecDeque::with_capacity(held_w + 1), 0u32);
     let key = |v: &Values, s: &super::StreamIdx| s.payload.iter().map(|&o| v.show(o)).collect::<Vec<_>>().join(" ");
     let mut c = 0u64;
     let mut drain_from: Option<u64> = None;
@@ -190,7 +203,7 @@ fn txn_loop(
             match q_in[k].front() {
                 Some(t) => {
                     mi.set(s.valid, 1);
-                    for &p in &s.payload {
+                    for &p in s.payload.iter().chain(&s.sampled) {
                         mi.set_wide(p, t.wide(p));
                     }
                 }
@@ -244,7 +257,15 @@ fn txn_loop(
                 n_model[k] += 1;
             }
         }
-        lag.push(q_model_at.iter().filter_map(|q| q.front()).map(|&t| (c - t) as u32).max().unwrap_or(0));
+        let held = io.out_streams.iter().zip(&is_timer).any(|(s, &t)| t && live && got.bit(s.valid) && !i.bit(s.ready));
+        if held_w > 0 {
+            held_q.push_back(held);
+            held_n += u32::from(held);
+            if held_q.len() > held_w {
+                held_n -= u32::from(held_q.pop_front().unwrap());
+            }
+        }
+        lag.push(q_model_at.iter().filter_map(|q| q.front()).map(|&t| (c - t) as u32).max().unwrap_or(0) + held_n);
         // Status outputs when idle.
         let idle = !busy
             && q_in.iter().all(|q| q.is_empty())
