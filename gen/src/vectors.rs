@@ -15,7 +15,7 @@
 //! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
 //!
 //! Blocks: `sack` (its own stimulus through `SackShell`, settle 0) and the blocks on the
-//! verification kit, `parser` and `rtx` (`write_kit`: the kit bench's power-up stimulus through
+//! verification kit, `parser`, `rtx`, `path` and `place_chk` (`write_kit`: the kit bench's power-up stimulus through
 //! its model cycle shell, as `kit::run_differential` runs them; settle = the stimulus'
 //! `settle_cycles()`). `--rtl DIR` writes the block's Verilog and a one-block manifest.
 
@@ -38,14 +38,14 @@ use std::path::{Path, PathBuf};
 pub const MAX_CYCLES: u64 = 10_000_000;
 
 /// The blocks `mrnic vectors` knows.
-pub const BLOCKS: &[&str] = &["sack", "parser", "rtx"];
+pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "path", "place_chk"];
 
 /// `mrnic vectors`: the golden model's cycle-by-cycle vectors of one block (JSON Lines).
 #[derive(clap::Args, Clone)]
 pub struct VectorsArgs {
     #[command(flatten)]
     cfg: crate::ConfigArgs,
-    /// The block (`sack`, `parser`, `rtx`).
+    /// The block (`sack`, `parser`, `rtx`, `path`, `place_chk`).
     #[arg(long, default_value = "sack")]
     pub block: String,
     /// Seed of the stimulus.

@@ -207,315 +207,7 @@ impl Logic for PathCfg {
     }
 }
 
-/// The integer literals of [`PathTableRtl`]'s logic as width-exact constants (`c<width>_<value>`,
-/// `cconn_bits_*` and `cp_*` for the generic widths): rust-hdl writes a bare literal as
-/// `32'h..`, which `verilator -Wall` reports as WIDTH wherever it meets a narrower signal, and a
-/// 32-bit literal widens the arithmetic around it (a 24-bit difference compared with a 32-bit
-/// constant does not wrap). Exactly the literals the logic uses (an unused one would fail the
-/// lint as UNUSEDSIGNAL).
 #[derive(LogicBlock)]
-pub struct PathLits<const CONN_BITS: usize, const P: usize> {
-    pub cconn_bits_0: Signal<Out, Bits<CONN_BITS>>,
-    pub cconn_bits_1: Signal<Out, Bits<CONN_BITS>>,
-    pub cp_0: Signal<Out, Bits<P>>,
-    pub cp_1: Signal<Out, Bits<P>>,
-    pub c2_0: Signal<Out, Bits<2>>,
-    pub c2_1: Signal<Out, Bits<2>>,
-    pub c2_2: Signal<Out, Bits<2>>,
-    pub c2_3: Signal<Out, Bits<2>>,
-    pub c4_0: Signal<Out, Bits<4>>,
-    pub c4_1: Signal<Out, Bits<4>>,
-    pub c4_2: Signal<Out, Bits<4>>,
-    pub c4_3: Signal<Out, Bits<4>>,
-    pub c4_4: Signal<Out, Bits<4>>,
-    pub c4_5: Signal<Out, Bits<4>>,
-    pub c4_6: Signal<Out, Bits<4>>,
-    pub c4_7: Signal<Out, Bits<4>>,
-    pub c4_8: Signal<Out, Bits<4>>,
-    pub c4_9: Signal<Out, Bits<4>>,
-    pub c4_10: Signal<Out, Bits<4>>,
-    pub c4_11: Signal<Out, Bits<4>>,
-    pub c4_12: Signal<Out, Bits<4>>,
-    pub c4_13: Signal<Out, Bits<4>>,
-    pub c4_14: Signal<Out, Bits<4>>,
-    pub c5_0: Signal<Out, Bits<5>>,
-    pub c5_1: Signal<Out, Bits<5>>,
-    pub c5_31: Signal<Out, Bits<5>>,
-    pub c8_0: Signal<Out, Bits<8>>,
-    pub c8_1: Signal<Out, Bits<8>>,
-    pub c8_255: Signal<Out, Bits<8>>,
-    pub c9_0: Signal<Out, Bits<9>>,
-    pub c9_1: Signal<Out, Bits<9>>,
-    pub c10_1: Signal<Out, Bits<10>>,
-    pub c11_1024: Signal<Out, Bits<11>>,
-    pub c14_0: Signal<Out, Bits<14>>,
-    pub c15_0: Signal<Out, Bits<15>>,
-    pub c16_0: Signal<Out, Bits<16>>,
-    pub c16_1: Signal<Out, Bits<16>>,
-    pub c16_46080: Signal<Out, Bits<16>>,
-    pub c16_49152: Signal<Out, Bits<16>>,
-    pub c17_0: Signal<Out, Bits<17>>,
-    pub c17_65535: Signal<Out, Bits<17>>,
-    pub c18_256: Signal<Out, Bits<18>>,
-    pub c24_0: Signal<Out, Bits<24>>,
-    pub c24_1: Signal<Out, Bits<24>>,
-    pub c24_16777215: Signal<Out, Bits<24>>,
-    pub c28_0: Signal<Out, Bits<28>>,
-    pub c30_0: Signal<Out, Bits<30>>,
-    pub c31_0: Signal<Out, Bits<31>>,
-    pub c31_2147483647: Signal<Out, Bits<31>>,
-    pub c32_0: Signal<Out, Bits<32>>,
-    pub c32_1: Signal<Out, Bits<32>>,
-    pub c32_268435455: Signal<Out, Bits<32>>,
-    pub c34_0: Signal<Out, Bits<34>>,
-    pub c48_0: Signal<Out, Bits<48>>,
-    pub c48_2147483647: Signal<Out, Bits<48>>,
-    pub c256_0: Signal<Out, Bits<256>>,
-    pub c371_0: Signal<Out, Bits<371>>,
-    k_cconn_bits_0: Constant<Bits<CONN_BITS>>,
-    k_cconn_bits_1: Constant<Bits<CONN_BITS>>,
-    k_cp_0: Constant<Bits<P>>,
-    k_cp_1: Constant<Bits<P>>,
-    k_c2_0: Constant<Bits<2>>,
-    k_c2_1: Constant<Bits<2>>,
-    k_c2_2: Constant<Bits<2>>,
-    k_c2_3: Constant<Bits<2>>,
-    k_c4_0: Constant<Bits<4>>,
-    k_c4_1: Constant<Bits<4>>,
-    k_c4_2: Constant<Bits<4>>,
-    k_c4_3: Constant<Bits<4>>,
-    k_c4_4: Constant<Bits<4>>,
-    k_c4_5: Constant<Bits<4>>,
-    k_c4_6: Constant<Bits<4>>,
-    k_c4_7: Constant<Bits<4>>,
-    k_c4_8: Constant<Bits<4>>,
-    k_c4_9: Constant<Bits<4>>,
-    k_c4_10: Constant<Bits<4>>,
-    k_c4_11: Constant<Bits<4>>,
-    k_c4_12: Constant<Bits<4>>,
-    k_c4_13: Constant<Bits<4>>,
-    k_c4_14: Constant<Bits<4>>,
-    k_c5_0: Constant<Bits<5>>,
-    k_c5_1: Constant<Bits<5>>,
-    k_c5_31: Constant<Bits<5>>,
-    k_c8_0: Constant<Bits<8>>,
-    k_c8_1: Constant<Bits<8>>,
-    k_c8_255: Constant<Bits<8>>,
-    k_c9_0: Constant<Bits<9>>,
-    k_c9_1: Constant<Bits<9>>,
-    k_c10_1: Constant<Bits<10>>,
-    k_c11_1024: Constant<Bits<11>>,
-    k_c14_0: Constant<Bits<14>>,
-    k_c15_0: Constant<Bits<15>>,
-    k_c16_0: Constant<Bits<16>>,
-    k_c16_1: Constant<Bits<16>>,
-    k_c16_46080: Constant<Bits<16>>,
-    k_c16_49152: Constant<Bits<16>>,
-    k_c17_0: Constant<Bits<17>>,
-    k_c17_65535: Constant<Bits<17>>,
-    k_c18_256: Constant<Bits<18>>,
-    k_c24_0: Constant<Bits<24>>,
-    k_c24_1: Constant<Bits<24>>,
-    k_c24_16777215: Constant<Bits<24>>,
-    k_c28_0: Constant<Bits<28>>,
-    k_c30_0: Constant<Bits<30>>,
-    k_c31_0: Constant<Bits<31>>,
-    k_c31_2147483647: Constant<Bits<31>>,
-    k_c32_0: Constant<Bits<32>>,
-    k_c32_1: Constant<Bits<32>>,
-    k_c32_268435455: Constant<Bits<32>>,
-    k_c34_0: Constant<Bits<34>>,
-    k_c48_0: Constant<Bits<48>>,
-    k_c48_2147483647: Constant<Bits<48>>,
-    k_c256_0: Constant<Bits<256>>,
-    k_c371_0: Constant<Bits<371>>,
-}
-
-impl<const CONN_BITS: usize, const P: usize> Default for PathLits<CONN_BITS, P> {
-    fn default() -> Self {
-        Self {
-            cconn_bits_0: Default::default(),
-            k_cconn_bits_0: Constant::new(Bits::<CONN_BITS>::from(0u64)),
-            cconn_bits_1: Default::default(),
-            k_cconn_bits_1: Constant::new(Bits::<CONN_BITS>::from(1u64)),
-            cp_0: Default::default(),
-            k_cp_0: Constant::new(Bits::<P>::from(0u64)),
-            cp_1: Default::default(),
-            k_cp_1: Constant::new(Bits::<P>::from(1u64)),
-            c2_0: Default::default(),
-            k_c2_0: Constant::new(Bits::<2>::from(0u64)),
-            c2_1: Default::default(),
-            k_c2_1: Constant::new(Bits::<2>::from(1u64)),
-            c2_2: Default::default(),
-            k_c2_2: Constant::new(Bits::<2>::from(2u64)),
-            c2_3: Default::default(),
-            k_c2_3: Constant::new(Bits::<2>::from(3u64)),
-            c4_0: Default::default(),
-            k_c4_0: Constant::new(Bits::<4>::from(0u64)),
-            c4_1: Default::default(),
-            k_c4_1: Constant::new(Bits::<4>::from(1u64)),
-            c4_2: Default::default(),
-            k_c4_2: Constant::new(Bits::<4>::from(2u64)),
-            c4_3: Default::default(),
-            k_c4_3: Constant::new(Bits::<4>::from(3u64)),
-            c4_4: Default::default(),
-            k_c4_4: Constant::new(Bits::<4>::from(4u64)),
-            c4_5: Default::default(),
-            k_c4_5: Constant::new(Bits::<4>::from(5u64)),
-            c4_6: Default::default(),
-            k_c4_6: Constant::new(Bits::<4>::from(6u64)),
-            c4_7: Default::default(),
-            k_c4_7: Constant::new(Bits::<4>::from(7u64)),
-            c4_8: Default::default(),
-            k_c4_8: Constant::new(Bits::<4>::from(8u64)),
-            c4_9: Default::default(),
-            k_c4_9: Constant::new(Bits::<4>::from(9u64)),
-            c4_10: Default::default(),
-            k_c4_10: Constant::new(Bits::<4>::from(10u64)),
-            c4_11: Default::default(),
-            k_c4_11: Constant::new(Bits::<4>::from(11u64)),
-            c4_12: Default::default(),
-            k_c4_12: Constant::new(Bits::<4>::from(12u64)),
-            c4_13: Default::default(),
-            k_c4_13: Constant::new(Bits::<4>::from(13u64)),
-            c4_14: Default::default(),
-            k_c4_14: Constant::new(Bits::<4>::from(14u64)),
-            c5_0: Default::default(),
-            k_c5_0: Constant::new(Bits::<5>::from(0u64)),
-            c5_1: Default::default(),
-            k_c5_1: Constant::new(Bits::<5>::from(1u64)),
-            c5_31: Default::default(),
-            k_c5_31: Constant::new(Bits::<5>::from(31u64)),
-            c8_0: Default::default(),
-            k_c8_0: Constant::new(Bits::<8>::from(0u64)),
-            c8_1: Default::default(),
-            k_c8_1: Constant::new(Bits::<8>::from(1u64)),
-            c8_255: Default::default(),
-            k_c8_255: Constant::new(Bits::<8>::from(255u64)),
-            c9_0: Default::default(),
-            k_c9_0: Constant::new(Bits::<9>::from(0u64)),
-            c9_1: Default::default(),
-            k_c9_1: Constant::new(Bits::<9>::from(1u64)),
-            c10_1: Default::default(),
-            k_c10_1: Constant::new(Bits::<10>::from(1u64)),
-            c11_1024: Default::default(),
-            k_c11_1024: Constant::new(Bits::<11>::from(1024u64)),
-            c14_0: Default::default(),
-            k_c14_0: Constant::new(Bits::<14>::from(0u64)),
-            c15_0: Default::default(),
-            k_c15_0: Constant::new(Bits::<15>::from(0u64)),
-            c16_0: Default::default(),
-            k_c16_0: Constant::new(Bits::<16>::from(0u64)),
-            c16_1: Default::default(),
-            k_c16_1: Constant::new(Bits::<16>::from(1u64)),
-            c16_46080: Default::default(),
-            k_c16_46080: Constant::new(Bits::<16>::from(46080u64)),
-            c16_49152: Default::default(),
-            k_c16_49152: Constant::new(Bits::<16>::from(49152u64)),
-            c17_0: Default::default(),
-            k_c17_0: Constant::new(Bits::<17>::from(0u64)),
-            c17_65535: Default::default(),
-            k_c17_65535: Constant::new(Bits::<17>::from(65535u64)),
-            c18_256: Default::default(),
-            k_c18_256: Constant::new(Bits::<18>::from(256u64)),
-            c24_0: Default::default(),
-            k_c24_0: Constant::new(Bits::<24>::from(0u64)),
-            c24_1: Default::default(),
-            k_c24_1: Constant::new(Bits::<24>::from(1u64)),
-            c24_16777215: Default::default(),
-            k_c24_16777215: Constant::new(Bits::<24>::from(16777215u64)),
-            c28_0: Default::default(),
-            k_c28_0: Constant::new(Bits::<28>::from(0u64)),
-            c30_0: Default::default(),
-            k_c30_0: Constant::new(Bits::<30>::from(0u64)),
-            c31_0: Default::default(),
-            k_c31_0: Constant::new(Bits::<31>::from(0u64)),
-            c31_2147483647: Default::default(),
-            k_c31_2147483647: Constant::new(Bits::<31>::from(2147483647u64)),
-            c32_0: Default::default(),
-            k_c32_0: Constant::new(Bits::<32>::from(0u64)),
-            c32_1: Default::default(),
-            k_c32_1: Constant::new(Bits::<32>::from(1u64)),
-            c32_268435455: Default::default(),
-            k_c32_268435455: Constant::new(Bits::<32>::from(268435455u64)),
-            c34_0: Default::default(),
-            k_c34_0: Constant::new(Bits::<34>::from(0u64)),
-            c48_0: Default::default(),
-            k_c48_0: Constant::new(Bits::<48>::from(0u64)),
-            c48_2147483647: Default::default(),
-            k_c48_2147483647: Constant::new(Bits::<48>::from(2147483647u64)),
-            c256_0: Default::default(),
-            k_c256_0: Constant::new(Bits::<256>::from(0u64)),
-            c371_0: Default::default(),
-            k_c371_0: Constant::new(Bits::<371>::from(0u64)),
-        }
-    }
-}
-
-impl<const CONN_BITS: usize, const P: usize> Logic for PathLits<CONN_BITS, P> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.cconn_bits_0.next = self.k_cconn_bits_0.val();
-        self.cconn_bits_1.next = self.k_cconn_bits_1.val();
-        self.cp_0.next = self.k_cp_0.val();
-        self.cp_1.next = self.k_cp_1.val();
-        self.c2_0.next = self.k_c2_0.val();
-        self.c2_1.next = self.k_c2_1.val();
-        self.c2_2.next = self.k_c2_2.val();
-        self.c2_3.next = self.k_c2_3.val();
-        self.c4_0.next = self.k_c4_0.val();
-        self.c4_1.next = self.k_c4_1.val();
-        self.c4_2.next = self.k_c4_2.val();
-        self.c4_3.next = self.k_c4_3.val();
-        self.c4_4.next = self.k_c4_4.val();
-        self.c4_5.next = self.k_c4_5.val();
-        self.c4_6.next = self.k_c4_6.val();
-        self.c4_7.next = self.k_c4_7.val();
-        self.c4_8.next = self.k_c4_8.val();
-        self.c4_9.next = self.k_c4_9.val();
-        self.c4_10.next = self.k_c4_10.val();
-        self.c4_11.next = self.k_c4_11.val();
-        self.c4_12.next = self.k_c4_12.val();
-        self.c4_13.next = self.k_c4_13.val();
-        self.c4_14.next = self.k_c4_14.val();
-        self.c5_0.next = self.k_c5_0.val();
-        self.c5_1.next = self.k_c5_1.val();
-        self.c5_31.next = self.k_c5_31.val();
-        self.c8_0.next = self.k_c8_0.val();
-        self.c8_1.next = self.k_c8_1.val();
-        self.c8_255.next = self.k_c8_255.val();
-        self.c9_0.next = self.k_c9_0.val();
-        self.c9_1.next = self.k_c9_1.val();
-        self.c10_1.next = self.k_c10_1.val();
-        self.c11_1024.next = self.k_c11_1024.val();
-        self.c14_0.next = self.k_c14_0.val();
-        self.c15_0.next = self.k_c15_0.val();
-        self.c16_0.next = self.k_c16_0.val();
-        self.c16_1.next = self.k_c16_1.val();
-        self.c16_46080.next = self.k_c16_46080.val();
-        self.c16_49152.next = self.k_c16_49152.val();
-        self.c17_0.next = self.k_c17_0.val();
-        self.c17_65535.next = self.k_c17_65535.val();
-        self.c18_256.next = self.k_c18_256.val();
-        self.c24_0.next = self.k_c24_0.val();
-        self.c24_1.next = self.k_c24_1.val();
-        self.c24_16777215.next = self.k_c24_16777215.val();
-        self.c28_0.next = self.k_c28_0.val();
-        self.c30_0.next = self.k_c30_0.val();
-        self.c31_0.next = self.k_c31_0.val();
-        self.c31_2147483647.next = self.k_c31_2147483647.val();
-        self.c32_0.next = self.k_c32_0.val();
-        self.c32_1.next = self.k_c32_1.val();
-        self.c32_268435455.next = self.k_c32_268435455.val();
-        self.c34_0.next = self.k_c34_0.val();
-        self.c48_0.next = self.k_c48_0.val();
-        self.c48_2147483647.next = self.k_c48_2147483647.val();
-        self.c256_0.next = self.k_c256_0.val();
-        self.c371_0.next = self.k_c371_0.val();
-    }
-}
-
-#[derive(LogicBlock, Default)]
 pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> {
     // ---- inputs
     pub clock: Signal<In, Clock>,
@@ -574,8 +266,6 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     pub stat_reroll: Signal<Out, Bits<32>>,
     pub stat_tmo: Signal<Out, Bits<32>>,
     // ---- configuration, memories
-    k: PathCfg,
-    lit: PathLits<CONN_BITS, P>,
     ram_st: BlockRam<WB, CONN_BITS>,
     bank_rmw: BlockRam<BW, CONN_BITS>,
     bank_scan: RAM<Bits<BW>, CONN_BITS>,
@@ -857,21 +547,88 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     w_r: Signal<Local, Bits<WB>>,
     e_lost: Signal<Local, Bits<32>>,
     // ---- constants (as locals: rust-hdl's Constant has no Default)
-    k_taps: Signal<Local, Bits<16>>,
-    k_c000: Signal<Local, Bits<16>>,
-    k_one16: Signal<Local, Bits<16>>,
-    k_m24: Signal<Local, Bits<24>>,
-    k_m24w: Signal<Local, Bits<WB>>,
-    k_z371: Signal<Local, Bits<371>>,
-    k_ones371: Signal<Local, Bits<371>>,
-    k_m34: Signal<Local, Bits<34>>,
-    k_z34: Signal<Local, Bits<34>>,
+    k_taps: Constant<Bits<16>>,
+    k_c000: Constant<Bits<16>>,
+    k_one16: Constant<Bits<16>>,
+    k_m24w: Constant<Bits<WB>>,
+    k_ones371: Constant<Bits<371>>,
+    k_m34: Constant<Bits<34>>,
     t_d32: Signal<Local, Bits<32>>,
     en_f1: Signal<Local, Bits<10>>,
     dl_rh: Signal<Local, bool>,
     dl_ph: Signal<Local, bool>,
     dl_any: Signal<Local, bool>,
     n_port: Signal<Local, Bits<16>>,
+    // ---- constants (localparams): the configuration's, and every integer literal of the
+    // logic at its exact width (`l_c<width>_<value>`; rust-hdl writes a bare literal as 32'h..)
+    kc_beta: Constant<Bits<9>>,
+    kc_head: Constant<Bits<15>>,
+    kc_g: Constant<Bits<4>>,
+    kc_cmin: Constant<Bits<17>>,
+    kc_cinit: Constant<Bits<17>>,
+    kc_cmax: Constant<Bits<17>>,
+    kc_rto_min: Constant<Bits<32>>,
+    kc_rto_max: Constant<Bits<32>>,
+    kc_rto_init: Constant<Bits<32>>,
+    kc_ack: Constant<Bits<32>>,
+    kc_ft: Constant<Bits<8>>,
+    kc_mp: Constant<Bits<9>>,
+    kc_np: Constant<Bits<5>>,
+    kc_pm1: Constant<Bits<4>>,
+    kc_pmask: Constant<Bits<16>>,
+    l_c2_0: Constant<Bits<2>>,
+    l_c2_1: Constant<Bits<2>>,
+    l_c2_2: Constant<Bits<2>>,
+    l_c2_3: Constant<Bits<2>>,
+    l_c4_0: Constant<Bits<4>>,
+    l_c4_1: Constant<Bits<4>>,
+    l_c4_2: Constant<Bits<4>>,
+    l_c4_3: Constant<Bits<4>>,
+    l_c4_4: Constant<Bits<4>>,
+    l_c4_5: Constant<Bits<4>>,
+    l_c4_6: Constant<Bits<4>>,
+    l_c4_7: Constant<Bits<4>>,
+    l_c4_8: Constant<Bits<4>>,
+    l_c4_9: Constant<Bits<4>>,
+    l_c4_10: Constant<Bits<4>>,
+    l_c4_11: Constant<Bits<4>>,
+    l_c4_12: Constant<Bits<4>>,
+    l_c4_13: Constant<Bits<4>>,
+    l_c4_14: Constant<Bits<4>>,
+    l_c5_0: Constant<Bits<5>>,
+    l_c5_1: Constant<Bits<5>>,
+    l_c5_31: Constant<Bits<5>>,
+    l_c8_0: Constant<Bits<8>>,
+    l_c8_1: Constant<Bits<8>>,
+    l_c8_255: Constant<Bits<8>>,
+    l_c9_0: Constant<Bits<9>>,
+    l_c9_1: Constant<Bits<9>>,
+    l_c10_1: Constant<Bits<10>>,
+    l_c11_1024: Constant<Bits<11>>,
+    l_c14_0: Constant<Bits<14>>,
+    l_c15_0: Constant<Bits<15>>,
+    l_c16_0: Constant<Bits<16>>,
+    l_c16_1: Constant<Bits<16>>,
+    l_c17_0: Constant<Bits<17>>,
+    l_c17_65535: Constant<Bits<17>>,
+    l_c18_256: Constant<Bits<18>>,
+    l_c24_0: Constant<Bits<24>>,
+    l_c24_1: Constant<Bits<24>>,
+    l_c28_0: Constant<Bits<28>>,
+    l_c30_0: Constant<Bits<30>>,
+    l_c31_0: Constant<Bits<31>>,
+    l_c31_2147483647: Constant<Bits<31>>,
+    l_c32_0: Constant<Bits<32>>,
+    l_c32_1: Constant<Bits<32>>,
+    l_c32_268435455: Constant<Bits<32>>,
+    l_c48_0: Constant<Bits<48>>,
+    l_c48_2147483647: Constant<Bits<48>>,
+    l_c256_0: Constant<Bits<256>>,
+    l_c371_0: Constant<Bits<371>>,
+    l_cconn_bits_0: Constant<Bits<CONN_BITS>>,
+    l_cconn_bits_1: Constant<Bits<CONN_BITS>>,
+    l_cp_0: Constant<Bits<P>>,
+    l_cp_1: Constant<Bits<P>>,
 }
 
 /// The state word of one connection as the model's table gives it (the RAM's power-up
@@ -946,14 +703,408 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             return Err(ConfigError::invalid("transport", format!("PathTableRtl: inconsistent sizes CONN_BITS={CONN_BITS} P={P} WB={WB} BW={BW} (paths {})", cfg.paths)));
         }
         let k = PathConsts::new(cfg);
-        let mut s = Self { k: PathCfg::try_new(&k, P)?, ..Default::default() };
+        let kc = PathCfg::try_new(&k, P)?;
         // Power-up contents: every connection as PathTable::new(cfg, 0, 0), no deadline.
         let w: Bits<WB> = bits_of(&encode_table(&PathTable::new(cfg, 0, 0)));
         let c = 1usize << CONN_BITS;
-        s.ram_st = BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect());
-        s.bank_rmw = BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect());
-        s.bank_scan = RAM::new((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect::<BTreeMap<_, _>>());
-        Ok(s)
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            now: Default::default(),
+            s_valid: Default::default(),
+            s_op: Default::default(),
+            s_conn: Default::default(),
+            s_path: Default::default(),
+            s_n: Default::default(),
+            s_nl: Default::default(),
+            s_rtt_valid: Default::default(),
+            s_rtt: Default::default(),
+            s_ce: Default::default(),
+            s_pkts: Default::default(),
+            s_cum: Default::default(),
+            s_next: Default::default(),
+            s_ppsn: Default::default(),
+            s_first: Default::default(),
+            s_last: Default::default(),
+            s_avoid_valid: Default::default(),
+            s_avoid: Default::default(),
+            s_plane: Default::default(),
+            s_seq: Default::default(),
+            s_port: Default::default(),
+            s_seed: Default::default(),
+            m_ready: Default::default(),
+            m_tmo_ready: Default::default(),
+            s_ready: Default::default(),
+            m_valid: Default::default(),
+            m_op: Default::default(),
+            m_conn: Default::default(),
+            m_path: Default::default(),
+            m_kind: Default::default(),
+            m_ppsn: Default::default(),
+            m_port: Default::default(),
+            m_seq: Default::default(),
+            m_flag: Default::default(),
+            m_tmo_hit: Default::default(),
+            m_hw_valid: Default::default(),
+            m_hw_on: Default::default(),
+            m_hw_wait: Default::default(),
+            m_tmo_valid: Default::default(),
+            m_tmo_conn: Default::default(),
+            m_tmo_rto: Default::default(),
+            m_tmo_probe: Default::default(),
+            stat_select: Default::default(),
+            stat_select_none: Default::default(),
+            stat_probe_due: Default::default(),
+            stat_lost: Default::default(),
+            stat_decrease: Default::default(),
+            stat_ecn_cut: Default::default(),
+            stat_timeout: Default::default(),
+            stat_reroll: Default::default(),
+            stat_tmo: Default::default(),
+            ram_st: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect()),
+            bank_rmw: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect()),
+            bank_scan: RAM::new((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect::<BTreeMap<_, _>>()),
+            in_f: Default::default(),
+            i1_v: Default::default(),
+            i1_c: Default::default(),
+            i1_f: Default::default(),
+            i2_v: Default::default(),
+            i2_c: Default::default(),
+            i2_f: Default::default(),
+            i3_v: Default::default(),
+            i3_c: Default::default(),
+            i3_f: Default::default(),
+            line_a: Default::default(),
+            line_b: Default::default(),
+            rv_a: Default::default(),
+            rv_b: Default::default(),
+            c_select: Default::default(),
+            c_none: Default::default(),
+            c_pdue: Default::default(),
+            c_lost: Default::default(),
+            c_dec: Default::default(),
+            c_cut: Default::default(),
+            c_tmo_op: Default::default(),
+            c_reroll: Default::default(),
+            c_tmo: Default::default(),
+            sc: Default::default(),
+            rd_v: Default::default(),
+            rd_c: Default::default(),
+            hit_v: Default::default(),
+            hit_c: Default::default(),
+            hit_r: Default::default(),
+            hit_p: Default::default(),
+            tmo_v: Default::default(),
+            tmo_c: Default::default(),
+            tmo_r: Default::default(),
+            tmo_p: Default::default(),
+            sc_held: Default::default(),
+            sc_e: Default::default(),
+            sc_x: Default::default(),
+            sc_r: Default::default(),
+            sc_p: Default::default(),
+            sc_oh: Default::default(),
+            stall: Default::default(),
+            bubble: Default::default(),
+            adv: Default::default(),
+            badv: Default::default(),
+            r17: Default::default(),
+            r18: Default::default(),
+            r23: Default::default(),
+            r24: Default::default(),
+            r25: Default::default(),
+            u_op: Default::default(),
+            u_p: Default::default(),
+            u_n: Default::default(),
+            u_nl: Default::default(),
+            u_rttv: Default::default(),
+            u_rtt: Default::default(),
+            u_ce: Default::default(),
+            u_pkts: Default::default(),
+            u_cum: Default::default(),
+            u_next: Default::default(),
+            u_ppsn: Default::default(),
+            u_first: Default::default(),
+            u_last: Default::default(),
+            u_avv: Default::default(),
+            u_av: Default::default(),
+            u_plane: Default::default(),
+            u_seq: Default::default(),
+            u_port: Default::default(),
+            u_seed: Default::default(),
+            u_now: Default::default(),
+            is_rc: Default::default(),
+            is_rp: Default::default(),
+            is_sel: Default::default(),
+            is_psent: Default::default(),
+            is_ptmo: Default::default(),
+            is_prep: Default::default(),
+            is_ackb: Default::default(),
+            is_ackp: Default::default(),
+            is_loss: Default::default(),
+            is_ltmo: Default::default(),
+            is_rel: Default::default(),
+            is_tmo: Default::default(),
+            is_fail: Default::default(),
+            is_chk: Default::default(),
+            is_pop: Default::default(),
+            p_ok: Default::default(),
+            word: Default::default(),
+            w_rr: Default::default(),
+            w_lfsr: Default::default(),
+            w_zmax: Default::default(),
+            t_row: Default::default(),
+            t_st: Default::default(),
+            t_cw: Default::default(),
+            t_w: Default::default(),
+            t_inf: Default::default(),
+            t_srtt: Default::default(),
+            t_i: Default::default(),
+            t_oh: Default::default(),
+            t_b: Default::default(),
+            s_elig: Default::default(),
+            s_okm: Default::default(),
+            s_pdue: Default::default(),
+            m_old: Default::default(),
+            mask: Default::default(),
+            pd: Default::default(),
+            pd_f: Default::default(),
+            pd_i: Default::default(),
+            start: Default::default(),
+            abit: Default::default(),
+            cand: Default::default(),
+            m1: Default::default(),
+            m2: Default::default(),
+            f1h: Default::default(),
+            f1hi: Default::default(),
+            f1l: Default::default(),
+            f1li: Default::default(),
+            f2h: Default::default(),
+            f2hi: Default::default(),
+            f2l: Default::default(),
+            f2li: Default::default(),
+            sel_f: Default::default(),
+            sel_i: Default::default(),
+            kind: Default::default(),
+            p_eff: Default::default(),
+            has_row: Default::default(),
+            row: Default::default(),
+            r_e: Default::default(),
+            r_st: Default::default(),
+            r_npp: Default::default(),
+            r_cw: Default::default(),
+            r_cnt: Default::default(),
+            r_inf: Default::default(),
+            r_srtt: Default::default(),
+            r_rv: Default::default(),
+            r_al: Default::default(),
+            r_cea: Default::default(),
+            r_pka: Default::default(),
+            r_awe: Default::default(),
+            r_hap: Default::default(),
+            r_aany: Default::default(),
+            r_strk: Default::default(),
+            r_ldp: Default::default(),
+            r_dany: Default::default(),
+            r_bo: Default::default(),
+            r_pseq: Default::default(),
+            r_psent: Default::default(),
+            r_ptr: Default::default(),
+            r_pdue: Default::default(),
+            r_rs: Default::default(),
+            r_win: Default::default(),
+            n_e: Default::default(),
+            n_st: Default::default(),
+            n_npp: Default::default(),
+            n_cw: Default::default(),
+            n_cnt: Default::default(),
+            n_inf: Default::default(),
+            n_srtt: Default::default(),
+            n_rv: Default::default(),
+            n_al: Default::default(),
+            n_cea: Default::default(),
+            n_pka: Default::default(),
+            n_awe: Default::default(),
+            n_hap: Default::default(),
+            n_aany: Default::default(),
+            n_strk: Default::default(),
+            n_ldp: Default::default(),
+            n_dany: Default::default(),
+            n_bo: Default::default(),
+            n_pseq: Default::default(),
+            n_psent: Default::default(),
+            n_ptr: Default::default(),
+            n_pdue: Default::default(),
+            n_rs: Default::default(),
+            n_row: Default::default(),
+            n_rr: Default::default(),
+            n_lfsr: Default::default(),
+            n_zmax: Default::default(),
+            n_word: Default::default(),
+            lf_step: Default::default(),
+            en_f: Default::default(),
+            en_e: Default::default(),
+            a_cnt10: Default::default(),
+            a_w10: Default::default(),
+            a_cw: Default::default(),
+            a_cnt: Default::default(),
+            a_inf: Default::default(),
+            a_cwu: Default::default(),
+            a_w2: Default::default(),
+            a_c2: Default::default(),
+            rt_in: Default::default(),
+            rt_s: Default::default(),
+            rt_err: Default::default(),
+            rt_s8: Default::default(),
+            rt_f8: Default::default(),
+            rt_f4: Default::default(),
+            rt_v4: Default::default(),
+            ec_cem: Default::default(),
+            ec_cea: Default::default(),
+            ec_pka: Default::default(),
+            ec_close: Default::default(),
+            dv_r: Default::default(),
+            dv_d: Default::default(),
+            dv_q: Default::default(),
+            dv_b: Default::default(),
+            ec_al: Default::default(),
+            ec_cutok: Default::default(),
+            mu_acc: Default::default(),
+            mu_sh: Default::default(),
+            mu_cut: Default::default(),
+            mb_acc: Default::default(),
+            mb_sh: Default::default(),
+            mb_cw: Default::default(),
+            sw_cw: Default::default(),
+            sw_cnt_in: Default::default(),
+            sw_w: Default::default(),
+            sw_cnt: Default::default(),
+            st_strk: Default::default(),
+            st_st: Default::default(),
+            st_fail: Default::default(),
+            ls_dec: Default::default(),
+            g_last: Default::default(),
+            d_close: Default::default(),
+            d_cut: Default::default(),
+            d_first: Default::default(),
+            d_last: Default::default(),
+            d_hap: Default::default(),
+            d_sent: Default::default(),
+            f_flag: Default::default(),
+            f_seq: Default::default(),
+            f_ppsn: Default::default(),
+            f_mult: Default::default(),
+            f_dec: Default::default(),
+            f_cut: Default::default(),
+            f_reroll: Default::default(),
+            f_lost: Default::default(),
+            f_hit: Default::default(),
+            f_keyv: Default::default(),
+            rto_b: Default::default(),
+            rto_s: Default::default(),
+            rto: Default::default(),
+            dl_rv: Default::default(),
+            dl_pv: Default::default(),
+            dl_d: Default::default(),
+            m_new: Default::default(),
+            hm: Default::default(),
+            hw_acc: Default::default(),
+            hw_sh: Default::default(),
+            hw_sum: Default::default(),
+            hw_o_on: Default::default(),
+            hw_o_w: Default::default(),
+            hw_n_on: Default::default(),
+            hw_n_w: Default::default(),
+            hw_v: Default::default(),
+            res: Default::default(),
+            bk_e: Default::default(),
+            bk_w: Default::default(),
+            bk_m: Default::default(),
+            bk_s: Default::default(),
+            w_m: Default::default(),
+            w_r: Default::default(),
+            e_lost: Default::default(),
+            k_taps: Constant::new(Bits::<16>::from(0xB400u64)),
+            k_c000: Constant::new(Bits::<16>::from(0xC000u64)),
+            k_one16: Constant::new(Bits::<16>::from(1u64)),
+            k_m24w: Constant::new(Bits::<WB>::from(0xFF_FFFFu64)),
+            k_ones371: Constant::new(!Bits::<371>::from(0u64)),
+            k_m34: Constant::new(!Bits::<34>::from(0u64)),
+            t_d32: Default::default(),
+            en_f1: Default::default(),
+            dl_rh: Default::default(),
+            dl_ph: Default::default(),
+            dl_any: Default::default(),
+            n_port: Default::default(),
+            kc_beta: kc.k_beta.clone(),
+            kc_head: kc.k_head.clone(),
+            kc_g: kc.k_g.clone(),
+            kc_cmin: kc.k_cmin.clone(),
+            kc_cinit: kc.k_cinit.clone(),
+            kc_cmax: kc.k_cmax.clone(),
+            kc_rto_min: kc.k_rto_min.clone(),
+            kc_rto_max: kc.k_rto_max.clone(),
+            kc_rto_init: kc.k_rto_init.clone(),
+            kc_ack: kc.k_ack.clone(),
+            kc_ft: kc.k_ft.clone(),
+            kc_mp: kc.k_mp.clone(),
+            kc_np: kc.k_np.clone(),
+            kc_pm1: kc.k_pm1.clone(),
+            kc_pmask: kc.k_pmask.clone(),
+            l_c2_0: Constant::new(Bits::<2>::from(0u64)),
+            l_c2_1: Constant::new(Bits::<2>::from(1u64)),
+            l_c2_2: Constant::new(Bits::<2>::from(2u64)),
+            l_c2_3: Constant::new(Bits::<2>::from(3u64)),
+            l_c4_0: Constant::new(Bits::<4>::from(0u64)),
+            l_c4_1: Constant::new(Bits::<4>::from(1u64)),
+            l_c4_2: Constant::new(Bits::<4>::from(2u64)),
+            l_c4_3: Constant::new(Bits::<4>::from(3u64)),
+            l_c4_4: Constant::new(Bits::<4>::from(4u64)),
+            l_c4_5: Constant::new(Bits::<4>::from(5u64)),
+            l_c4_6: Constant::new(Bits::<4>::from(6u64)),
+            l_c4_7: Constant::new(Bits::<4>::from(7u64)),
+            l_c4_8: Constant::new(Bits::<4>::from(8u64)),
+            l_c4_9: Constant::new(Bits::<4>::from(9u64)),
+            l_c4_10: Constant::new(Bits::<4>::from(10u64)),
+            l_c4_11: Constant::new(Bits::<4>::from(11u64)),
+            l_c4_12: Constant::new(Bits::<4>::from(12u64)),
+            l_c4_13: Constant::new(Bits::<4>::from(13u64)),
+            l_c4_14: Constant::new(Bits::<4>::from(14u64)),
+            l_c5_0: Constant::new(Bits::<5>::from(0u64)),
+            l_c5_1: Constant::new(Bits::<5>::from(1u64)),
+            l_c5_31: Constant::new(Bits::<5>::from(31u64)),
+            l_c8_0: Constant::new(Bits::<8>::from(0u64)),
+            l_c8_1: Constant::new(Bits::<8>::from(1u64)),
+            l_c8_255: Constant::new(Bits::<8>::from(255u64)),
+            l_c9_0: Constant::new(Bits::<9>::from(0u64)),
+            l_c9_1: Constant::new(Bits::<9>::from(1u64)),
+            l_c10_1: Constant::new(Bits::<10>::from(1u64)),
+            l_c11_1024: Constant::new(Bits::<11>::from(1024u64)),
+            l_c14_0: Constant::new(Bits::<14>::from(0u64)),
+            l_c15_0: Constant::new(Bits::<15>::from(0u64)),
+            l_c16_0: Constant::new(Bits::<16>::from(0u64)),
+            l_c16_1: Constant::new(Bits::<16>::from(1u64)),
+            l_c17_0: Constant::new(Bits::<17>::from(0u64)),
+            l_c17_65535: Constant::new(Bits::<17>::from(65535u64)),
+            l_c18_256: Constant::new(Bits::<18>::from(256u64)),
+            l_c24_0: Constant::new(Bits::<24>::from(0u64)),
+            l_c24_1: Constant::new(Bits::<24>::from(1u64)),
+            l_c28_0: Constant::new(Bits::<28>::from(0u64)),
+            l_c30_0: Constant::new(Bits::<30>::from(0u64)),
+            l_c31_0: Constant::new(Bits::<31>::from(0u64)),
+            l_c31_2147483647: Constant::new(Bits::<31>::from(2147483647u64)),
+            l_c32_0: Constant::new(Bits::<32>::from(0u64)),
+            l_c32_1: Constant::new(Bits::<32>::from(1u64)),
+            l_c32_268435455: Constant::new(Bits::<32>::from(268435455u64)),
+            l_c48_0: Constant::new(Bits::<48>::from(0u64)),
+            l_c48_2147483647: Constant::new(Bits::<48>::from(2147483647u64)),
+            l_c256_0: Constant::new(Bits::<256>::from(0u64)),
+            l_c371_0: Constant::new(Bits::<371>::from(0u64)),
+            l_cconn_bits_0: Constant::new(Bits::<CONN_BITS>::from(0u64)),
+            l_cconn_bits_1: Constant::new(Bits::<CONN_BITS>::from(1u64)),
+            l_cp_0: Constant::new(Bits::<P>::from(0u64)),
+            l_cp_1: Constant::new(Bits::<P>::from(1u64)),
+        })
     }
 }
 
@@ -969,15 +1120,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             c_tmo, sc, rd_v, rd_c, hit_v, hit_c, hit_r, hit_p, tmo_v, tmo_c, tmo_r, tmo_p
         );
 
-        self.k_taps.next = self.lit.c16_46080.val();
-        self.k_c000.next = self.lit.c16_49152.val();
-        self.k_one16.next = self.lit.c16_1.val();
-        self.k_m24.next = self.lit.c24_16777215.val();
-        self.k_m24w.next = bit_cast::<WB, 24>(self.k_m24.val());
-        self.k_z371.next = self.lit.c371_0.val();
-        self.k_ones371.next = !self.k_z371.val();
-        self.k_z34.next = self.lit.c34_0.val();
-        self.k_m34.next = !self.k_z34.val();
 
         // ================= control: global stall, the §2.9 bubble
         self.r17.next = self.line_a.q.val().get_bits::<256>(3328);
@@ -990,7 +1132,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             & !self.stall.val()
             & self.rv_a.q.val().get_bit(13)
             & self.rv_b.q.val().get_bit(0)
-            & ((self.r17.val().get_bits::<4>(1) == self.lit.c4_7.val()) | (self.r17.val().get_bits::<4>(1) == self.lit.c4_8.val()))
+            & ((self.r17.val().get_bits::<4>(1) == self.l_c4_7.val()) | (self.r17.val().get_bits::<4>(1) == self.l_c4_8.val()))
             & self.r17.val().get_bit(135)
             & self.r18.val().get_bit(135)
             & (self.r17.val().get_bits::<20>(5) == self.r18.val().get_bits::<20>(5))
@@ -1068,23 +1210,23 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.u_port.next = self.i3_f.q.val().get_bits::<16>(248);
         self.u_seed.next = self.i3_f.q.val().get_bits::<16>(264);
         self.u_now.next = self.i3_f.q.val().get_bits::<32>(280);
-        self.is_rc.next = self.u_op.val() == self.lit.c4_0.val();
-        self.is_rp.next = self.u_op.val() == self.lit.c4_1.val();
-        self.is_sel.next = self.u_op.val() == self.lit.c4_2.val();
-        self.is_psent.next = self.u_op.val() == self.lit.c4_3.val();
-        self.is_ptmo.next = self.u_op.val() == self.lit.c4_4.val();
-        self.is_prep.next = self.u_op.val() == self.lit.c4_5.val();
-        self.is_ackb.next = self.u_op.val() == self.lit.c4_6.val();
-        self.is_ackp.next = self.u_op.val() == self.lit.c4_7.val();
-        self.is_loss.next = self.u_op.val() == self.lit.c4_8.val();
-        self.is_ltmo.next = self.u_op.val() == self.lit.c4_9.val();
-        self.is_rel.next = self.u_op.val() == self.lit.c4_10.val();
-        self.is_tmo.next = self.u_op.val() == self.lit.c4_11.val();
-        self.is_fail.next = self.u_op.val() == self.lit.c4_12.val();
-        self.is_chk.next = self.u_op.val() == self.lit.c4_13.val();
-        self.p_ok.next = bit_cast::<5, 4>(self.u_p.val()) < self.k.np.val();
+        self.is_rc.next = self.u_op.val() == self.l_c4_0.val();
+        self.is_rp.next = self.u_op.val() == self.l_c4_1.val();
+        self.is_sel.next = self.u_op.val() == self.l_c4_2.val();
+        self.is_psent.next = self.u_op.val() == self.l_c4_3.val();
+        self.is_ptmo.next = self.u_op.val() == self.l_c4_4.val();
+        self.is_prep.next = self.u_op.val() == self.l_c4_5.val();
+        self.is_ackb.next = self.u_op.val() == self.l_c4_6.val();
+        self.is_ackp.next = self.u_op.val() == self.l_c4_7.val();
+        self.is_loss.next = self.u_op.val() == self.l_c4_8.val();
+        self.is_ltmo.next = self.u_op.val() == self.l_c4_9.val();
+        self.is_rel.next = self.u_op.val() == self.l_c4_10.val();
+        self.is_tmo.next = self.u_op.val() == self.l_c4_11.val();
+        self.is_fail.next = self.u_op.val() == self.l_c4_12.val();
+        self.is_chk.next = self.u_op.val() == self.l_c4_13.val();
+        self.p_ok.next = bit_cast::<5, 4>(self.u_p.val()) < self.kc_np.val();
         // a path op (codes 1, 3..=13) on a path that exists
-        self.is_pop.next = !self.is_rc.val() & !self.is_sel.val() & (self.u_op.val() < self.lit.c4_14.val()) & self.p_ok.val();
+        self.is_pop.next = !self.is_rc.val() & !self.is_sel.val() & (self.u_op.val() < self.l_c4_14.val()) & self.p_ok.val();
 
         self.word.next = self.ram_st.read_data.val();
         self.w_rr.next = self.word.val().get_bits::<4>(0);
@@ -1092,11 +1234,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.w_zmax.next = self.word.val().get_bit(20);
 
         // ---- summary over the rows: eligible, OK, probe due, srtt8 maximum
-        self.s_elig.next = self.lit.c16_0.val();
-        self.s_okm.next = self.lit.c16_0.val();
-        self.s_pdue.next = self.lit.c16_0.val();
-        self.m_old.next = self.lit.c31_0.val();
-        self.t_oh.next = self.lit.c16_1.val();
+        self.s_elig.next = self.l_c16_0.val();
+        self.s_okm.next = self.l_c16_0.val();
+        self.s_pdue.next = self.l_c16_0.val();
+        self.m_old.next = self.l_c31_0.val();
+        self.t_oh.next = self.l_c16_1.val();
         for i in 0..P {
             self.t_row.next = self.word.val().get_bits::<371>(i * 371 + 24);
             self.t_st.next = self.t_row.val().get_bits::<2>(14);
@@ -1104,13 +1246,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.t_inf.next = self.t_row.val().get_bits::<9>(66);
             self.t_srtt.next = self.t_row.val().get_bits::<31>(75);
             self.t_w.next = self.t_cw.val().get_bits::<9>(8);
-            if self.t_w.val() == self.lit.c9_0.val() {
-                self.t_w.next = self.lit.c9_1.val();
+            if self.t_w.val() == self.l_c9_0.val() {
+                self.t_w.next = self.l_c9_1.val();
             }
             if !self.t_st.val().get_bit(1) & (self.t_inf.val() < self.t_w.val()) {
                 self.s_elig.next = self.s_elig.val() | self.t_oh.val();
             }
-            if self.t_st.val() == self.lit.c2_0.val() {
+            if self.t_st.val() == self.l_c2_0.val() {
                 self.s_okm.next = self.s_okm.val() | self.t_oh.val();
             }
             if self.t_row.val().get_bit(338) {
@@ -1123,13 +1265,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
 
         // ---- SELECT: probe due first (row order), else round robin from rr + 1
-        self.mask.next = self.u_plane.val() & self.k.pmask.val();
+        self.mask.next = self.u_plane.val() & self.kc_pmask.val();
         self.pd.next = self.s_pdue.val() & self.mask.val();
-        self.start.next = self.w_rr.val() + self.lit.c4_1.val();
-        if self.w_rr.val() == self.k.pm1.val() {
-            self.start.next = self.lit.c4_0.val();
+        self.start.next = self.w_rr.val() + self.l_c4_1.val();
+        if self.w_rr.val() == self.kc_pm1.val() {
+            self.start.next = self.l_c4_0.val();
         }
-        self.abit.next = (self.k_one16.val() << self.u_av.val()) & self.k.pmask.val();
+        self.abit.next = (self.k_one16.val() << self.u_av.val()) & self.kc_pmask.val();
         self.cand.next = self.s_elig.val() & self.mask.val();
         self.m1.next = self.cand.val();
         if self.u_avv.val() {
@@ -1137,17 +1279,17 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.m2.next = self.cand.val() & !self.s_okm.val() & !self.abit.val();
         self.pd_f.next = false;
-        self.pd_i.next = self.lit.c4_0.val();
+        self.pd_i.next = self.l_c4_0.val();
         self.f1h.next = false;
-        self.f1hi.next = self.lit.c4_0.val();
+        self.f1hi.next = self.l_c4_0.val();
         self.f1l.next = false;
-        self.f1li.next = self.lit.c4_0.val();
+        self.f1li.next = self.l_c4_0.val();
         self.f2h.next = false;
-        self.f2hi.next = self.lit.c4_0.val();
+        self.f2hi.next = self.l_c4_0.val();
         self.f2l.next = false;
-        self.f2li.next = self.lit.c4_0.val();
-        self.t_i.next = self.lit.c4_0.val();
-        self.t_oh.next = self.lit.c16_1.val();
+        self.f2li.next = self.l_c4_0.val();
+        self.t_i.next = self.l_c4_0.val();
+        self.t_oh.next = self.l_c16_1.val();
         for _i in 0..P {
             self.t_b.next = (self.pd.val() & self.t_oh.val()).any();
             if self.t_b.val() & !self.pd_f.val() {
@@ -1172,11 +1314,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.f2h.next = true;
                 self.f2hi.next = self.t_i.val();
             }
-            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
             self.t_oh.next = self.t_oh.val() << 1;
         }
         self.sel_f.next = false;
-        self.sel_i.next = self.lit.c4_0.val();
+        self.sel_i.next = self.l_c4_0.val();
         if self.f1l.val() {
             self.sel_f.next = true;
             self.sel_i.next = self.f1li.val();
@@ -1193,28 +1335,28 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sel_f.next = true;
             self.sel_i.next = self.u_av.val();
         }
-        self.kind.next = self.lit.c2_0.val();
+        self.kind.next = self.l_c2_0.val();
         self.p_eff.next = self.u_p.val();
         if self.is_sel.val() {
-            self.p_eff.next = self.lit.c4_0.val();
+            self.p_eff.next = self.l_c4_0.val();
             if self.pd_f.val() {
-                self.kind.next = self.lit.c2_2.val();
+                self.kind.next = self.l_c2_2.val();
                 self.p_eff.next = self.pd_i.val();
             } else if self.sel_f.val() {
-                self.kind.next = self.lit.c2_1.val();
+                self.kind.next = self.l_c2_1.val();
                 self.p_eff.next = self.sel_i.val();
             }
         }
-        self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.lit.c2_0.val()));
+        self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.l_c2_0.val()));
 
         // ---- the row of p_eff
-        self.row.next = self.lit.c371_0.val();
-        self.t_i.next = self.lit.c4_0.val();
+        self.row.next = self.l_c371_0.val();
+        self.t_i.next = self.l_c4_0.val();
         for i in 0..P {
             if self.t_i.val() == self.p_eff.val() {
                 self.row.next = self.word.val().get_bits::<371>(i * 371 + 24);
             }
-            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
         }
         self.r_e.next = self.row.val().get_bits::<14>(0);
         self.r_st.next = self.row.val().get_bits::<2>(14);
@@ -1240,8 +1382,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.r_pdue.next = self.row.val().get_bit(338);
         self.r_rs.next = self.row.val().get_bits::<32>(339);
         self.r_win.next = self.r_cw.val().get_bits::<9>(8);
-        if self.r_win.val() == self.lit.c9_0.val() {
-            self.r_win.next = self.lit.c9_1.val();
+        if self.r_win.val() == self.l_c9_0.val() {
+            self.r_win.next = self.l_c9_1.val();
         }
 
         // ---- the entropy LFSR: one step and the draw for p_eff (M4)
@@ -1251,7 +1393,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.en_f.next = self.lf_step.val().get_bits::<10>(6);
         self.en_e.next = (bit_cast::<14, 10>(self.en_f.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
-        self.en_f1.next = self.en_f.val() + self.lit.c10_1.val();
+        self.en_f1.next = self.en_f.val() + self.l_c10_1.val();
         if (self.en_e.val() == self.r_e.val()) & !self.is_rp.val() {
             self.en_e.next = (bit_cast::<14, 10>(self.en_f1.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
         }
@@ -1262,20 +1404,20 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.a_inf.next = self.r_inf.val();
         self.a_cnt10.next = bit_cast::<10, 9>(self.r_cnt.val()) + bit_cast::<10, 9>(self.u_n.val());
         self.a_w10.next = bit_cast::<10, 9>(self.r_win.val());
-        self.a_cwu.next = bit_cast::<18, 17>(self.r_cw.val()) + self.lit.c18_256.val();
-        if self.a_cwu.val() > bit_cast::<18, 17>(self.k.cmax.val()) {
-            self.a_cwu.next = bit_cast::<18, 17>(self.k.cmax.val());
+        self.a_cwu.next = bit_cast::<18, 17>(self.r_cw.val()) + self.l_c18_256.val();
+        if self.a_cwu.val() > bit_cast::<18, 17>(self.kc_cmax.val()) {
+            self.a_cwu.next = bit_cast::<18, 17>(self.kc_cmax.val());
         }
         self.a_w2.next = self.a_cwu.val().get_bits::<9>(8);
-        if self.a_w2.val() == self.lit.c9_0.val() {
-            self.a_w2.next = self.lit.c9_1.val();
+        if self.a_w2.val() == self.l_c9_0.val() {
+            self.a_w2.next = self.l_c9_1.val();
         }
         self.a_c2.next = self.a_cnt10.val() - self.a_w10.val();
-        if self.a_c2.val() > bit_cast::<10, 9>(self.a_w2.val() - self.lit.c9_1.val()) {
-            self.a_c2.next = bit_cast::<10, 9>(self.a_w2.val() - self.lit.c9_1.val());
+        if self.a_c2.val() > bit_cast::<10, 9>(self.a_w2.val() - self.l_c9_1.val()) {
+            self.a_c2.next = bit_cast::<10, 9>(self.a_w2.val() - self.l_c9_1.val());
         }
-        if self.u_n.val() != self.lit.c9_0.val() {
-            self.a_inf.next = self.lit.c9_0.val();
+        if self.u_n.val() != self.l_c9_0.val() {
+            self.a_inf.next = self.l_c9_0.val();
             if self.r_inf.val() >= self.u_n.val() {
                 self.a_inf.next = self.r_inf.val() - self.u_n.val();
             }
@@ -1292,11 +1434,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.rt_in.next = self.u_now.val() - self.r_psent.val();
         }
         self.rt_s.next = self.rt_in.val();
-        if self.rt_in.val() == self.lit.c32_0.val() {
-            self.rt_s.next = self.lit.c32_1.val();
+        if self.rt_in.val() == self.l_c32_0.val() {
+            self.rt_s.next = self.l_c32_1.val();
         }
-        if self.rt_in.val() > self.lit.c32_268435455.val() {
-            self.rt_s.next = self.lit.c32_268435455.val();
+        if self.rt_in.val() > self.l_c32_268435455.val() {
+            self.rt_s.next = self.l_c32_268435455.val();
         }
         self.rt_err.next = (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) - self.rt_s.val();
         if (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) < self.rt_s.val() {
@@ -1306,7 +1448,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.rt_f4.next = self.rt_s.val() << 1;
         self.rt_s8.next = self.rt_s.val() << 3;
         self.rt_v4.next = self.rt_s.val() << 1;
-        if self.r_srtt.val() != self.lit.c31_0.val() {
+        if self.r_srtt.val() != self.l_c31_0.val() {
             self.rt_s8.next = bit_cast::<32, 31>(self.r_srtt.val()) - (bit_cast::<32, 31>(self.r_srtt.val()) >> 3) + self.rt_s.val();
             self.rt_v4.next = bit_cast::<32, 30>(self.r_rv.val()) - (bit_cast::<32, 30>(self.r_rv.val()) >> 2) + self.rt_err.val();
         }
@@ -1317,12 +1459,12 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.ec_cem.next = self.u_pkts.val();
         }
         self.ec_cea.next = bit_cast::<17, 16>(self.r_cea.val()) + bit_cast::<17, 8>(self.ec_cem.val());
-        if self.ec_cea.val() > self.lit.c17_65535.val() {
-            self.ec_cea.next = self.lit.c17_65535.val();
+        if self.ec_cea.val() > self.l_c17_65535.val() {
+            self.ec_cea.next = self.l_c17_65535.val();
         }
         self.ec_pka.next = bit_cast::<17, 16>(self.r_pka.val()) + bit_cast::<17, 8>(self.u_pkts.val());
-        if self.ec_pka.val() > self.lit.c17_65535.val() {
-            self.ec_pka.next = self.lit.c17_65535.val();
+        if self.ec_pka.val() > self.l_c17_65535.val() {
+            self.ec_pka.next = self.l_c17_65535.val();
         }
         self.d_close.next = self.u_cum.val() - self.r_awe.val();
         self.ec_close.next = !self.d_close.val().get_bit(23);
@@ -1342,11 +1484,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             self.dv_q.next = (self.dv_q.val() << 1) | bit_cast::<11, 1>(self.dv_b.val().into());
         }
-        self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.k.g.val()) + (self.dv_q.val() >> self.k.g.val());
+        self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.kc_g.val()) + (self.dv_q.val() >> self.kc_g.val());
         self.d_cut.next = self.u_cum.val() - self.r_ldp.val();
-        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != self.lit.c17_0.val()) & (self.ec_cea.val() != self.lit.c17_0.val()) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
+        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != self.l_c17_0.val()) & (self.ec_cea.val() != self.l_c17_0.val()) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
         // cut = (cwnd * alpha') >> 11, on the window after on_acked
-        self.mu_acc.next = self.lit.c28_0.val();
+        self.mu_acc.next = self.l_c28_0.val();
         self.mu_sh.next = bit_cast::<28, 17>(self.a_cw.val());
         for j in 0..11 {
             if self.ec_al.val().get_bit(j) {
@@ -1356,25 +1498,25 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.mu_cut.next = self.mu_acc.val().get_bits::<17>(11);
         // loss decrease: (cwnd * beta_q8) >> 8
-        self.mb_acc.next = self.lit.c28_0.val();
+        self.mb_acc.next = self.l_c28_0.val();
         self.mb_sh.next = bit_cast::<28, 17>(self.r_cw.val());
         for j in 0..9 {
-            if self.k.beta.val().get_bit(j) {
+            if self.kc_beta.val().get_bit(j) {
                 self.mb_acc.next = self.mb_acc.val() + self.mb_sh.val();
             }
             self.mb_sh.next = self.mb_sh.val() << 1;
         }
         self.mb_cw.next = self.mb_acc.val().get_bits::<17>(8);
-        if self.mb_cw.val() < self.k.cmin.val() {
-            self.mb_cw.next = self.k.cmin.val();
+        if self.mb_cw.val() < self.kc_cmin.val() {
+            self.mb_cw.next = self.kc_cmin.val();
         }
         // the decrease the op makes (ECN cut, LOSS, TIMEOUT) and the counter clamp
-        self.sw_cw.next = self.k.cmin.val();
+        self.sw_cw.next = self.kc_cmin.val();
         self.sw_cnt_in.next = self.r_cnt.val();
         if self.is_ackp.val() {
             self.sw_cw.next = self.a_cw.val() - self.mu_cut.val();
-            if self.sw_cw.val() < self.k.cmin.val() {
-                self.sw_cw.next = self.k.cmin.val();
+            if self.sw_cw.val() < self.kc_cmin.val() {
+                self.sw_cw.next = self.kc_cmin.val();
             }
             self.sw_cnt_in.next = self.a_cnt.val();
         }
@@ -1382,27 +1524,27 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sw_cw.next = self.mb_cw.val();
         }
         self.sw_w.next = self.sw_cw.val().get_bits::<9>(8);
-        if self.sw_w.val() == self.lit.c9_0.val() {
-            self.sw_w.next = self.lit.c9_1.val();
+        if self.sw_w.val() == self.l_c9_0.val() {
+            self.sw_w.next = self.l_c9_1.val();
         }
         self.sw_cnt.next = self.sw_cnt_in.val();
-        if self.sw_cnt_in.val() > self.sw_w.val() - self.lit.c9_1.val() {
-            self.sw_cnt.next = self.sw_w.val() - self.lit.c9_1.val();
+        if self.sw_cnt_in.val() > self.sw_w.val() - self.l_c9_1.val() {
+            self.sw_cnt.next = self.sw_w.val() - self.l_c9_1.val();
         }
         // a strike (LOSS with a decrease, TIMEOUT)
-        self.st_strk.next = self.r_strk.val() + self.lit.c8_1.val();
-        if self.r_strk.val() == self.lit.c8_255.val() {
-            self.st_strk.next = self.lit.c8_255.val();
+        self.st_strk.next = self.r_strk.val() + self.l_c8_1.val();
+        if self.r_strk.val() == self.l_c8_255.val() {
+            self.st_strk.next = self.l_c8_255.val();
         }
         self.st_st.next = self.r_st.val();
-        if self.r_st.val() == self.lit.c2_0.val() {
-            self.st_st.next = self.lit.c2_1.val();
+        if self.r_st.val() == self.l_c2_0.val() {
+            self.st_st.next = self.l_c2_1.val();
         }
-        self.st_fail.next = self.st_strk.val() >= self.k.ft.val();
+        self.st_fail.next = self.st_strk.val() >= self.kc_ft.val();
         self.d_first.next = self.u_first.val() - self.r_ldp.val();
         self.d_last.next = self.u_last.val() - self.r_ldp.val();
-        self.ls_dec.next = (self.u_n.val() != self.lit.c9_0.val()) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
-        self.g_last.next = self.r_npp.val() - self.lit.c24_1.val();
+        self.ls_dec.next = (self.u_n.val() != self.l_c9_0.val()) & (!self.r_dany.val() | !self.d_first.val().get_bit(23) | !self.d_last.val().get_bit(23));
+        self.g_last.next = self.r_npp.val() - self.l_c24_1.val();
         self.d_hap.next = self.u_ppsn.val() - self.r_hap.val();
         self.d_sent.next = self.g_last.val() - self.u_ppsn.val();
 
@@ -1434,105 +1576,105 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.n_lfsr.next = self.w_lfsr.val();
         self.n_zmax.next = false;
         self.f_flag.next = false;
-        self.f_seq.next = self.lit.c32_0.val();
-        self.f_ppsn.next = self.lit.c24_0.val();
+        self.f_seq.next = self.l_c32_0.val();
+        self.f_ppsn.next = self.l_c24_0.val();
         self.f_dec.next = false;
         self.f_cut.next = false;
         self.f_reroll.next = false;
-        self.f_lost.next = self.lit.c9_0.val();
-        self.f_hit.next = self.lit.c2_0.val();
+        self.f_lost.next = self.l_c9_0.val();
+        self.f_hit.next = self.l_c2_0.val();
 
         if self.is_rc.val() {
             self.n_lfsr.next = self.u_seed.val();
-            if self.u_seed.val() == self.lit.c16_0.val() {
-                self.n_lfsr.next = self.lit.c16_1.val();
+            if self.u_seed.val() == self.l_c16_0.val() {
+                self.n_lfsr.next = self.l_c16_1.val();
             }
-            self.n_rr.next = self.k.pm1.val();
+            self.n_rr.next = self.kc_pm1.val();
             self.n_zmax.next = true;
         }
         if self.is_rp.val() & self.p_ok.val() {
             self.n_zmax.next = self.w_zmax.val();
             self.n_lfsr.next = self.lf_step.val();
             self.n_e.next = self.en_e.val();
-            self.n_st.next = self.lit.c2_0.val();
+            self.n_st.next = self.l_c2_0.val();
             self.n_npp.next = self.u_ppsn.val();
-            self.n_cw.next = self.k.cinit.val();
-            self.n_cnt.next = self.lit.c9_0.val();
-            self.n_inf.next = self.lit.c9_0.val();
-            self.n_srtt.next = self.lit.c31_0.val();
-            self.n_rv.next = self.lit.c30_0.val();
-            self.n_al.next = self.lit.c11_1024.val();
-            self.n_cea.next = self.lit.c16_0.val();
-            self.n_pka.next = self.lit.c16_0.val();
-            self.n_awe.next = self.lit.c24_0.val();
-            self.n_hap.next = self.lit.c24_0.val();
+            self.n_cw.next = self.kc_cinit.val();
+            self.n_cnt.next = self.l_c9_0.val();
+            self.n_inf.next = self.l_c9_0.val();
+            self.n_srtt.next = self.l_c31_0.val();
+            self.n_rv.next = self.l_c30_0.val();
+            self.n_al.next = self.l_c11_1024.val();
+            self.n_cea.next = self.l_c16_0.val();
+            self.n_pka.next = self.l_c16_0.val();
+            self.n_awe.next = self.l_c24_0.val();
+            self.n_hap.next = self.l_c24_0.val();
             self.n_aany.next = false;
-            self.n_strk.next = self.lit.c8_0.val();
-            self.n_ldp.next = self.lit.c24_0.val();
+            self.n_strk.next = self.l_c8_0.val();
+            self.n_ldp.next = self.l_c24_0.val();
             self.n_dany.next = false;
-            self.n_bo.next = self.lit.c5_0.val();
-            self.n_pseq.next = self.lit.c32_0.val();
-            self.n_psent.next = self.lit.c32_0.val();
-            self.n_ptr.next = self.lit.c8_0.val();
+            self.n_bo.next = self.l_c5_0.val();
+            self.n_pseq.next = self.l_c32_0.val();
+            self.n_psent.next = self.l_c32_0.val();
+            self.n_ptr.next = self.l_c8_0.val();
             self.n_pdue.next = false;
-            self.n_rs.next = self.lit.c32_0.val();
+            self.n_rs.next = self.l_c32_0.val();
         }
         if self.is_rp.val() & !self.p_ok.val() {
             self.n_zmax.next = self.w_zmax.val();
         }
-        if self.is_sel.val() & (self.kind.val() == self.lit.c2_1.val()) {
+        if self.is_sel.val() & (self.kind.val() == self.l_c2_1.val()) {
             self.n_rr.next = self.p_eff.val();
             self.f_ppsn.next = self.r_npp.val();
-            self.n_npp.next = self.r_npp.val() + self.lit.c24_1.val();
-            self.n_inf.next = self.r_inf.val() + self.lit.c9_1.val();
-            if self.r_inf.val() == self.lit.c9_0.val() {
+            self.n_npp.next = self.r_npp.val() + self.l_c24_1.val();
+            self.n_inf.next = self.r_inf.val() + self.l_c9_1.val();
+            if self.r_inf.val() == self.l_c9_0.val() {
                 self.n_rs.next = self.u_now.val();
             }
         }
         if self.is_pop.val() {
             if self.is_psent.val() {
-                self.n_st.next = self.lit.c2_3.val();
-                self.n_pseq.next = self.r_pseq.val() + self.lit.c32_1.val();
+                self.n_st.next = self.l_c2_3.val();
+                self.n_pseq.next = self.r_pseq.val() + self.l_c32_1.val();
                 self.n_psent.next = self.u_now.val();
                 self.n_pdue.next = false;
-                self.f_seq.next = self.r_pseq.val() + self.lit.c32_1.val();
+                self.f_seq.next = self.r_pseq.val() + self.l_c32_1.val();
             }
             if self.is_ptmo.val() {
                 self.n_pdue.next = true;
-                self.n_ptr.next = self.r_ptr.val() + self.lit.c8_1.val();
-                if (bit_cast::<9, 8>(self.r_ptr.val()) + self.lit.c9_1.val()) >= self.k.mp.val() {
+                self.n_ptr.next = self.r_ptr.val() + self.l_c8_1.val();
+                if (bit_cast::<9, 8>(self.r_ptr.val()) + self.l_c9_1.val()) >= self.kc_mp.val() {
                     self.n_lfsr.next = self.lf_step.val();
                     self.n_e.next = self.en_e.val();
-                    self.n_ptr.next = self.lit.c8_0.val();
+                    self.n_ptr.next = self.l_c8_0.val();
                     self.f_reroll.next = true;
                     self.f_flag.next = true;
                 }
             }
             if self.is_prep.val() {
-                if (self.r_st.val() == self.lit.c2_3.val()) & !self.r_pdue.val() & (self.u_seq.val() == self.r_pseq.val()) & (self.u_port.val() == (bit_cast::<16, 14>(self.r_e.val()) | self.k_c000.val())) {
+                if (self.r_st.val() == self.l_c2_3.val()) & !self.r_pdue.val() & (self.u_seq.val() == self.r_pseq.val()) & (self.u_port.val() == (bit_cast::<16, 14>(self.r_e.val()) | self.k_c000.val())) {
                     self.f_flag.next = true;
-                    self.n_st.next = self.lit.c2_0.val();
-                    self.n_strk.next = self.lit.c8_0.val();
-                    self.n_bo.next = self.lit.c5_0.val();
-                    self.n_cw.next = self.k.cinit.val();
-                    self.n_cnt.next = self.lit.c9_0.val();
-                    self.n_inf.next = self.lit.c9_0.val();
+                    self.n_st.next = self.l_c2_0.val();
+                    self.n_strk.next = self.l_c8_0.val();
+                    self.n_bo.next = self.l_c5_0.val();
+                    self.n_cw.next = self.kc_cinit.val();
+                    self.n_cnt.next = self.l_c9_0.val();
+                    self.n_inf.next = self.l_c9_0.val();
                     self.n_srtt.next = self.rt_f8.val().get_bits::<31>(0);
                     self.n_rv.next = self.rt_f4.val().get_bits::<30>(0);
                     self.n_dany.next = false;
                 }
             }
-            if (self.is_ackb.val() | self.is_ackp.val()) & ((self.u_n.val() != self.lit.c9_0.val()) | (self.u_nl.val() != self.lit.c9_0.val())) {
+            if (self.is_ackb.val() | self.is_ackp.val()) & ((self.u_n.val() != self.l_c9_0.val()) | (self.u_nl.val() != self.l_c9_0.val())) {
                 self.n_inf.next = self.a_inf.val();
                 self.n_cw.next = self.a_cw.val();
                 self.n_cnt.next = self.a_cnt.val();
-                if self.u_n.val() != self.lit.c9_0.val() {
+                if self.u_n.val() != self.l_c9_0.val() {
                     self.n_rs.next = self.u_now.val();
                 }
                 if !self.r_st.val().get_bit(1) {
-                    self.n_strk.next = self.lit.c8_0.val();
-                    self.n_bo.next = self.lit.c5_0.val();
-                    self.n_st.next = self.lit.c2_0.val();
+                    self.n_strk.next = self.l_c8_0.val();
+                    self.n_bo.next = self.l_c5_0.val();
+                    self.n_st.next = self.l_c2_0.val();
                 }
             }
             if self.is_ackp.val() {
@@ -1543,7 +1685,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.n_cea.next = self.ec_cea.val().get_bits::<16>(0);
                 self.n_pka.next = self.ec_pka.val().get_bits::<16>(0);
                 if self.ec_close.val() {
-                    if self.ec_pka.val() != self.lit.c17_0.val() {
+                    if self.ec_pka.val() != self.l_c17_0.val() {
                         self.n_al.next = self.ec_al.val();
                     }
                     if self.ec_cutok.val() {
@@ -1553,8 +1695,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                         self.n_ldp.next = self.u_next.val();
                         self.f_cut.next = true;
                     }
-                    self.n_cea.next = self.lit.c16_0.val();
-                    self.n_pka.next = self.lit.c16_0.val();
+                    self.n_cea.next = self.l_c16_0.val();
+                    self.n_pka.next = self.l_c16_0.val();
                     self.n_awe.next = self.u_next.val();
                 }
                 if (!self.r_aany.val() | !self.d_hap.val().get_bit(23)) & !self.d_sent.val().get_bit(23) {
@@ -1565,8 +1707,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             if self.is_loss.val() {
                 self.f_lost.next = self.u_n.val();
-                if self.u_n.val() != self.lit.c9_0.val() {
-                    self.n_inf.next = self.lit.c9_0.val();
+                if self.u_n.val() != self.l_c9_0.val() {
+                    self.n_inf.next = self.l_c9_0.val();
                     if self.r_inf.val() >= self.u_n.val() {
                         self.n_inf.next = self.r_inf.val() - self.u_n.val();
                     }
@@ -1583,7 +1725,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 }
             }
             if self.is_ltmo.val() | self.is_rel.val() {
-                self.n_inf.next = self.lit.c9_0.val();
+                self.n_inf.next = self.l_c9_0.val();
                 if self.r_inf.val() >= self.u_n.val() {
                     self.n_inf.next = self.r_inf.val() - self.u_n.val();
                 }
@@ -1596,9 +1738,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                 self.n_cnt.next = self.sw_cnt.val();
                 self.n_dany.next = true;
                 self.n_ldp.next = self.u_next.val();
-                self.n_bo.next = self.r_bo.val() + self.lit.c5_1.val();
-                if self.r_bo.val() == self.lit.c5_31.val() {
-                    self.n_bo.next = self.lit.c5_31.val();
+                self.n_bo.next = self.r_bo.val() + self.l_c5_1.val();
+                if self.r_bo.val() == self.l_c5_31.val() {
+                    self.n_bo.next = self.l_c5_31.val();
                 }
                 self.n_strk.next = self.st_strk.val();
                 self.n_st.next = self.st_st.val();
@@ -1607,9 +1749,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             if self.is_fail.val() {
                 self.n_lfsr.next = self.lf_step.val();
                 self.n_e.next = self.en_e.val();
-                self.n_st.next = self.lit.c2_2.val();
-                self.n_inf.next = self.lit.c9_0.val();
-                self.n_ptr.next = self.lit.c8_0.val();
+                self.n_st.next = self.l_c2_2.val();
+                self.n_inf.next = self.l_c9_0.val();
+                self.n_ptr.next = self.l_c8_0.val();
                 self.n_pdue.next = true;
                 self.f_reroll.next = true;
             }
@@ -1618,23 +1760,23 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.f_keyv.next = self.is_pop.val();
 
         // ---- rto(p) and the row's deadline, from the new row
-        self.rto_b.next = self.k.rto_init.val();
-        if self.n_srtt.val() != self.lit.c31_0.val() {
+        self.rto_b.next = self.kc_rto_init.val();
+        if self.n_srtt.val() != self.l_c31_0.val() {
             self.rto_b.next = (bit_cast::<32, 31>(self.n_srtt.val()) >> 3) + bit_cast::<32, 30>(self.n_rv.val());
-            if self.rto_b.val() < self.k.rto_min.val() {
-                self.rto_b.next = self.k.rto_min.val();
+            if self.rto_b.val() < self.kc_rto_min.val() {
+                self.rto_b.next = self.kc_rto_min.val();
             }
-            if self.rto_b.val() > self.k.rto_max.val() {
-                self.rto_b.next = self.k.rto_max.val();
+            if self.rto_b.val() > self.kc_rto_max.val() {
+                self.rto_b.next = self.kc_rto_max.val();
             }
         }
         self.rto_s.next = bit_cast::<64, 32>(self.rto_b.val()) << self.n_bo.val();
         self.rto.next = self.rto_s.val().get_bits::<32>(0);
-        if self.rto_s.val() > bit_cast::<64, 32>(self.k.rto_max.val()) {
-            self.rto.next = self.k.rto_max.val();
+        if self.rto_s.val() > bit_cast::<64, 32>(self.kc_rto_max.val()) {
+            self.rto.next = self.kc_rto_max.val();
         }
-        self.dl_rv.next = (self.n_inf.val() != self.lit.c9_0.val()) & !self.n_st.val().get_bit(1);
-        self.dl_pv.next = (self.n_st.val() == self.lit.c2_3.val()) & !self.n_pdue.val();
+        self.dl_rv.next = (self.n_inf.val() != self.l_c9_0.val()) & !self.n_st.val().get_bit(1);
+        self.dl_pv.next = (self.n_st.val() == self.l_c2_3.val()) & !self.n_pdue.val();
         self.dl_d.next = self.n_rs.val() + self.rto.val();
         if self.dl_pv.val() {
             self.dl_d.next = self.n_psent.val() + self.rto.val();
@@ -1676,7 +1818,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             | bit_cast::<WB, 4>(self.n_rr.val())
             | (bit_cast::<WB, 16>(self.n_lfsr.val()) << 4)
             | (bit_cast::<WB, 1>(self.n_zmax.val().into()) << 20);
-        self.t_i.next = self.lit.c4_0.val();
+        self.t_i.next = self.l_c4_0.val();
         self.w_m.next = bit_cast::<WB, 371>(self.k_ones371.val()) << 24;
         self.w_r.next = bit_cast::<WB, 371>(self.n_row.val()) << 24;
         for _i in 0..P {
@@ -1685,15 +1827,15 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             self.w_m.next = self.w_m.val() << 371;
             self.w_r.next = self.w_r.val() << 371;
-            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
         }
         self.ram_st.write_enable.next = self.adv.val() & self.i3_v.q.val();
         self.ram_st.write_address.next = self.i3_c.q.val();
         self.ram_st.write_data.next = self.n_word.val();
 
         // ---- head wait, before (summary) and after (the new rows)
-        self.t_d32.next = self.lit.c32_0.val();
-        self.m_new.next = self.lit.c31_0.val();
+        self.t_d32.next = self.l_c32_0.val();
+        self.m_new.next = self.l_c31_0.val();
         for i in 0..P {
             self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 371 + 24 + 75);
             if self.t_srtt.val() > self.m_new.val() {
@@ -1702,39 +1844,39 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.hm.next = self.m_old.val();
         if self.w_zmax.val() {
-            self.hm.next = self.lit.c31_0.val();
+            self.hm.next = self.l_c31_0.val();
         }
-        self.hw_acc.next = self.lit.c48_0.val();
-        self.hw_sh.next = (bit_cast::<48, 31>(self.hm.val()) >> 3);
+        self.hw_acc.next = self.l_c48_0.val();
+        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val()) >> 3;
         for j in 0..15 {
-            if self.k.head.val().get_bit(j) {
+            if self.kc_head.val().get_bit(j) {
                 self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
             }
             self.hw_sh.next = self.hw_sh.val() << 1;
         }
-        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
-        self.hw_o_on.next = (self.k.head.val() != self.lit.c15_0.val()) & (self.hm.val() != self.lit.c31_0.val());
+        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.kc_ack.val());
+        self.hw_o_on.next = (self.kc_head.val() != self.l_c15_0.val()) & (self.hm.val() != self.l_c31_0.val());
         self.hw_o_w.next = self.hw_sum.val().get_bits::<31>(0);
-        if self.hw_sum.val() > self.lit.c48_2147483647.val() {
-            self.hw_o_w.next = self.lit.c31_2147483647.val();
+        if self.hw_sum.val() > self.l_c48_2147483647.val() {
+            self.hw_o_w.next = self.l_c31_2147483647.val();
         }
         self.hm.next = self.m_new.val();
         if self.n_zmax.val() {
-            self.hm.next = self.lit.c31_0.val();
+            self.hm.next = self.l_c31_0.val();
         }
-        self.hw_acc.next = self.lit.c48_0.val();
-        self.hw_sh.next = (bit_cast::<48, 31>(self.hm.val()) >> 3);
+        self.hw_acc.next = self.l_c48_0.val();
+        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val()) >> 3;
         for j in 0..15 {
-            if self.k.head.val().get_bit(j) {
+            if self.kc_head.val().get_bit(j) {
                 self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
             }
             self.hw_sh.next = self.hw_sh.val() << 1;
         }
-        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.k.ack.val());
-        self.hw_n_on.next = (self.k.head.val() != self.lit.c15_0.val()) & (self.hm.val() != self.lit.c31_0.val());
+        self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.kc_ack.val());
+        self.hw_n_on.next = (self.kc_head.val() != self.l_c15_0.val()) & (self.hm.val() != self.l_c31_0.val());
         self.hw_n_w.next = self.hw_sum.val().get_bits::<31>(0);
-        if self.hw_sum.val() > self.lit.c48_2147483647.val() {
-            self.hw_n_w.next = self.lit.c31_2147483647.val();
+        if self.hw_sum.val() > self.l_c48_2147483647.val() {
+            self.hw_n_w.next = self.l_c31_2147483647.val();
         }
         self.hw_v.next = (self.hw_o_on.val() != self.hw_n_on.val()) | (self.hw_o_on.val() & self.hw_n_on.val() & (self.hw_o_w.val() != self.hw_n_w.val()));
         if self.is_rp.val() {
@@ -1742,10 +1884,10 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         if !self.hw_v.val() {
             self.hw_n_on.next = false;
-            self.hw_n_w.next = self.lit.c31_0.val();
+            self.hw_n_w.next = self.l_c31_0.val();
         }
         if !self.hw_n_on.val() {
-            self.hw_n_w.next = self.lit.c31_0.val();
+            self.hw_n_w.next = self.l_c31_0.val();
         }
 
         // ---- the result (register 4's input)
@@ -1784,15 +1926,15 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
         }
         if !self.i3_v.q.val() {
-            self.res.next = self.lit.c256_0.val();
+            self.res.next = self.l_c256_0.val();
         }
 
         // ================= registers 4..=25
         if self.rst.val() {
             self.line_a.d.next = self.line_a.q.val() << 256;
             self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
-            self.rv_a.d.next = self.lit.c14_0.val();
-            self.rv_b.d.next = self.lit.c8_0.val();
+            self.rv_a.d.next = self.l_c14_0.val();
+            self.rv_b.d.next = self.l_c8_0.val();
         } else if self.bubble.val() {
             self.line_b.d.next = self.line_b.q.val() << 256;
             self.rv_b.d.next = self.rv_b.q.val() << 1;
@@ -1818,55 +1960,55 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.m_hw_on.next = self.r25.val().get_bit(103);
         self.m_hw_wait.next = self.r25.val().get_bits::<31>(104);
         if !self.rv_b.q.val().get_bit(7) {
-            self.m_op.next = self.lit.c4_0.val();
-            self.m_conn.next = self.lit.cconn_bits_0.val();
-            self.m_path.next = self.lit.c4_0.val();
-            self.m_kind.next = self.lit.c2_0.val();
-            self.m_ppsn.next = self.lit.c24_0.val();
-            self.m_port.next = self.lit.c16_0.val();
-            self.m_seq.next = self.lit.c32_0.val();
+            self.m_op.next = self.l_c4_0.val();
+            self.m_conn.next = self.l_cconn_bits_0.val();
+            self.m_path.next = self.l_c4_0.val();
+            self.m_kind.next = self.l_c2_0.val();
+            self.m_ppsn.next = self.l_c24_0.val();
+            self.m_port.next = self.l_c16_0.val();
+            self.m_seq.next = self.l_c32_0.val();
             self.m_flag.next = false;
-            self.m_tmo_hit.next = self.lit.c2_0.val();
+            self.m_tmo_hit.next = self.l_c2_0.val();
             self.m_hw_valid.next = false;
             self.m_hw_on.next = false;
-            self.m_hw_wait.next = self.lit.c31_0.val();
+            self.m_hw_wait.next = self.l_c31_0.val();
         }
 
         // ---- counters: as a result enters the output register (from register 24)
         self.e_lost.next = bit_cast::<32, 9>(self.r24.val().get_bits::<9>(137));
         if self.rst.val() {
-            self.c_select.d.next = self.lit.c32_0.val();
-            self.c_none.d.next = self.lit.c32_0.val();
-            self.c_pdue.d.next = self.lit.c32_0.val();
-            self.c_lost.d.next = self.lit.c32_0.val();
-            self.c_dec.d.next = self.lit.c32_0.val();
-            self.c_cut.d.next = self.lit.c32_0.val();
-            self.c_tmo_op.d.next = self.lit.c32_0.val();
-            self.c_reroll.d.next = self.lit.c32_0.val();
+            self.c_select.d.next = self.l_c32_0.val();
+            self.c_none.d.next = self.l_c32_0.val();
+            self.c_pdue.d.next = self.l_c32_0.val();
+            self.c_lost.d.next = self.l_c32_0.val();
+            self.c_dec.d.next = self.l_c32_0.val();
+            self.c_cut.d.next = self.l_c32_0.val();
+            self.c_tmo_op.d.next = self.l_c32_0.val();
+            self.c_reroll.d.next = self.l_c32_0.val();
         } else if !self.stall.val() & self.rv_b.q.val().get_bit(6) {
-            if self.r24.val().get_bits::<4>(1) == self.lit.c4_2.val() {
-                if self.r24.val().get_bits::<2>(25) == self.lit.c2_1.val() {
-                    self.c_select.d.next = self.c_select.q.val() + self.lit.c32_1.val();
+            if self.r24.val().get_bits::<4>(1) == self.l_c4_2.val() {
+                if self.r24.val().get_bits::<2>(25) == self.l_c2_1.val() {
+                    self.c_select.d.next = self.c_select.q.val() + self.l_c32_1.val();
                 }
-                if self.r24.val().get_bits::<2>(25) == self.lit.c2_0.val() {
-                    self.c_none.d.next = self.c_none.q.val() + self.lit.c32_1.val();
+                if self.r24.val().get_bits::<2>(25) == self.l_c2_0.val() {
+                    self.c_none.d.next = self.c_none.q.val() + self.l_c32_1.val();
                 }
-                if self.r24.val().get_bits::<2>(25) == self.lit.c2_2.val() {
-                    self.c_pdue.d.next = self.c_pdue.q.val() + self.lit.c32_1.val();
+                if self.r24.val().get_bits::<2>(25) == self.l_c2_2.val() {
+                    self.c_pdue.d.next = self.c_pdue.q.val() + self.l_c32_1.val();
                 }
             }
             self.c_lost.d.next = self.c_lost.q.val() + self.e_lost.val();
             if self.r24.val().get_bit(146) {
-                self.c_dec.d.next = self.c_dec.q.val() + self.lit.c32_1.val();
+                self.c_dec.d.next = self.c_dec.q.val() + self.l_c32_1.val();
             }
             if self.r24.val().get_bit(147) {
-                self.c_cut.d.next = self.c_cut.q.val() + self.lit.c32_1.val();
+                self.c_cut.d.next = self.c_cut.q.val() + self.l_c32_1.val();
             }
-            if (self.r24.val().get_bits::<4>(1) == self.lit.c4_11.val()) & self.r24.val().get_bit(135) {
-                self.c_tmo_op.d.next = self.c_tmo_op.q.val() + self.lit.c32_1.val();
+            if (self.r24.val().get_bits::<4>(1) == self.l_c4_11.val()) & self.r24.val().get_bit(135) {
+                self.c_tmo_op.d.next = self.c_tmo_op.q.val() + self.l_c32_1.val();
             }
             if self.r24.val().get_bit(148) {
-                self.c_reroll.d.next = self.c_reroll.q.val() + self.lit.c32_1.val();
+                self.c_reroll.d.next = self.c_reroll.q.val() + self.l_c32_1.val();
             }
         }
         self.stat_select.next = self.c_select.q.val();
@@ -1886,7 +2028,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         }
         self.bk_e.next = bit_cast::<34, 32>(self.r24.val().get_bits::<32>(172)) | (bit_cast::<34, 1>(self.r24.val().get_bit(171).into()) << 32) | (bit_cast::<34, 1>(self.r24.val().get_bit(170).into()) << 33);
         self.bk_w.next = self.bank_rmw.read_data.val();
-        self.t_i.next = self.lit.c4_0.val();
+        self.t_i.next = self.l_c4_0.val();
         self.bk_m.next = bit_cast::<BW, 34>(self.k_m34.val());
         self.bk_s.next = bit_cast::<BW, 34>(self.bk_e.val());
         for _i in 0..P {
@@ -1895,7 +2037,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             }
             self.bk_m.next = self.bk_m.val() << 34;
             self.bk_s.next = self.bk_s.val() << 34;
-            self.t_i.next = self.t_i.val() + self.lit.c4_1.val();
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
         }
         self.bank_rmw.write_enable.next = self.badv.val() & self.r24.val().get_bit(149);
         self.bank_rmw.write_address.next = self.r24.val().get_bits::<CONN_BITS>(150);
@@ -1910,9 +2052,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         if self.sc_held.val() {
             self.bank_scan.read_address.next = self.rd_c.q.val();
         }
-        self.sc_r.next = self.lit.cp_0.val();
-        self.sc_p.next = self.lit.cp_0.val();
-        self.sc_oh.next = self.lit.cp_1.val();
+        self.sc_r.next = self.l_cp_0.val();
+        self.sc_p.next = self.l_cp_0.val();
+        self.sc_oh.next = self.l_cp_1.val();
         for i in 0..P {
             self.sc_e.next = self.bank_scan.read_data.val().get_bits::<34>(i * 34);
             self.t_d32.next = self.now.val() - self.sc_e.val().get_bits::<32>(0);
@@ -1926,14 +2068,14 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.sc_oh.next = self.sc_oh.val() << 1;
         }
         if self.rst.val() {
-            self.sc.d.next = self.lit.cconn_bits_0.val();
+            self.sc.d.next = self.l_cconn_bits_0.val();
             self.rd_v.d.next = false;
             self.hit_v.d.next = false;
             self.tmo_v.d.next = false;
-            self.c_tmo.d.next = self.lit.c32_0.val();
+            self.c_tmo.d.next = self.l_c32_0.val();
         } else if !self.sc_held.val() {
             if self.tmo_v.q.val() {
-                self.c_tmo.d.next = self.c_tmo.q.val() + self.lit.c32_1.val();
+                self.c_tmo.d.next = self.c_tmo.q.val() + self.l_c32_1.val();
             }
             self.tmo_v.d.next = self.hit_v.q.val();
             self.tmo_c.d.next = self.hit_c.q.val();
@@ -1945,16 +2087,16 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.hit_p.d.next = self.sc_p.val();
             self.rd_v.d.next = true;
             self.rd_c.d.next = self.sc.q.val();
-            self.sc.d.next = self.sc.q.val() + self.lit.cconn_bits_1.val();
+            self.sc.d.next = self.sc.q.val() + self.l_cconn_bits_1.val();
         }
         self.m_tmo_valid.next = self.tmo_v.q.val();
         self.m_tmo_conn.next = self.tmo_c.q.val();
         self.m_tmo_rto.next = self.tmo_r.q.val();
         self.m_tmo_probe.next = self.tmo_p.q.val();
         if !self.tmo_v.q.val() {
-            self.m_tmo_conn.next = self.lit.cconn_bits_0.val();
-            self.m_tmo_rto.next = self.lit.cp_0.val();
-            self.m_tmo_probe.next = self.lit.cp_0.val();
+            self.m_tmo_conn.next = self.l_cconn_bits_0.val();
+            self.m_tmo_rto.next = self.l_cp_0.val();
+            self.m_tmo_probe.next = self.l_cp_0.val();
         }
     }
 }
