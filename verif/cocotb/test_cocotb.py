@@ -3,7 +3,7 @@ Icarus (docs/cocotb.md).
 
     source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
 
-Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx)
+Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx, path)
 writes the Verilog and the manifest, `mrnic vectors` the golden model's vectors and `mrnic
 frames` the parser's frames (common/runner.py); each (simulator, block, preset) is built once
 and runs the block's cocotb module `<block>/test_<block>.py`.
@@ -36,11 +36,14 @@ RUNS = [
     # rtx: Verilator only (Icarus ran ~520 cycles in 1199 s); random operations = cycles of
     # the no-reset vectors whose ops the randomized test replays
     ("rtx", "verilator", "tiny", 21, 6000, 3000),
+    # path: Verilator only, like rtx; random operations = cycles of the no-reset vectors
+    ("path", "verilator", "tiny", 31, 8000, 6000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
     "parser": ["vector_replay", "directed_frames", "random_frames_backpressure"],
     "rtx": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "path": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -58,7 +61,7 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
         env["MRNIC_HEAD_ON"] = str(params["head_on"])
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block == "rtx":
+    if block in ("rtx", "path"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -143,6 +146,14 @@ def test_corrupted_rtx_result_is_detected():
                                      lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 1 and c["out"]["m_ok"] == 1,
                                      "m_psn", 0, "corrupted-rtx")
     print(f"[cocotb] corrupted rtx result at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_corrupted_path_result_is_detected():
+    """The path table's replay can fail: one bit of one expected SELECT data result's path PSN flipped."""
+    idx, facts = _corrupt_and_replay("path", "tiny", 31, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 2 and c["out"]["m_kind"] == 1,
+                                     "m_ppsn", 0, "corrupted-path")
+    print(f"[cocotb] corrupted path result at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:

@@ -17,6 +17,7 @@ The file is read line by line: memory does not grow with its length.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import deque
 
@@ -153,3 +154,15 @@ def _report(idx: int, recent, inputs, mismatches, widths) -> str:
             bits = [i for i in range(w) if diff >> i & 1]
             lines.append(f"    differing bit positions: {bits[:16]}{' ...' if len(bits) > 16 else ''}")
     return "\n".join(lines)
+
+
+async def replay_block_vectors(dut, block: str, latency: int, what: str = "result") -> dict:
+    """`replay` of the file MRNIC_VECTORS, which must be `mrnic vectors --block BLOCK` output;
+    fails if it compared no `what` (a result beat)."""
+    path = os.environ.get("MRNIC_VECTORS")
+    assert path, f"set MRNIC_VECTORS to a `mrnic vectors --block {block}` file"
+    h = read_header(path)
+    assert h["block"] == block, f"{path} is for block {h['block']}"
+    r = await replay(dut, path, latency=latency)
+    assert r["beats"] > 0, f"the vectors compared no {what}"
+    return r

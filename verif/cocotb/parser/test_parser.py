@@ -44,7 +44,7 @@ from common.axis import axis_source
 from common.scoreboard import Scoreboard
 from common.stream import StreamMonitor, StreamSink, bursts, never, pattern, phases, random_hold, run_until_drained
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
-from common.vectors import read_header, replay
+from common.vectors import read_header, replay, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 RECORD = ("opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey",
@@ -123,12 +123,7 @@ class Watch:
 @cocotb.test()
 async def vector_replay(dut):
     """The golden model's cycle-by-cycle vectors: every output compared every cycle after settle."""
-    path = os.environ.get("MRNIC_VECTORS")
-    assert path, "set MRNIC_VECTORS to a `mrnic vectors --block parser` file"
-    h = read_header(path)
-    assert h["block"] == "parser", f"{path} is for block {h['block']}"
-    r = await replay(dut, path, latency=LATENCY)
-    assert r["beats"] > 0, "the vectors compared no header record"
+    await replay_block_vectors(dut, "parser", LATENCY, "header record")
 
 
 # ------------------------------------------------------------------------ directed frames

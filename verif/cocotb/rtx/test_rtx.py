@@ -48,7 +48,7 @@ from common.scoreboard import Scoreboard
 from common.stream import (StreamMonitor, StreamSink, StreamSource, check_ready_equation, default_backpressure,
                            default_idle, random_hold, run_until_drained)
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
-from common.vectors import read_header, replay
+from common.vectors import replay, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 OP = dict(RESET=0, SEND=1, ACK=2, LDET=3, DRAIN=4, QUERY=5, HEADTMO=6, MARKLOST=7, ABANDON=8, HWAIT=9,
@@ -140,12 +140,7 @@ def check(what: str, res: dict, **want) -> None:
 @cocotb.test()
 async def vector_replay(dut):
     """The golden model's cycle-by-cycle vectors: every output compared every cycle after settle."""
-    path = os.environ.get("MRNIC_VECTORS")
-    assert path, "set MRNIC_VECTORS to a `mrnic vectors --block rtx` file"
-    h = read_header(path)
-    assert h["block"] == "rtx", f"{path} is for block {h['block']}"
-    r = await replay(dut, path, latency=LATENCY)
-    assert r["beats"] > 0, "the vectors compared no result"
+    await replay_block_vectors(dut, "rtx", LATENCY)
 
 
 # ---------------------------------------------------------------------- directed test
