@@ -271,10 +271,8 @@ pub struct Parser {
     is_b1: Signal<Local, bool>,
     is_b2: Signal<Local, bool>,
     is_b3: Signal<Local, bool>,
-    is_b4: Signal<Local, bool>,
     is_b5: Signal<Local, bool>,
     is_b6: Signal<Local, bool>,
-    ge4: Signal<Local, bool>,
     tg_b1: Signal<Local, bool>,
     hdr_l1: DFF<Bits<64>>,
     hdr_l2: DFF<Bits<64>>,
@@ -292,6 +290,11 @@ pub struct Parser {
     crc_and: Signal<Local, Bits<64>>,
     crc_or: Signal<Local, Bits<64>>,
     ip_keep: Signal<Local, Bits<8>>,
+    ipk: DFF<Bits<8>>,
+    ipk_b1: DFF<bool>,
+    udk: DFF<Bits<8>>,
+    at_b0: DFF<bool>,
+    ge3: Signal<Local, bool>,
     udp_keep: Signal<Local, Bits<8>>,
     udp_add: Signal<Local, Bits<16>>,
     f1_valid: DFF<bool>,
@@ -836,10 +839,8 @@ impl Parser {
             is_b1: Default::default(),
             is_b2: Default::default(),
             is_b3: Default::default(),
-            is_b4: Default::default(),
             is_b5: Default::default(),
             is_b6: Default::default(),
-            ge4: Default::default(),
             tg_b1: Default::default(),
             hdr_l1: Default::default(),
             hdr_l2: Default::default(),
@@ -857,6 +858,11 @@ impl Parser {
             crc_and: Default::default(),
             crc_or: Default::default(),
             ip_keep: Default::default(),
+            ipk: Default::default(),
+            ipk_b1: Default::default(),
+            udk: Default::default(),
+            at_b0: Default::default(),
+            ge3: Default::default(),
             udp_keep: Default::default(),
             udp_add: Default::default(),
             f1_valid: Default::default(),
@@ -1325,7 +1331,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, ipk, ipk_b1, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());
         self.s_axis_tready.next = self.ready_i.val();
@@ -1354,10 +1360,8 @@ impl Logic for Parser {
         self.is_b1.next = self.bcnt.q.val() == self.k_b1.val();
         self.is_b2.next = self.bcnt.q.val() == self.k_b2.val();
         self.is_b3.next = self.bcnt.q.val() == self.k_b3.val();
-        self.is_b4.next = self.bcnt.q.val() == self.k_b4.val();
         self.is_b5.next = self.bcnt.q.val() == self.k_b5.val();
         self.is_b6.next = self.bcnt.q.val() == self.k_b6.val();
-        self.ge4.next = self.bcnt.q.val() >= self.k_b4.val();
         self.tg_b1.next = self.s_axis_tdata.val().get_bits::<16>(32) == self.k_tpid_le.val();
         if self.go.val() {
             if self.s_axis_tlast.val() {
@@ -1418,29 +1422,42 @@ impl Logic for Parser {
         self.icrc.s_data.next = (self.s_axis_tdata.val() & self.crc_and.val()) | self.crc_or.val();
         self.icrc.s_bytes.next = bit_cast::<8, 4>(self.n.val());
         // IPv4 header sum over bytes [14, 34) ([18, 38) tagged)
-        self.ip_keep.next = self.k_z8.val();
-        if self.is_b1.val() & !self.tg_b1.val() { self.ip_keep.next = self.k_ipk1u.val(); }
-        if self.is_b2.val() { self.ip_keep.next = self.k_ff8.val(); if self.tg.q.val() { self.ip_keep.next = self.k_ipk2t.val(); } }
-        if self.is_b3.val() { self.ip_keep.next = self.k_ff8.val(); }
-        if self.is_b4.val() { self.ip_keep.next = self.k_ipk4u.val(); if self.tg.q.val() { self.ip_keep.next = self.k_ipk4t.val(); } }
+        // the next beat's checksum byte enables (registered ahead; the beat counter's own update)
+        self.ge3.next = self.bcnt.q.val() >= self.k_b3.val();
+        if self.go.val() {
+            self.ipk.d.next = self.k_z8.val();
+            self.ipk_b1.d.next = false;
+            self.udk.d.next = self.k_z8.val();
+            self.at_b0.d.next = self.s_axis_tlast.val();
+            if !self.s_axis_tlast.val() {
+                if self.is_b0.val() { self.ipk.d.next = self.k_ipk1u.val(); self.ipk_b1.d.next = true; }
+                if self.is_b1.val() { self.ipk.d.next = self.k_ff8.val(); if self.tg_b1.val() { self.ipk.d.next = self.k_ipk2t.val(); } }
+                if self.is_b2.val() {
+                    self.ipk.d.next = self.k_ff8.val();
+                    self.udk.d.next = self.k_uk3u.val(); if self.tg.q.val() { self.udk.d.next = self.k_uk3t.val(); }
+                }
+                if self.is_b3.val() { self.ipk.d.next = self.k_ipk4u.val(); if self.tg.q.val() { self.ipk.d.next = self.k_ipk4t.val(); } }
+                if self.ge3.val() { self.udk.d.next = self.k_ff8.val(); }
+            }
+        }
+        self.ip_keep.next = self.ipk.q.val();
+        if self.ipk_b1.q.val() & self.tg_b1.val() { self.ip_keep.next = self.k_z8.val(); }
         self.ipsum.clock.next = self.clock.val();
         self.ipsum.rst.next = self.rst.val();
         self.ipsum.s_valid.next = self.go.val();
-        self.ipsum.s_first.next = self.is_b0.val();
+        self.ipsum.s_first.next = self.at_b0.q.val();
         self.ipsum.s_last.next = self.s_axis_tlast.val();
         self.ipsum.s_data.next = self.s_axis_tdata.val();
         self.ipsum.s_keep.next = self.ip_keep.val();
         self.ipsum.s_add.next = self.k_z16.val();
         // UDP sum over bytes [26, end) ([30, end) tagged) plus 17 + UDP length (= N - l4)
-        self.udp_keep.next = self.k_z8.val();
-        if self.is_b3.val() { self.udp_keep.next = self.k_uk3u.val(); if self.tg.q.val() { self.udp_keep.next = self.k_uk3t.val(); } }
-        if self.ge4.val() { self.udp_keep.next = self.k_ff8.val(); }
+        self.udp_keep.next = self.udk.q.val();
         self.udp_add.next = bit_cast::<16, 14>(self.cnt_now.val()) + self.k_addu.val();
         if self.tg.q.val() { self.udp_add.next = bit_cast::<16, 14>(self.cnt_now.val()) + self.k_addt.val(); }
         self.udpsum.clock.next = self.clock.val();
         self.udpsum.rst.next = self.rst.val();
         self.udpsum.s_valid.next = self.go.val();
-        self.udpsum.s_first.next = self.is_b0.val();
+        self.udpsum.s_first.next = self.at_b0.q.val();
         self.udpsum.s_last.next = self.s_axis_tlast.val();
         self.udpsum.s_data.next = self.s_axis_tdata.val();
         self.udpsum.s_keep.next = self.udp_keep.val() & self.s_axis_tkeep.val();
@@ -1859,6 +1876,10 @@ impl Logic for Parser {
         if self.rst.val() {
             self.bcnt.d.next = self.k_b0.val();
             self.cnt.d.next = self.k_z14.val();
+            self.ipk.d.next = self.k_z8.val();
+            self.udk.d.next = self.k_z8.val();
+            self.ipk_b1.d.next = false;
+            self.at_b0.d.next = true;
             self.acc_mac.d.next = false;
             self.acc_bk.d.next = false;
             self.acc_tl.d.next = false;
@@ -1952,6 +1973,7 @@ impl Logic for Parser {
         self.stat_last_verdict.next = self.o_last.q.val();
     }
 }
+
 
 #[cfg(test)]
 mod tests {

@@ -186,5 +186,9 @@ pub fn mutants() -> Vec<Mutant> {
         ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
         ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
         ("icrc_not_checked", "crc_ok = icrc$m_valid & (icrc$m_crc == k_residue);", "crc_ok = icrc$m_valid;"),
+        // the checksums' byte enables and first-beat flag, registered one beat ahead
+        ("ipv4_sum_counts_the_vlan_tag_on_beat_1", "if (ipk_b1$q & tg_b1) begin", "if (1'b0) begin"),
+        ("udp_sum_start_ignores_the_vlan_tag", "udk$d = k_uk3t;", "udk$d = k_uk3u;"),
+        ("checksums_not_restarted_after_a_last_beat", "at_b0$d = s_axis_tlast;", "at_b0$d = 1'b0;"),
     ])
 }
