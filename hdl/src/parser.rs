@@ -365,7 +365,11 @@ pub struct Parser {
     f2_x_len: DFF<Bits<32>>,
     f2_x_ecn: DFF<Bits<2>>,
     f2_x_sack0: DFF<bool>,
-    body_len: Signal<Local, Bits<16>>,
+    ge44: Signal<Local, bool>,
+    lt56: Signal<Local, bool>,
+    lt80: Signal<Local, bool>,
+    lt96: Signal<Local, bool>,
+    d_tot80: Signal<Local, Bits<16>>,
     c_ethertype: Signal<Local, bool>,
     c_tr_ip1: Signal<Local, bool>,
     c_ver: Signal<Local, bool>,
@@ -401,7 +405,6 @@ pub struct Parser {
     is_fixed: Signal<Local, bool>,
     d_exp: Signal<Local, Bits<16>>,
     d_wpad: Signal<Local, Bits<2>>,
-    f_len: Signal<Local, Bits<16>>,
     pid: Signal<Local, Bits<8>>,
     r_opcode: Signal<Local, Bits<8>>,
     r_dest_qp: Signal<Local, Bits<24>>,
@@ -702,9 +705,9 @@ pub struct Parser {
     k_8: Constant<Bits<16>>,
     k_24: Constant<Bits<16>>,
     k_44: Constant<Bits<16>>,
-    k_36: Constant<Bits<16>>,
-    k_52: Constant<Bits<16>>,
-    k_12: Constant<Bits<16>>,
+    k_56: Constant<Bits<16>>,
+    k_80: Constant<Bits<16>>,
+    k_96: Constant<Bits<16>>,
     k_et_ipv4: Constant<Bits<16>>,
     k_4: Constant<Bits<4>>,
     k_5: Constant<Bits<4>>,
@@ -933,7 +936,11 @@ impl Parser {
             f2_x_len: Default::default(),
             f2_x_ecn: Default::default(),
             f2_x_sack0: Default::default(),
-            body_len: Default::default(),
+            ge44: Default::default(),
+            lt56: Default::default(),
+            lt80: Default::default(),
+            lt96: Default::default(),
+            d_tot80: Default::default(),
             c_ethertype: Default::default(),
             c_tr_ip1: Default::default(),
             c_ver: Default::default(),
@@ -969,7 +976,6 @@ impl Parser {
             is_fixed: Default::default(),
             d_exp: Default::default(),
             d_wpad: Default::default(),
-            f_len: Default::default(),
             pid: Default::default(),
             r_opcode: Default::default(),
             r_dest_qp: Default::default(),
@@ -1270,9 +1276,9 @@ impl Parser {
             k_8: Constant::new((8u64).into()),
             k_24: Constant::new((24u64).into()),
             k_44: Constant::new((44u64).into()),
-            k_36: Constant::new((36u64).into()),
-            k_52: Constant::new((52u64).into()),
-            k_12: Constant::new((12u64).into()),
+            k_56: Constant::new((56u64).into()),
+            k_80: Constant::new((80u64).into()),
+            k_96: Constant::new((96u64).into()),
             k_et_ipv4: Constant::new((2048u64).into()),
             k_4: Constant::new((4u64).into()),
             k_5: Constant::new((5u64).into()),
@@ -1536,7 +1542,11 @@ impl Logic for Parser {
         self.f2_x_ecn.d.next = self.x_ecn.val();
         self.f2_x_sack0.d.next = self.x_sack0.val();
         // ================= stage F2 (cycle 2): every field check, independently, and the record
-        self.body_len.next = self.f2_x_total.q.val() - self.k_44.val();
+        self.ge44.next = self.f2_x_total.q.val() >= self.k_44.val();
+        self.lt56.next = self.f2_x_total.q.val() < self.k_56.val();
+        self.lt80.next = self.f2_x_total.q.val() < self.k_80.val();
+        self.lt96.next = self.f2_x_total.q.val() < self.k_96.val();
+        self.d_tot80.next = self.f2_x_total.q.val() - self.k_80.val();
         self.c_ethertype.next = self.f2_x_et.q.val() != self.k_et_ipv4.val();
         self.c_tr_ip1.next = self.f2_rem3.q.val() < self.k_20.val();
         self.c_ver.next = self.f2_x_vi.q.val().get_bits::<4>(4) != self.k_4.val();
@@ -1561,19 +1571,21 @@ impl Logic for Parser {
         self.is_data.next = self.is_w.val() | self.is_s.val();
         self.is_fixed.next = self.is_a.val() | self.is_n.val() | self.is_p.val() | self.is_pr.val();
         self.c_op.next = !(self.is_data.val() | self.is_fixed.val());
-        self.d_exp.next = bit_cast::<16, 14>(self.f2_x_len.q.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.f2_x_pad.q.val()) + self.k_36.val();
+        self.d_exp.next = bit_cast::<16, 14>(self.f2_x_len.q.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.f2_x_pad.q.val());
         self.d_wpad.next = self.k_z2.val() - self.f2_x_len.q.val().get_bits::<2>(0);
-        self.f_len.next = self.k_12.val();
-        if self.is_a.val() { self.f_len.next = self.k_52.val(); }
         self.pid.next = self.f2_x_b0.q.val();
         if self.is_n.val() { self.pid.next = self.f2_x_b1.q.val(); }
         if self.is_data.val() {
-            self.c_tr_ext.next = self.body_len.val() < self.k_36.val();
-            self.c_lm.next = (self.f2_x_len.q.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());
+            self.c_tr_ext.next = self.ge44.val() & self.lt80.val();
+            self.c_lm.next = (self.f2_x_len.q.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.d_tot80.val());
             self.c_pad.next = self.f2_x_pad.q.val() != self.d_wpad.val();
         } else {
-            self.c_tr_ext.next = self.body_len.val() < self.f_len.val();
-            self.c_lm.next = self.body_len.val() != self.f_len.val();
+            self.c_tr_ext.next = self.ge44.val() & self.lt56.val();
+            self.c_lm.next = self.f2_x_total.q.val() != self.k_56.val();
+            if self.is_a.val() {
+                self.c_tr_ext.next = self.ge44.val() & self.lt96.val();
+                self.c_lm.next = self.f2_x_total.q.val() != self.k_96.val();
+            }
             self.c_pad.next = self.f2_x_pad.q.val() != self.k_z2.val();
         }
         self.c_path.next = self.pid.val().get_bits::<4>(4) != self.k_z4.val();
