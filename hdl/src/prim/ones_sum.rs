@@ -18,8 +18,9 @@
 //! of bytes `lo`, `hi` with pending carries `c_lo`, `c_hi` stands for
 //! `lo + 2^8 hi + 2^8 c_lo + c_hi`, which is congruent to the lane's one's-complement sum
 //! modulo 0xFFFF (2^16 = 1) and is 0 only while every word was 0. After the last beat, a tail
-//! sums the lanes, their pending carries at those weights and the extra word as plain integers
-//! (stage 1), then folds the carries back twice (stages 2, 3).
+//! sums the lanes, their pending carries at those weights (counted, then packed into one word)
+//! and the extra word as plain integers (stage 1), then folds the carries back twice (stages 2,
+//! 3).
 //!
 //! **Ports** (`OnesSum<D, K>`, K = D/8).
 //! - inputs: `clock`, `rst` (synchronous, active high); `s_valid`, `s_first` (this beat
@@ -32,9 +33,10 @@
 //! **Latency** 3 cycles from the last beat to `m_valid`. **II** 1 beat per cycle, messages back
 //! to back (one-beat messages included).
 //!
-//! **Combinational paths** none from inputs to outputs. The tail's stage 2 sums D/16 + 1 words
-//! and D/8 carry bits (Yosys maps it as one multi-operand adder): it is outside the loop, and
-//! the widths above 64 are generated for wider parsers whose Fmax is measured separately.
+//! **Combinational paths** none from inputs to outputs. The tail's stage 2 counts the pending
+//! carries (two counts of D/16 bits) and sums D/16 + 2 words (Yosys maps it as one
+//! multi-operand adder): it is outside the loop, and the widths above 64 are generated for
+//! wider parsers whose Fmax is measured separately.
 //!
 //! **Hazards** none: the tail holds its own copy of the lanes.
 //!
@@ -83,6 +85,8 @@ pub struct OnesSum<const D: usize, const K: usize> {
     tc: Signal<Local, Bits<K>>,
     cb: Signal<Local, bool>,
     ch: Signal<Local, bool>,
+    pc_lo: Signal<Local, Bits<8>>,
+    pc_hi: Signal<Local, Bits<8>>,
     // tail
     t1_valid: DFF<bool>,
     t1_lanes: DFF<Bits<D>>,
@@ -133,6 +137,8 @@ impl<const D: usize, const K: usize> OnesSum<D, K> {
             tc: Default::default(),
             cb: Default::default(),
             ch: Default::default(),
+            pc_lo: Default::default(),
+            pc_hi: Default::default(),
             t1_valid: Default::default(),
             t1_lanes: Default::default(),
             t1_carries: Default::default(),
@@ -218,14 +224,21 @@ impl<const D: usize, const K: usize> Logic for OnesSum<D, K> {
         self.t1_carries.d.next = self.nextc.val();
         self.t1_add.d.next = (self.s_add.val() >> 8) | (self.s_add.val() << 8);
         // ---- tail 2: the plain sum of the lanes and their pending carries, each at its weight
-        // modulo 0xFFFF (a low byte's carry 2^8, a high byte's 2^16 = 1): at most D/16 + 1 words
-        // and D/16 times 0x101 (< 2^22)
-        self.red.next = bit_cast::<32, 16>(self.t1_add.q.val());
+        // modulo 0xFFFF (a low byte's carry 2^8, a high byte's 2^16 = 1). The carries are
+        // counted first (two counts of D/16 bits, < 2^8 each, one LUT level at D = 64) and
+        // enter as one word `pc_lo << 8 | pc_hi`, so the sum is of D/16 + 2 words (< 2^22)
+        self.pc_lo.next = self.k_zero8.val();
+        self.pc_hi.next = self.k_zero8.val();
         for i in 0..(D / 16) {
-            self.ta.next = self.t1_lanes.q.val().get_bits::<16>(i * 16);
             self.cb.next = self.t1_carries.q.val().get_bit(2 * i);
             self.ch.next = self.t1_carries.q.val().get_bit(2 * i + 1);
-            self.red.next = self.red.val() + bit_cast::<32, 16>(self.ta.val()) + (bit_cast::<32, 1>(self.cb.val().into()) << 8) + bit_cast::<32, 1>(self.ch.val().into());
+            self.pc_lo.next = self.pc_lo.val() + bit_cast::<8, 1>(self.cb.val().into());
+            self.pc_hi.next = self.pc_hi.val() + bit_cast::<8, 1>(self.ch.val().into());
+        }
+        self.red.next = bit_cast::<32, 16>(self.t1_add.q.val()) + (bit_cast::<32, 8>(self.pc_lo.val()) << 8) + bit_cast::<32, 8>(self.pc_hi.val());
+        for i in 0..(D / 16) {
+            self.ta.next = self.t1_lanes.q.val().get_bits::<16>(i * 16);
+            self.red.next = self.red.val() + bit_cast::<32, 16>(self.ta.val());
         }
         self.t2_valid.d.next = self.t1_valid.q.val();
         self.t2_sum.d.next = self.red.val();
