@@ -30,7 +30,9 @@
 //!
 //! **Pipeline.** I (cycle 0, every beat): byte count, `tkeep` check, `tuser`, too-long,
 //! beats 1..13 written into 13 header lanes (beat 0 holds only the MAC addresses), and the
-//! beat fed to one `Crc32Stream<64>` (ICRC) and two `OnesSum<64, 8>` (IPv4 header, UDP).
+//! beat fed to one `Crc32Stream<64>` (ICRC) and two `OnesSum<64, 8>` (IPv4 header, UDP),
+//! whose byte enables and first-beat flag are registered one beat ahead (a tagged frame's
+//! IPv4 sum takes bytes 14, 15 too, the TCI, cancelled by its complement as the extra word).
 //! The ICRC engine sees the Ethernet header replaced by a constant *steering prefix*: its
 //! last four bytes (bytes 10..13, or 14..17 with an 802.1Q tag) are computed at generation
 //! time so that the register at the IPv4 header is the ICRC seed whatever the tag; the
@@ -291,10 +293,10 @@ pub struct Parser {
     crc_or: Signal<Local, Bits<64>>,
     ip_keep: Signal<Local, Bits<8>>,
     ipk: DFF<Bits<8>>,
-    ipk_b1: DFF<bool>,
     udk: DFF<Bits<8>>,
     at_b0: DFF<bool>,
     ge3: Signal<Local, bool>,
+    ip_add: Signal<Local, Bits<16>>,
     udp_keep: Signal<Local, Bits<8>>,
     udp_add: Signal<Local, Bits<16>>,
     f1_valid: DFF<bool>,
@@ -862,10 +864,10 @@ impl Parser {
             crc_or: Default::default(),
             ip_keep: Default::default(),
             ipk: Default::default(),
-            ipk_b1: Default::default(),
             udk: Default::default(),
             at_b0: Default::default(),
             ge3: Default::default(),
+            ip_add: Default::default(),
             udp_keep: Default::default(),
             udp_add: Default::default(),
             f1_valid: Default::default(),
@@ -1337,7 +1339,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, ipk, ipk_b1, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, ipk, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());
         self.s_axis_tready.next = self.ready_i.val();
@@ -1432,11 +1434,10 @@ impl Logic for Parser {
         self.ge3.next = self.bcnt.q.val() >= self.k_b3.val();
         if self.go.val() {
             self.ipk.d.next = self.k_z8.val();
-            self.ipk_b1.d.next = false;
             self.udk.d.next = self.k_z8.val();
             self.at_b0.d.next = self.s_axis_tlast.val();
             if !self.s_axis_tlast.val() {
-                if self.is_b0.val() { self.ipk.d.next = self.k_ipk1u.val(); self.ipk_b1.d.next = true; }
+                if self.is_b0.val() { self.ipk.d.next = self.k_ipk1u.val(); }
                 if self.is_b1.val() { self.ipk.d.next = self.k_ff8.val(); if self.tg_b1.val() { self.ipk.d.next = self.k_ipk2t.val(); } }
                 if self.is_b2.val() {
                     self.ipk.d.next = self.k_ff8.val();
@@ -1447,7 +1448,9 @@ impl Logic for Parser {
             }
         }
         self.ip_keep.next = self.ipk.q.val();
-        if self.ipk_b1.q.val() & self.tg_b1.val() { self.ip_keep.next = self.k_z8.val(); }
+        // a tagged frame's TCI (beat 1's bytes 14, 15, big-endian) enters again as its complement
+        self.ip_add.next = self.k_z16.val();
+        if self.tg.q.val() { self.ip_add.next = !((bit_cast::<16, 8>(self.hdr_l1.q.val().get_bits::<8>(48)) << 8) | bit_cast::<16, 8>(self.hdr_l1.q.val().get_bits::<8>(56))); }
         self.ipsum.clock.next = self.clock.val();
         self.ipsum.rst.next = self.rst.val();
         self.ipsum.s_valid.next = self.go.val();
@@ -1455,7 +1458,7 @@ impl Logic for Parser {
         self.ipsum.s_last.next = self.s_axis_tlast.val();
         self.ipsum.s_data.next = self.s_axis_tdata.val();
         self.ipsum.s_keep.next = self.ip_keep.val();
-        self.ipsum.s_add.next = self.k_z16.val();
+        self.ipsum.s_add.next = self.ip_add.val();
         // UDP sum over bytes [26, end) ([30, end) tagged) plus 17 + UDP length (= N - l4)
         self.udp_keep.next = self.udk.q.val();
         self.udp_add.next = bit_cast::<16, 14>(self.cnt_now.val()) + self.k_addu.val();
@@ -1890,7 +1893,6 @@ impl Logic for Parser {
             self.cnt.d.next = self.k_z14.val();
             self.ipk.d.next = self.k_z8.val();
             self.udk.d.next = self.k_z8.val();
-            self.ipk_b1.d.next = false;
             self.at_b0.d.next = true;
             self.acc_mac.d.next = false;
             self.acc_bk.d.next = false;

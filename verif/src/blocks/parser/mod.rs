@@ -187,7 +187,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
         ("icrc_not_checked", "crc_ok = icrc$m_valid & (icrc$m_crc == k_residue);", "crc_ok = icrc$m_valid;"),
         // the checksums' byte enables and first-beat flag, registered one beat ahead
-        ("ipv4_sum_counts_the_vlan_tag_on_beat_1", "if (ipk_b1$q & tg_b1) begin", "if (1'b0) begin"),
+        ("ipv4_sum_keeps_the_vlan_tci", "ipsum$s_add = ip_add;", "ipsum$s_add = k_z16;"),
         ("udp_sum_start_ignores_the_vlan_tag", "udk$d = k_uk3t;", "udk$d = k_uk3u;"),
         ("checksums_not_restarted_after_a_last_beat", "at_b0$d = s_axis_tlast;", "at_b0$d = 1'b0;"),
     ])
