@@ -30,7 +30,10 @@
 //!
 //! **Pipeline.** I (cycle 0, every beat): byte count, `tkeep` check, `tuser`, too-long,
 //! beats 1..13 written into 13 header lanes (beat 0 holds only the MAC addresses), and the
-//! beat fed to one `Crc32Stream<64>` (ICRC) and two `OnesSum<64, 8>` (IPv4 header, UDP).
+//! beat fed to one `Crc32Stream<64>` (ICRC) and two `OnesSum<64, 8>` (IPv4 header, UDP),
+//! whose byte enables and first-beat flags, like the ICRC's masks, are registered one beat
+//! ahead (a tagged frame's IPv4 sum takes bytes 14, 15 too, the TCI, cancelled by its
+//! complement as the extra word).
 //! The ICRC engine sees the Ethernet header replaced by a constant *steering prefix*: its
 //! last four bytes (bytes 10..13, or 14..17 with an 802.1Q tag) are computed at generation
 //! time so that the register at the IPv4 header is the ICRC seed whatever the tag; the
@@ -273,8 +276,6 @@ pub struct Parser {
     is_b3: Signal<Local, bool>,
     is_b4: Signal<Local, bool>,
     is_b5: Signal<Local, bool>,
-    is_b6: Signal<Local, bool>,
-    ge4: Signal<Local, bool>,
     tg_b1: Signal<Local, bool>,
     hdr_l1: DFF<Bits<64>>,
     hdr_l2: DFF<Bits<64>>,
@@ -291,7 +292,15 @@ pub struct Parser {
     hdr_l13: DFF<Bits<64>>,
     crc_and: Signal<Local, Bits<64>>,
     crc_or: Signal<Local, Bits<64>>,
+    cm_and: DFF<Bits<64>>,
+    cm_or: DFF<Bits<64>>,
+    cm_b1: DFF<bool>,
     ip_keep: Signal<Local, Bits<8>>,
+    ipk: DFF<Bits<8>>,
+    udk: DFF<Bits<8>>,
+    at_b0: DFF<bool>,
+    ge3: Signal<Local, bool>,
+    ip_add: Signal<Local, Bits<16>>,
     udp_keep: Signal<Local, Bits<8>>,
     udp_add: Signal<Local, Bits<16>>,
     f1_valid: DFF<bool>,
@@ -362,7 +371,11 @@ pub struct Parser {
     f2_x_len: DFF<Bits<32>>,
     f2_x_ecn: DFF<Bits<2>>,
     f2_x_sack0: DFF<bool>,
-    body_len: Signal<Local, Bits<16>>,
+    ge44: Signal<Local, bool>,
+    lt56: Signal<Local, bool>,
+    lt80: Signal<Local, bool>,
+    lt96: Signal<Local, bool>,
+    d_tot80: Signal<Local, Bits<16>>,
     c_ethertype: Signal<Local, bool>,
     c_tr_ip1: Signal<Local, bool>,
     c_ver: Signal<Local, bool>,
@@ -398,7 +411,6 @@ pub struct Parser {
     is_fixed: Signal<Local, bool>,
     d_exp: Signal<Local, Bits<16>>,
     d_wpad: Signal<Local, Bits<2>>,
-    f_len: Signal<Local, Bits<16>>,
     pid: Signal<Local, Bits<8>>,
     r_opcode: Signal<Local, Bits<8>>,
     r_dest_qp: Signal<Local, Bits<24>>,
@@ -662,8 +674,6 @@ pub struct Parser {
     k_cor_0: Constant<Bits<64>>,
     k_cand_1u: Constant<Bits<64>>,
     k_cor_1u: Constant<Bits<64>>,
-    k_cand_1t: Constant<Bits<64>>,
-    k_cor_1t: Constant<Bits<64>>,
     k_cand_2u: Constant<Bits<64>>,
     k_cor_2u: Constant<Bits<64>>,
     k_cand_2t: Constant<Bits<64>>,
@@ -678,6 +688,8 @@ pub struct Parser {
     k_cor_5t: Constant<Bits<64>>,
     k_cand_6t: Constant<Bits<64>>,
     k_cor_6t: Constant<Bits<64>>,
+    k_dand_1: Constant<Bits<64>>,
+    k_dor_1: Constant<Bits<64>>,
     k_z8: Constant<Bits<8>>,
     k_ff8: Constant<Bits<8>>,
     k_ipk1u: Constant<Bits<8>>,
@@ -699,9 +711,9 @@ pub struct Parser {
     k_8: Constant<Bits<16>>,
     k_24: Constant<Bits<16>>,
     k_44: Constant<Bits<16>>,
-    k_36: Constant<Bits<16>>,
-    k_52: Constant<Bits<16>>,
-    k_12: Constant<Bits<16>>,
+    k_56: Constant<Bits<16>>,
+    k_80: Constant<Bits<16>>,
+    k_96: Constant<Bits<16>>,
     k_et_ipv4: Constant<Bits<16>>,
     k_4: Constant<Bits<4>>,
     k_5: Constant<Bits<4>>,
@@ -838,8 +850,6 @@ impl Parser {
             is_b3: Default::default(),
             is_b4: Default::default(),
             is_b5: Default::default(),
-            is_b6: Default::default(),
-            ge4: Default::default(),
             tg_b1: Default::default(),
             hdr_l1: Default::default(),
             hdr_l2: Default::default(),
@@ -856,7 +866,15 @@ impl Parser {
             hdr_l13: Default::default(),
             crc_and: Default::default(),
             crc_or: Default::default(),
+            cm_and: Default::default(),
+            cm_or: Default::default(),
+            cm_b1: Default::default(),
             ip_keep: Default::default(),
+            ipk: Default::default(),
+            udk: Default::default(),
+            at_b0: Default::default(),
+            ge3: Default::default(),
+            ip_add: Default::default(),
             udp_keep: Default::default(),
             udp_add: Default::default(),
             f1_valid: Default::default(),
@@ -927,7 +945,11 @@ impl Parser {
             f2_x_len: Default::default(),
             f2_x_ecn: Default::default(),
             f2_x_sack0: Default::default(),
-            body_len: Default::default(),
+            ge44: Default::default(),
+            lt56: Default::default(),
+            lt80: Default::default(),
+            lt96: Default::default(),
+            d_tot80: Default::default(),
             c_ethertype: Default::default(),
             c_tr_ip1: Default::default(),
             c_ver: Default::default(),
@@ -963,7 +985,6 @@ impl Parser {
             is_fixed: Default::default(),
             d_exp: Default::default(),
             d_wpad: Default::default(),
-            f_len: Default::default(),
             pid: Default::default(),
             r_opcode: Default::default(),
             r_dest_qp: Default::default(),
@@ -1227,8 +1248,6 @@ impl Parser {
             k_cor_0: Constant::new(m.or_0.into()),
             k_cand_1u: Constant::new(m.and_1u.into()),
             k_cor_1u: Constant::new(m.or_1u.into()),
-            k_cand_1t: Constant::new(m.and_1t.into()),
-            k_cor_1t: Constant::new(m.or_1t.into()),
             k_cand_2u: Constant::new(m.and_2u.into()),
             k_cor_2u: Constant::new(m.or_2u.into()),
             k_cand_2t: Constant::new(m.and_2t.into()),
@@ -1243,6 +1262,8 @@ impl Parser {
             k_cor_5t: Constant::new(m.or_5t.into()),
             k_cand_6t: Constant::new(m.and_6t.into()),
             k_cor_6t: Constant::new(m.or_6t.into()),
+            k_dand_1: Constant::new((m.and_1u ^ m.and_1t).into()),
+            k_dor_1: Constant::new((m.or_1u ^ m.or_1t).into()),
             k_z8: Constant::new((0u64).into()),
             k_ff8: Constant::new((255u64).into()),
             k_ipk1u: Constant::new((192u64).into()),
@@ -1264,9 +1285,9 @@ impl Parser {
             k_8: Constant::new((8u64).into()),
             k_24: Constant::new((24u64).into()),
             k_44: Constant::new((44u64).into()),
-            k_36: Constant::new((36u64).into()),
-            k_52: Constant::new((52u64).into()),
-            k_12: Constant::new((12u64).into()),
+            k_56: Constant::new((56u64).into()),
+            k_80: Constant::new((80u64).into()),
+            k_96: Constant::new((96u64).into()),
             k_et_ipv4: Constant::new((2048u64).into()),
             k_4: Constant::new((4u64).into()),
             k_5: Constant::new((5u64).into()),
@@ -1325,7 +1346,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());
         self.s_axis_tready.next = self.ready_i.val();
@@ -1356,8 +1377,6 @@ impl Logic for Parser {
         self.is_b3.next = self.bcnt.q.val() == self.k_b3.val();
         self.is_b4.next = self.bcnt.q.val() == self.k_b4.val();
         self.is_b5.next = self.bcnt.q.val() == self.k_b5.val();
-        self.is_b6.next = self.bcnt.q.val() == self.k_b6.val();
-        self.ge4.next = self.bcnt.q.val() >= self.k_b4.val();
         self.tg_b1.next = self.s_axis_tdata.val().get_bits::<16>(32) == self.k_tpid_le.val();
         if self.go.val() {
             if self.s_axis_tlast.val() {
@@ -1390,57 +1409,75 @@ impl Logic for Parser {
         if self.go.val() & (self.bcnt.q.val() == self.k_b12.val()) { self.hdr_l12.d.next = self.s_axis_tdata.val(); }
         if self.go.val() & (self.bcnt.q.val() == self.k_b13.val()) { self.hdr_l13.d.next = self.s_axis_tdata.val(); }
         // ICRC: the Ethernet header replaced by a steering prefix, invariant fields forced to 0xFF
-        self.crc_and.next = self.k_ones64.val();
-        self.crc_or.next = self.k_z64.val();
-        if self.is_b0.val() { self.crc_and.next = self.k_cand_0.val(); self.crc_or.next = self.k_cor_0.val(); }
-        if self.is_b1.val() {
-            self.crc_and.next = self.k_cand_1u.val(); self.crc_or.next = self.k_cor_1u.val();
-            if self.tg_b1.val() { self.crc_and.next = self.k_cand_1t.val(); self.crc_or.next = self.k_cor_1t.val(); }
+        if self.go.val() {
+            self.cm_and.d.next = self.k_ones64.val(); self.cm_or.d.next = self.k_z64.val(); self.cm_b1.d.next = false;
+            if self.s_axis_tlast.val() {
+                self.cm_and.d.next = self.k_cand_0.val(); self.cm_or.d.next = self.k_cor_0.val();
+            } else {
+                if self.is_b0.val() { self.cm_and.d.next = self.k_cand_1u.val(); self.cm_or.d.next = self.k_cor_1u.val(); self.cm_b1.d.next = true; }
+                if self.is_b1.val() {
+                    self.cm_and.d.next = self.k_cand_2u.val(); self.cm_or.d.next = self.k_cor_2u.val();
+                    if self.tg_b1.val() { self.cm_and.d.next = self.k_cand_2t.val(); self.cm_or.d.next = self.k_cor_2t.val(); }
+                }
+                if self.is_b2.val() {
+                    self.cm_and.d.next = self.k_cand_3u.val(); self.cm_or.d.next = self.k_cor_3u.val();
+                    if self.tg.q.val() { self.cm_and.d.next = self.k_cand_3t.val(); self.cm_or.d.next = self.k_cor_3t.val(); }
+                }
+                if self.is_b4.val() {
+                    self.cm_and.d.next = self.k_cand_5u.val(); self.cm_or.d.next = self.k_cor_5u.val();
+                    if self.tg.q.val() { self.cm_and.d.next = self.k_cand_5t.val(); self.cm_or.d.next = self.k_cor_5t.val(); }
+                }
+                if self.is_b5.val() & self.tg.q.val() { self.cm_and.d.next = self.k_cand_6t.val(); self.cm_or.d.next = self.k_cor_6t.val(); }
+            }
         }
-        if self.is_b2.val() {
-            self.crc_and.next = self.k_cand_2u.val(); self.crc_or.next = self.k_cor_2u.val();
-            if self.tg.q.val() { self.crc_and.next = self.k_cand_2t.val(); self.crc_or.next = self.k_cor_2t.val(); }
-        }
-        if self.is_b3.val() {
-            self.crc_and.next = self.k_cand_3u.val(); self.crc_or.next = self.k_cor_3u.val();
-            if self.tg.q.val() { self.crc_and.next = self.k_cand_3t.val(); self.crc_or.next = self.k_cor_3t.val(); }
-        }
-        if self.is_b5.val() {
-            self.crc_and.next = self.k_cand_5u.val(); self.crc_or.next = self.k_cor_5u.val();
-            if self.tg.q.val() { self.crc_and.next = self.k_cand_5t.val(); self.crc_or.next = self.k_cor_5t.val(); }
-        }
-        if self.is_b6.val() & self.tg.q.val() { self.crc_and.next = self.k_cand_6t.val(); self.crc_or.next = self.k_cor_6t.val(); }
+        self.crc_and.next = self.cm_and.q.val();
+        self.crc_or.next = self.cm_or.q.val();
+        if self.cm_b1.q.val() & self.tg_b1.val() { self.crc_and.next = self.cm_and.q.val() ^ self.k_dand_1.val(); self.crc_or.next = self.cm_or.q.val() ^ self.k_dor_1.val(); }
         self.icrc.clock.next = self.clock.val();
         self.icrc.rst.next = self.rst.val();
         self.icrc.s_valid.next = self.go.val();
-        self.icrc.s_first.next = self.is_b0.val();
+        self.icrc.s_first.next = self.at_b0.q.val();
         self.icrc.s_last.next = self.s_axis_tlast.val();
         self.icrc.s_data.next = (self.s_axis_tdata.val() & self.crc_and.val()) | self.crc_or.val();
         self.icrc.s_bytes.next = bit_cast::<8, 4>(self.n.val());
         // IPv4 header sum over bytes [14, 34) ([18, 38) tagged)
-        self.ip_keep.next = self.k_z8.val();
-        if self.is_b1.val() & !self.tg_b1.val() { self.ip_keep.next = self.k_ipk1u.val(); }
-        if self.is_b2.val() { self.ip_keep.next = self.k_ff8.val(); if self.tg.q.val() { self.ip_keep.next = self.k_ipk2t.val(); } }
-        if self.is_b3.val() { self.ip_keep.next = self.k_ff8.val(); }
-        if self.is_b4.val() { self.ip_keep.next = self.k_ipk4u.val(); if self.tg.q.val() { self.ip_keep.next = self.k_ipk4t.val(); } }
+        // the next beat's checksum byte enables (registered ahead; the beat counter's own update)
+        self.ge3.next = self.bcnt.q.val() >= self.k_b3.val();
+        if self.go.val() {
+            self.ipk.d.next = self.k_z8.val();
+            self.udk.d.next = self.k_z8.val();
+            self.at_b0.d.next = self.s_axis_tlast.val();
+            if !self.s_axis_tlast.val() {
+                if self.is_b0.val() { self.ipk.d.next = self.k_ipk1u.val(); }
+                if self.is_b1.val() { self.ipk.d.next = self.k_ff8.val(); if self.tg_b1.val() { self.ipk.d.next = self.k_ipk2t.val(); } }
+                if self.is_b2.val() {
+                    self.ipk.d.next = self.k_ff8.val();
+                    self.udk.d.next = self.k_uk3u.val(); if self.tg.q.val() { self.udk.d.next = self.k_uk3t.val(); }
+                }
+                if self.is_b3.val() { self.ipk.d.next = self.k_ipk4u.val(); if self.tg.q.val() { self.ipk.d.next = self.k_ipk4t.val(); } }
+                if self.ge3.val() { self.udk.d.next = self.k_ff8.val(); }
+            }
+        }
+        self.ip_keep.next = self.ipk.q.val();
+        // a tagged frame's TCI (beat 1's bytes 14, 15, big-endian) enters again as its complement
+        self.ip_add.next = self.k_z16.val();
+        if self.tg.q.val() { self.ip_add.next = !((bit_cast::<16, 8>(self.hdr_l1.q.val().get_bits::<8>(48)) << 8) | bit_cast::<16, 8>(self.hdr_l1.q.val().get_bits::<8>(56))); }
         self.ipsum.clock.next = self.clock.val();
         self.ipsum.rst.next = self.rst.val();
         self.ipsum.s_valid.next = self.go.val();
-        self.ipsum.s_first.next = self.is_b0.val();
+        self.ipsum.s_first.next = self.at_b0.q.val();
         self.ipsum.s_last.next = self.s_axis_tlast.val();
         self.ipsum.s_data.next = self.s_axis_tdata.val();
         self.ipsum.s_keep.next = self.ip_keep.val();
-        self.ipsum.s_add.next = self.k_z16.val();
+        self.ipsum.s_add.next = self.ip_add.val();
         // UDP sum over bytes [26, end) ([30, end) tagged) plus 17 + UDP length (= N - l4)
-        self.udp_keep.next = self.k_z8.val();
-        if self.is_b3.val() { self.udp_keep.next = self.k_uk3u.val(); if self.tg.q.val() { self.udp_keep.next = self.k_uk3t.val(); } }
-        if self.ge4.val() { self.udp_keep.next = self.k_ff8.val(); }
+        self.udp_keep.next = self.udk.q.val();
         self.udp_add.next = bit_cast::<16, 14>(self.cnt_now.val()) + self.k_addu.val();
         if self.tg.q.val() { self.udp_add.next = bit_cast::<16, 14>(self.cnt_now.val()) + self.k_addt.val(); }
         self.udpsum.clock.next = self.clock.val();
         self.udpsum.rst.next = self.rst.val();
         self.udpsum.s_valid.next = self.go.val();
-        self.udpsum.s_first.next = self.is_b0.val();
+        self.udpsum.s_first.next = self.at_b0.q.val();
         self.udpsum.s_last.next = self.s_axis_tlast.val();
         self.udpsum.s_data.next = self.s_axis_tdata.val();
         self.udpsum.s_keep.next = self.udp_keep.val() & self.s_axis_tkeep.val();
@@ -1519,7 +1556,11 @@ impl Logic for Parser {
         self.f2_x_ecn.d.next = self.x_ecn.val();
         self.f2_x_sack0.d.next = self.x_sack0.val();
         // ================= stage F2 (cycle 2): every field check, independently, and the record
-        self.body_len.next = self.f2_x_total.q.val() - self.k_44.val();
+        self.ge44.next = self.f2_x_total.q.val() >= self.k_44.val();
+        self.lt56.next = self.f2_x_total.q.val() < self.k_56.val();
+        self.lt80.next = self.f2_x_total.q.val() < self.k_80.val();
+        self.lt96.next = self.f2_x_total.q.val() < self.k_96.val();
+        self.d_tot80.next = self.f2_x_total.q.val() - self.k_80.val();
         self.c_ethertype.next = self.f2_x_et.q.val() != self.k_et_ipv4.val();
         self.c_tr_ip1.next = self.f2_rem3.q.val() < self.k_20.val();
         self.c_ver.next = self.f2_x_vi.q.val().get_bits::<4>(4) != self.k_4.val();
@@ -1544,19 +1585,21 @@ impl Logic for Parser {
         self.is_data.next = self.is_w.val() | self.is_s.val();
         self.is_fixed.next = self.is_a.val() | self.is_n.val() | self.is_p.val() | self.is_pr.val();
         self.c_op.next = !(self.is_data.val() | self.is_fixed.val());
-        self.d_exp.next = bit_cast::<16, 14>(self.f2_x_len.q.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.f2_x_pad.q.val()) + self.k_36.val();
+        self.d_exp.next = bit_cast::<16, 14>(self.f2_x_len.q.val().get_bits::<14>(0)) + bit_cast::<16, 2>(self.f2_x_pad.q.val());
         self.d_wpad.next = self.k_z2.val() - self.f2_x_len.q.val().get_bits::<2>(0);
-        self.f_len.next = self.k_12.val();
-        if self.is_a.val() { self.f_len.next = self.k_52.val(); }
         self.pid.next = self.f2_x_b0.q.val();
         if self.is_n.val() { self.pid.next = self.f2_x_b1.q.val(); }
         if self.is_data.val() {
-            self.c_tr_ext.next = self.body_len.val() < self.k_36.val();
-            self.c_lm.next = (self.f2_x_len.q.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.body_len.val());
+            self.c_tr_ext.next = self.ge44.val() & self.lt80.val();
+            self.c_lm.next = (self.f2_x_len.q.val().get_bits::<18>(14) != self.k_z18.val()) | (self.d_exp.val() != self.d_tot80.val());
             self.c_pad.next = self.f2_x_pad.q.val() != self.d_wpad.val();
         } else {
-            self.c_tr_ext.next = self.body_len.val() < self.f_len.val();
-            self.c_lm.next = self.body_len.val() != self.f_len.val();
+            self.c_tr_ext.next = self.ge44.val() & self.lt56.val();
+            self.c_lm.next = self.f2_x_total.q.val() != self.k_56.val();
+            if self.is_a.val() {
+                self.c_tr_ext.next = self.ge44.val() & self.lt96.val();
+                self.c_lm.next = self.f2_x_total.q.val() != self.k_96.val();
+            }
             self.c_pad.next = self.f2_x_pad.q.val() != self.k_z2.val();
         }
         self.c_path.next = self.pid.val().get_bits::<4>(4) != self.k_z4.val();
@@ -1859,6 +1902,12 @@ impl Logic for Parser {
         if self.rst.val() {
             self.bcnt.d.next = self.k_b0.val();
             self.cnt.d.next = self.k_z14.val();
+            self.ipk.d.next = self.k_z8.val();
+            self.udk.d.next = self.k_z8.val();
+            self.at_b0.d.next = true;
+            self.cm_and.d.next = self.k_cand_0.val();
+            self.cm_or.d.next = self.k_cor_0.val();
+            self.cm_b1.d.next = false;
             self.acc_mac.d.next = false;
             self.acc_bk.d.next = false;
             self.acc_tl.d.next = false;
@@ -1952,6 +2001,7 @@ impl Logic for Parser {
         self.stat_last_verdict.next = self.o_last.q.val();
     }
 }
+
 
 #[cfg(test)]
 mod tests {

@@ -267,8 +267,13 @@ fn the_icrc_is_right_exactly_when_the_register_after_it_is_the_residue() {
 /// cycles, back to back, resets inside messages) and checks every m_valid cycle against
 /// the model's `ones_sum`, exactly `latency` cycles after each last beat.
 fn check_ones_sum<const D: usize, const K: usize>(msgs: usize, max_beats: usize, seed: u64) -> usize {
+    use mrnic_hdl::prim::OnesSum;
+    check_ones_sum_on::<D, K>(build(OnesSum::<D, K>::new(), &format!("prim_onessum{D}")), msgs, max_beats, seed)
+}
+
+/// [`check_ones_sum`] on a model built already (a mutant's).
+fn check_ones_sum_on<const D: usize, const K: usize>(m: Model, msgs: usize, max_beats: usize, seed: u64) -> usize {
     use mrnic_hdl::prim::{ones_sum_model, OnesSum};
-    let m = build(OnesSum::<D, K>::new(), &format!("prim_onessum{D}"));
     let mut sim = m.sim().unwrap();
     let p = |n: &str| sim.port(n).unwrap();
     let (clock, rst, s_valid, s_first, s_last, s_data, s_keep, s_add, m_valid, m_sum) = (
@@ -364,6 +369,27 @@ fn the_ones_sum_equals_the_models_internet_checksum_sum_at_64_bits_with_any_byte
 fn the_ones_sum_equals_the_models_at_16_and_512_bits() {
     assert!(check_ones_sum::<16, 2>(5_000, 60, 32) > 4_800);
     assert!(check_ones_sum::<512, 64>(2_000, 20, 33) > 1_900);
+}
+
+/// The OnesSum test can fail: a loop that drops one pending carry (lane 0's high byte, the
+/// end-around carry kept for the next beat), or a tail that leaves out that carry of the last
+/// beat, is caught. The mutations are made in the generated Verilog.
+#[test]
+fn a_ones_sum_that_drops_a_pending_end_around_carry_is_caught_by_its_test() {
+    use mrnic_hdl::prim::OnesSum;
+    let mut uut = OnesSum::<64, 8>::new();
+    uut.connect_all();
+    let module = "mrnic_prim_onessum64_mut";
+    let verilog = mrnic_hdl::verilog::generate(&uut, module).unwrap_or_else(|e| panic!("{e}"));
+    for (k, (pat, with)) in [("cb = basec[32'h2 * 0 + 32'h1];", "cb = 1'b0;"), ("ch = t1_carries$q[32'h2 * 0 + 32'h1];", "ch = 1'b0;")].into_iter().enumerate() {
+        assert_eq!(verilog.matches(pat).count(), 1, "{pat} occurs once");
+        let mutated = verilog.replacen(pat, with, 1);
+        let label = format!("prim_onessum64_mut{k}");
+        let m = Model::build(&label, &mutated, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_ones_sum_on::<64, 8>(m, 2_000, 40, 9)));
+        let msg = r.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default()).expect("the mutant must fail the sum test");
+        assert!(msg.contains("result"), "it fails on a result, not on timing: {msg}");
+    }
 }
 
 #[test]

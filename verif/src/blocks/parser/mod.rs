@@ -184,7 +184,11 @@ pub fn mutants() -> Vec<Mutant> {
         // checksums
         ("zero_udp_checksum_not_exempt", "udp_bad = f4_c_ucs_nz$q & ~s4_udp_ok$q;", "udp_bad = ~s4_udp_ok$q;"),
         ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
-        ("icrc_resv8a_not_masked_when_tagged", "if (is_b6 & tg$q) begin", "if (1'b0) begin"),
+        ("icrc_resv8a_not_masked_when_tagged", "if (is_b5 & tg$q) begin", "if (1'b0) begin"),
         ("icrc_not_checked", "crc_ok = icrc$m_valid & (icrc$m_crc == k_residue);", "crc_ok = icrc$m_valid;"),
+        // the checksums' byte enables and first-beat flag, registered one beat ahead
+        ("ipv4_sum_keeps_the_vlan_tci", "ipsum$s_add = ip_add;", "ipsum$s_add = k_z16;"),
+        ("udp_sum_start_ignores_the_vlan_tag", "udk$d = k_uk3t;", "udk$d = k_uk3u;"),
+        ("checksums_not_restarted_after_a_last_beat", "at_b0$d = s_axis_tlast;", "at_b0$d = 1'b0;"),
     ])
 }
