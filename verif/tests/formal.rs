@@ -4,7 +4,7 @@
 //! deliberately broken copy of the generated Verilog, which must fail, so a proof that
 //! cannot fail is caught here.
 //!
-//! Run: source ~/.cache/mrnic-tools/env.sh && cargo test -p mrnic-verif --test formal
+//! Run: source ~/.cache/mrnic-tools/env.sh && cargo test --workspace --locked --test formal
 
 use mrnic_hdl::prim::{byte_strobes_model, ByteStrobes};
 use rust_hdl::prelude::*;
@@ -25,13 +25,19 @@ fn prove(label: &str, design: &str, props: &str, depth: u32) -> Proof {
 
 /// [`prove`] with another top module (`top`).
 fn prove_top(label: &str, top: &str, design: &str, props: &str, depth: u32) -> Proof {
+    sby(label, "prove", top, "", design, props, depth)
+}
+
+/// Runs `yowasp-sby` in `mode` (`prove`: k-induction; `bmc`: every trace of `depth` cycles
+/// from the initial state) with the Verilog defines `defines` (`-DNAME ...`, or empty).
+fn sby(label: &str, mode: &str, top: &str, defines: &str, design: &str, props: &str, depth: u32) -> Proof {
     let dir: PathBuf = std::env::temp_dir().join(format!("mrnic-formal-{label}-{}", std::process::id()));
     std::fs::remove_dir_all(&dir).ok();
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("design.v"), design).unwrap();
     std::fs::write(dir.join("props.sv"), props).unwrap();
     let sby = format!(
-        "[options]\nmode prove\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\nread -formal design.v\nread -formal props.sv\nprep -top {top}\n\n[files]\ndesign.v\nprops.sv\n"
+        "[options]\nmode {mode}\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\nread -formal {defines} design.v\nread -formal {defines} props.sv\nprep -top {top}\n\n[files]\ndesign.v\nprops.sv\n"
     );
     std::fs::write(dir.join("job.sby"), sby).unwrap();
     let out = Command::new("yowasp-sby")
@@ -179,4 +185,75 @@ fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_
         // a real counterexample from reset (the base case), not only a failed induction step
         assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);
     }
+}
+
+// ---- the DMA placement unit's checks (hdl/src/place_chk.rs, block `place_chk`)
+
+/// The generated `mrnic_place_chk` of preset `tiny` (64 MR rows, 16 connections x 8 receive
+/// buffers, mtu 4096) with `verif/formal/place_chk.sv` spliced into its top module. Tiny,
+/// because it is the smallest shipped preset: the RAMs are SMT arrays, so their depth costs
+/// little, but every preset's Verilog is the same source at other index widths (I, C, R) and
+/// the same 64-bit address, 32-bit key/pd datapath; the proof is of the shipped widths.
+fn place_chk_verilog() -> String {
+    let cfg = mrnic_model::config::Config::preset("tiny").expect("preset tiny");
+    mrnic_hdl::tops::block(&cfg, "place_chk").unwrap_or_else(|e| panic!("{e}")).verilog
+}
+
+fn place_chk_with_props(verilog: &str) -> String {
+    let m = "mrnic_place_chk";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/formal/place_chk.sv");
+    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", m).replace("@I@", "6").replace("@C@", "4").replace("@R@", "3").replace("@MTU@", "4096");
+    assert!(verilog.contains("connections=16 mr_entries=64 mtu=4096 rq_depth=8"), "the sizes the wrapper is instantiated for");
+    let end = format!("endmodule // {m}\n");
+    assert_eq!(verilog.matches(&end).count(), 1, "one end of the top module");
+    verilog.replacen(&end, &format!("{props}\n{end}"), 1)
+}
+
+/// k-induction depth of the unbounded part (4: a base case reaches a result from reset, so a
+/// broken unit fails with a real counterexample, not only an induction step); BMC depth of
+/// the row part (reset, then writes
+/// and requests in cycles 1..5, the read in 6).
+const PLACE_CHK_K: u32 = 4;
+const PLACE_CHK_BMC: u32 = 7;
+
+#[test]
+fn place_chk_ok_only_inside_a_valid_matching_row_proven() {
+    let m = "mrnic_place_chk";
+    let v = place_chk_with_props(&place_chk_verilog());
+    // unbounded: the result is the spec's decision on the rows the request read
+    let p = sby("place_chk", "prove", m, "", &v, PLACEMENT_NO_PROPS, PLACE_CHK_K);
+    assert!(p.passed, "PlaceChk: the proof fails:\n{}", p.log);
+    assert!(p.log.contains("successful proof by k-induction"), "{}", p.log);
+    // bounded: the rows read are the rows as last written
+    let b = sby("place_chk_rows", "bmc", m, "-DF_ROWS", &v, PLACEMENT_NO_PROPS, PLACE_CHK_BMC);
+    assert!(b.passed, "PlaceChk: the row check fails:\n{}", b.log);
+}
+
+#[test]
+fn a_place_chk_without_the_tag_check_or_with_the_region_end_off_by_one_or_without_ram_forwarding_fails_the_proof() {
+    let m = "mrnic_place_chk";
+    let v = place_chk_verilog();
+    // the whole-rkey compare reduced to the row index: a stale or forged tag passes
+    let hit = "hit = |x_mr_live & (x_mr_key == a_rkey$q) & (x_mr_pd == a_pd$q);";
+    assert_eq!(v.matches(hit).count(), 1, "{v}");
+    let tag = v.replacen(hit, "hit = |x_mr_live & (x_mr_key[5:0] == a_rkey$q[5:0]) & (x_mr_pd == a_pd$q);", 1);
+    // the region end compare off by one: a window one byte past the region is ok
+    let hi = "hi_ok = a_end$q <= w_bend;";
+    assert_eq!(v.matches(hi).count(), 1);
+    let end = v.replacen(hi, "hi_ok = a_end$q <= w_bend + 65'd1;", 1);
+    for (label, bad) in [("place_chk_broken_tag", tag), ("place_chk_broken_end", end)] {
+        let p = sby(label, "prove", m, "", &place_chk_with_props(&bad), PLACEMENT_NO_PROPS, PLACE_CHK_K);
+        assert!(!p.passed, "{label}: the proof passed on a broken unit");
+        assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);
+    }
+    // the MR base RAM without its write-first forwarding: a request sees the base as it was
+    // before the write of its own cycle (only the bounded row part can see this)
+    let start = v.find("module mrnic_place_chk$ram_mr_base(").expect("the MR base RAM");
+    let stop = start + v[start..].find("endmodule").unwrap();
+    let fwd = "fwd_hit$d = write_enable & (write_address == read_address);";
+    assert_eq!(v[start..stop].matches(fwd).count(), 1);
+    let nofwd = format!("{}{}{}", &v[..start], v[start..stop].replacen(fwd, "fwd_hit$d = 1'b0;", 1), &v[stop..]);
+    let b = sby("place_chk_broken_fwd", "bmc", m, "-DF_ROWS", &place_chk_with_props(&nofwd), PLACEMENT_NO_PROPS, PLACE_CHK_BMC);
+    assert!(!b.passed, "place_chk_broken_fwd: the row check passed on a RAM that reads the old row");
+    assert!(b.log.contains("Assert failed") || b.log.contains("DONE (FAIL"), "{}", b.log);
 }
