@@ -232,6 +232,9 @@ fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value)
             });
             if let Some(tm) = &st.timer {
                 s["timer"] = serde_json::json!({ "lateness": tm.lateness, "counter": tm.counter });
+                if !tm.sets.is_empty() {
+                    s["timer"]["sets"] = serde_json::json!(tm.sets);
+                }
             }
             if !st.sampled.is_empty() {
                 s["sampled"] = serde_json::json!(st.sampled);

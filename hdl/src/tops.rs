@@ -61,11 +61,14 @@ pub struct StreamInfo {
 /// What a timer stream promises: an event is offered at most `lateness` cycles after the
 /// moment it became due (with its ready high), never before; `counter` (a `stat_*` port)
 /// counts its transfers since reset. A transaction-level comparison matches such events by
-/// payload within a tolerance instead of in order (`verif/src/kit/txn.rs`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// payload within a tolerance instead of in order (`verif/src/kit/txn.rs`). `sets`: payload
+/// ports that carry a set of timers, one bit each (the path table's masks of expired
+/// deadlines): such an event is as many events as bits set, each matched on its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TimerInfo {
     pub lateness: u32,
     pub counter: Option<String>,
+    pub sets: Vec<String>,
 }
 
 /// One generated block.
@@ -240,7 +243,7 @@ fn rtx(cfg: &Config) -> Result<Generated, GenError> {
             // The head timer: due at its deadline, on m_tmo within C + 3 cycles
             // (mrnic_model::transport::rtx_shell, "Head timer").
             StreamInfo {
-                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()) }),
+                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()), sets: vec![] }),
                 ..stream("m_tmo", PortDir::Out, &["conn"])
             },
         ])
@@ -274,7 +277,8 @@ fn path(cfg: &Config) -> Result<Generated, GenError> {
             // The path deadlines: due at their deadline, on m_tmo within C + 3 cycles
             // (mrnic_model::transport::path_shell, "Timers").
             StreamInfo {
-                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()) }),
+                // One timer per (path, kind): the masks are sets of expired deadlines.
+                timer: Some(TimerInfo { lateness: cfg.connections as u32 + 3, counter: Some("stat_tmo".into()), sets: vec!["m_tmo_rto".into(), "m_tmo_probe".into()] }),
                 ..stream("m_tmo", PortDir::Out, &["conn", "rto", "probe"])
             },
         ])

@@ -291,3 +291,133 @@ fn the_history_never_excuses_an_event_far_from_any_due_stretch_or_a_long_due_str
     let e = match_timer_events(&[], &ev(&[(1010, "5")]), 50, &lag, 0, 10_000, Some(&h)).unwrap_err();
     assert!(e.1.contains("due from cycle 1000 to 1500"), "{}", e.1);
 }
+
+/// A block with a set-valued timer stream (one event carries a connection and a mask of its
+/// expired timers, as the path table's `m_tmo`).
+fn set_timer_iface(sets: &[&str]) -> Result<Interface, KitError> {
+    use mrnic_verif::kit::{StreamSpec, TimerSpec};
+    use mrnic_verif::vl::{PortDir, PortInfo};
+    let port = |name: &str, width: usize, dir: PortDir| PortInfo { name: name.into(), width, dir };
+    let ports = vec![
+        port("clock", 1, PortDir::In),
+        port("now", 32, PortDir::In),
+        port("s_valid", 1, PortDir::In),
+        port("s_x", 8, PortDir::In),
+        port("s_ready", 1, PortDir::Out),
+        port("m_tmo_valid", 1, PortDir::Out),
+        port("m_tmo_ready", 1, PortDir::In),
+        port("m_tmo_conn", 4, PortDir::Out),
+        port("m_tmo_rto", 70, PortDir::Out),
+    ];
+    let streams = vec![
+        StreamSpec { name: "s".into(), dir: "input".into(), valid: "s_valid".into(), ready: "s_ready".into(), payload: vec!["s_x".into()], timer: None, sampled: vec!["now".into()] },
+        StreamSpec {
+            name: "m_tmo".into(),
+            dir: "output".into(),
+            valid: "m_tmo_valid".into(),
+            ready: "m_tmo_ready".into(),
+            payload: vec!["m_tmo_conn".into(), "m_tmo_rto".into()],
+            timer: Some(TimerSpec { lateness: 8, counter: None, sets: sets.iter().map(|s| s.to_string()).collect() }),
+            sampled: vec![],
+        },
+    ];
+    Interface::new("settimer", "settimer", 1, ports, streams)
+}
+
+#[test]
+fn a_set_valued_timer_event_is_one_event_per_bit_set_and_a_set_outside_the_payload_is_refused() {
+    use mrnic_verif::kit::timer_keys;
+    let io = set_timer_iface(&["m_tmo_rto"]).unwrap().io();
+    let s = &io.out_streams[0];
+    let mut v = Values::new(&io.outputs);
+    v.set(io.output("m_tmo_conn").unwrap(), 5);
+    // Bits 0, 3 and 65 (the second word) set: three timers of connection 5.
+    v.set_wide(io.output("m_tmo_rto").unwrap(), &[0b1001, 0b10]);
+    let k = timer_keys(&io, &v, s);
+    assert_eq!(k.len(), 3, "{k:?}");
+    assert!(k[0].ends_with("m_tmo_rto[0]") && k[1].ends_with("m_tmo_rto[3]") && k[2].ends_with("m_tmo_rto[65]"), "{k:?}");
+    assert_eq!(k.iter().filter(|x| x.starts_with(&v.show(io.output("m_tmo_conn").unwrap()))).count(), 3, "{k:?}");
+    // Another connection's timer 3 is another key.
+    let mut w = v.clone();
+    w.set(io.output("m_tmo_conn").unwrap(), 6);
+    w.set_wide(io.output("m_tmo_rto").unwrap(), &[0b1000, 0]);
+    let k6 = timer_keys(&io, &w, s);
+    assert_eq!(k6.len(), 1);
+    assert!(!k.contains(&k6[0]));
+    // Without sets the payload is one key, as before.
+    let io2 = set_timer_iface(&[]).unwrap().io();
+    assert_eq!(timer_keys(&io2, &v, &io2.out_streams[0]).len(), 1);
+    // A set that is not a payload port of the stream is refused with the reason.
+    let e = set_timer_iface(&["now"]).unwrap_err().to_string();
+    assert!(e.contains("timer set now is not a payload port"), "{e}");
+}
+
+#[test]
+fn a_deadline_becomes_the_first_cycle_the_devices_time_reaches_it_across_the_wrap() {
+    use mrnic_verif::kit::DeviceClock;
+    // The device's time: from 2^32 - 100, steps of 1, 7 and 1000, and 40 cycles frozen.
+    let mut t = vec![];
+    let mut x: u32 = u32::MAX - 99;
+    for c in 0..400u32 {
+        t.push(u64::from(x));
+        let step = match c {
+            0..=49 => 1,
+            50..=99 => 7,
+            100..=139 => 0,
+            _ => 1000,
+        };
+        x = x.wrapping_add(step);
+    }
+    let clock = DeviceClock::new(t.clone(), 32);
+    let first = |from: usize, d: u32| (from..t.len()).find(|&c| (t[c] as u32).wrapping_sub(d) < 1 << 31).map_or(u64::MAX, |c| c as u64);
+    // Already due (at, before, just before the wrap), due in the future (across the wrap,
+    // inside the frozen stretch, in the 1000-steps), beyond the run.
+    for (from, d) in [(0usize, u32::MAX - 99), (10, u32::MAX - 200), (0, 5), (0, u32::MAX - 60), (60, 300), (120, 350), (141, 200_000), (0, 10_000_000)] {
+        assert_eq!(clock.due_at(from as u64, u64::from(d)), first(from, d), "from cycle {from}, deadline {d}");
+    }
+    assert_eq!(clock.due_at(0, u64::from(u32::MAX - 60)), 39);
+    assert_eq!(clock.due_at(0, 10_000_000), u64::MAX);
+    // Half the range ahead is not yet due (serial arithmetic, as HwTime::after_eq).
+    assert_eq!(clock.due_at(0, u64::from((u32::MAX - 99).wrapping_add(1 << 31))), first(0, (u32::MAX - 99).wrapping_add(1 << 31)));
+}
+
+#[test]
+fn a_model_event_the_device_missed_is_excused_only_if_the_device_was_held_for_most_of_its_due_stretch() {
+    use mrnic_verif::kit::txn::{match_timer_events_held, TimerHistory};
+    let lag = vec![0u32; 10_000];
+    // The model's timer 5: due from 1000 to 2000 (1000 cycles; slack 2 x 50 + 16 = 116).
+    let mut h = TimerHistory::default();
+    h.record("5".into(), 100, Some(1000));
+    h.record("5".into(), 2000, None);
+    let model = ev(&[(1010, "5")]);
+    // Held cycles before each cycle: the device's stream held in every cycle of 1000..1950
+    // (50 free cycles left in the stretch): its scanner could not reach the timer.
+    let held: Vec<u32> = (0..=10_000u32).map(|c| c.clamp(1000, 1950) - 1000).collect();
+    let m = match_timer_events_held(&[], &model, 50, &lag, &held, 0, 10_000, Some(&h)).unwrap();
+    assert_eq!(m.short, 1);
+    // Held for only 500 of them: 500 free cycles, more than the slack: missed.
+    let held2: Vec<u32> = (0..=10_000u32).map(|c| c.clamp(1000, 1500) - 1000).collect();
+    let e = match_timer_events_held(&[], &model, 50, &lag, &held2, 0, 10_000, Some(&h)).unwrap_err();
+    assert!(e.1.contains("due from cycle 1000 to 2000"), "{}", e.1);
+    // Never held: missed.
+    assert!(match_timer_events_held(&[], &model, 50, &lag, &[], 0, 10_000, Some(&h)).is_err());
+}
+
+#[test]
+fn the_sliding_lag_maximum_equals_the_maximum_over_each_window() {
+    use mrnic_verif::kit::txn::window_max;
+    let mut x = 12345u32;
+    let v: Vec<u32> = (0..500)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) % 1000
+        })
+        .collect();
+    for r in [0usize, 1, 3, 17, 499, 600] {
+        let w = window_max(&v, r);
+        for c in 0..v.len() {
+            let want = v[c.saturating_sub(r)..(c + r).min(v.len())].iter().max().copied().unwrap_or(0);
+            assert_eq!(w[c], want, "r {r}, c {c}");
+        }
+    }
+}

@@ -125,3 +125,56 @@ fn coverage_runs_write_a_per_block_report_with_the_percentages_and_the_uncovered
     assert!(md.contains('%'), "{md}");
     assert!(out.join("coverage/sack/annotated").is_dir() && out.join("coverage/sack/coverage.info").is_file());
 }
+
+/// The transaction-level run of a block with a timer stream at `core`: one random job.
+fn timer_block_txn(block: &str, verilog: Option<PathBuf>, out: PathBuf) -> (bool, verify::Report, String) {
+    let a = VerifyArgs {
+        block: Some(block.into()),
+        preset: Some("core".into()),
+        mode: Some(Mode::Transaction),
+        top: verilog.as_ref().map(|_| format!("mrnic_{block}")),
+        verilog,
+        only: Some("random-s1".into()),
+        cycles: Some(150_000),
+        quiet: true,
+        out: out.clone(),
+        ..Default::default()
+    };
+    let passed = verify::run(&a).unwrap_or_else(|e| panic!("{e}"));
+    let r: verify::Report = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    (passed, r, std::fs::read_to_string(out.join("report.md")).unwrap())
+}
+
+#[test]
+fn the_timer_streams_of_the_retransmit_queue_and_the_path_table_pass_transaction_mode_matched_event_by_event() {
+    for block in ["rtx", "path"] {
+        let (passed, r, md) = timer_block_txn(block, None, tmp(&format!("txn_{block}")));
+        assert!(passed, "{md}");
+        let c = &r.results[0].counters;
+        // Most events matched one to one; the races settled from the model's history are few.
+        let (matched, excused) = (c["m_tmo.events_matched"], c["m_tmo.events_justified"] + c["m_tmo.events_short"]);
+        assert!(matched > 10_000 && excused * 100 < matched, "{block}: {c:?}");
+        assert!(c["m_tmo.timer_changes"] > 10_000, "{block}: the model reports its deadlines: {c:?}");
+    }
+}
+
+#[test]
+fn a_path_table_whose_path_0_deadlines_fire_early_or_never_fails_transaction_mode_naming_the_timer() {
+    let cfg = mrnic_model::Config::preset("core").unwrap();
+    let v = mrnic_hdl::tops::block(&cfg, "path").unwrap().verilog;
+    let lane0 = "        sc_e = bank_scan$read_data[(0 * 32'h22)+:(34)];\n";
+    let cmp = format!("{lane0}        t_d32 = now - sc_e[(32'h0)+:(32)];\n        sc_x = sc_e[32'h21] & ~t_d32[32'h1f];");
+    assert_eq!(v.matches(&cmp).count(), 1, "the scanner's lane-0 compare");
+    for (name, bad, want) in [
+        ("early", format!("{lane0}        t_d32 = now + 32'h100000 - sc_e[(32'h0)+:(32)];\n        sc_x = sc_e[32'h21] & ~t_d32[32'h1f];"), "the device's event"),
+        ("never", format!("{lane0}        t_d32 = now - sc_e[(32'h0)+:(32)];\n        sc_x = 1'b0;"), "the model's event"),
+    ] {
+        let dir = tmp(&format!("txn_path_{name}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("mrnic_path.v");
+        std::fs::write(&file, Mutant::new(name, &cmp, &bad).apply(&v).unwrap()).unwrap();
+        let (passed, _, md) = timer_block_txn("path", Some(file), dir.join("out"));
+        assert!(!passed, "{name}: {md}");
+        assert!(md.contains("timer stream m_tmo") && md.contains(want) && (md.contains("m_tmo_rto[0]") || md.contains("m_tmo_probe[0]")), "{name}: {md}");
+    }
+}

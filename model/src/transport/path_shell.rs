@@ -542,6 +542,9 @@ pub struct PathShell {
     stats: PathStats,
     /// Bubbles inserted (§2.9), for tests.
     pub bubbles: u64,
+    /// The bank write of the last edge, (connection, path, entry), at most one per edge.
+    /// For observers, such as the transaction-level timer check; the shell never reads it.
+    pub last_write: Option<(u32, u8, Deadline)>,
 }
 
 /// Index of register `r` (4..=25) in `post` / `bank_pipe`.
@@ -565,6 +568,7 @@ impl PathShell {
             tmo: None,
             stats: PathStats::default(),
             bubbles: 0,
+            last_write: None,
         })
     }
 
@@ -609,6 +613,7 @@ impl PathShell {
         let out = self.outputs(i);
         let now = HwTime(i.now);
         let np = self.state.params.paths();
+        self.last_write = None;
         if i.rst {
             self.sc = 0;
             self.rd = None;
@@ -649,6 +654,7 @@ impl PathShell {
             // Registers 1..=17 hold; 18..=25 advance with a bubble into 18.
             if let Some(Some((c, p, d))) = self.bank_pipe.pop_back() {
                 self.bank[c as usize * np + usize::from(p)] = d;
+                self.last_write = Some((c, p, d));
             }
             self.bank_pipe.insert(post_ix(PATH_X_STAGE + 1), None);
             self.post.pop_back();
@@ -674,6 +680,7 @@ impl PathShell {
         let np = self.state.params.paths();
         if let Some(Some((c, p, d))) = self.bank_pipe.pop_back() {
             self.bank[c as usize * np + usize::from(p)] = d;
+            self.last_write = Some((c, p, d));
         }
         self.bank_pipe.push_front(w);
     }

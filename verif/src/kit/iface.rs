@@ -39,6 +39,10 @@ pub struct TimerSpec {
     pub lateness: u32,
     #[serde(default)]
     pub counter: Option<String>,
+    /// Payload ports that are sets of timers, one bit each: an event is one event per bit
+    /// set, matched on its own (`mrnic_hdl::tops::TimerInfo::sets`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
 }
 
 /// A block's interface.
@@ -161,6 +165,11 @@ impl Interface {
                         _ => return Err(bad(format!("stream {}: timer counter {c} is not an output outside the stream", s.name))),
                     }
                 }
+                for x in &t.sets {
+                    if !s.payload.contains(x) {
+                        return Err(bad(format!("stream {}: timer set {x} is not a payload port of the stream", s.name)));
+                    }
+                }
             }
         }
         Ok(Interface { block: block.into(), module: module.into(), latency, ports, streams, clock, reset })
@@ -178,7 +187,7 @@ impl Interface {
                 valid: st.valid.clone(),
                 ready: st.ready.clone(),
                 payload: st.payload.clone(),
-                timer: st.timer.as_ref().map(|t| TimerSpec { lateness: t.lateness, counter: t.counter.clone() }),
+                timer: st.timer.as_ref().map(|t| TimerSpec { lateness: t.lateness, counter: t.counter.clone(), sets: t.sets.clone() }),
                 sampled: st.sampled.clone(),
             })
             .collect();
@@ -232,6 +241,8 @@ pub struct StreamIdx {
     pub payload: Vec<usize>,
     /// For a timer stream: (lateness in cycles, index of its counter output).
     pub timer: Option<(u64, Option<usize>)>,
+    /// For a timer stream: the payload ports that are sets of timers (indices in the outputs).
+    pub timer_sets: Vec<usize>,
     /// For an input stream: indices (in the inputs) of the globals each transfer samples.
     pub sampled: Vec<usize>,
 }
@@ -273,6 +284,7 @@ impl Io {
                 ready: other.index(&s.ready).unwrap(),
                 payload: s.payload.iter().map(|p| own.index(p).unwrap()).collect(),
                 timer: s.timer.as_ref().map(|t| (u64::from(t.lateness), t.counter.as_deref().and_then(|c| outputs.index(c)))),
+                timer_sets: s.timer.as_ref().map(|t| t.sets.iter().map(|x| outputs.index(x).unwrap()).collect()).unwrap_or_default(),
                 sampled: s.sampled.iter().map(|g| inputs.index(g).unwrap()).collect(),
             };
             if s.dir == "input" {

@@ -26,7 +26,7 @@ pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec, TimerSpec};
 pub use mutant::{check_mutants, Caught, Mutant, MutantError};
 pub use signals::{Layout, Sig, Values};
 pub use testing::DiffBench;
-pub use txn::{match_timer_events, run_transaction, TimerHistory};
+pub use txn::{match_timer_events, run_transaction, timer_keys, DeviceClock, TimerHistory};
 
 use std::path::PathBuf;
 
@@ -64,13 +64,28 @@ pub trait CycleModel {
 }
 
 /// One change of a model timer in the last cycle: the timer of timer stream `stream` whose
-/// event would carry `payload` (output port index, value; the stream's payload ports) is
-/// now due in `due_in` cycles (0: due now), or disarmed (`None`).
+/// event would carry `payload` (output port index, value; the stream's payload ports, with
+/// one bit set in a set port, [`iface::TimerSpec::sets`]) is now `due` as given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimerChange {
     pub stream: &'static str,
     pub payload: Vec<(usize, u64)>,
-    pub due_in: Option<u64>,
+    pub due: TimerDue,
+}
+
+/// When a changed model timer is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerDue {
+    /// Disarmed.
+    Off,
+    /// In this many cycles (0: due now).
+    InCycles(u64),
+    /// Once the time input `port` (an input index; a `sampled` port of an input stream, such
+    /// as `now`) reaches `deadline` (serial arithmetic at the port's width). The run converts
+    /// it into a cycle with the time the DEVICE was given, cycle by cycle: a model that takes
+    /// its ops late sees their (sampled) times, so its own time input steps back and forth,
+    /// and only the device's input says when the deadline is reached.
+    AtTime { port: usize, deadline: u64 },
 }
 
 /// A seeded input generator.

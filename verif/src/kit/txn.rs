@@ -24,9 +24,11 @@
 //! away, and every event of the model one of the device. `slack` = 2 x lateness + 16 + the
 //! device's lag: the largest number of cycles, within 3 x lateness of the event, by which
 //! the device's results on the ordered streams trailed the model's (a device that applies
-//! an op later also arms or disarms its timer later), plus the cycles of the 3 x lateness
-//! before in which the device's timer stream was held by its ready (the lateness promise
-//! counts cycles with the ready high; the model's timer outputs are never held). Events within `slack` of the start
+//! an op later also arms or disarms its timer later), plus the cycles in which the device's
+//! timer stream was held by its ready since the last 3 x lateness cycles it was not (the
+//! lateness promise counts cycles in which the scanner is not held; the model's timer
+//! outputs are never held; a ready that is rarely high stretches a sweep over many
+//! times C cycles). Events within `slack` of the start
 //! or the end of the run are matched only if a counterpart exists in the run. The timer's
 //! counter must equal the device's own number of events, and is left out of the
 //! status-outputs comparison. This proves the events are justified and none is missed by
@@ -43,13 +45,29 @@
 //! with d < b + slack (the device holds the deadline until it is due) and
 //! `max(d, a) - 16 <= t < max(b, d) + slack` (the device fires in that window); a
 //! model event without a device event is required only if the due stretch it came from
-//! lasted longer than the slack (the device, lagging, holds the same deadline for as long
+//! (the stretch `[f, e)` with `f <= t < e + 16`: the model's scanner reads the deadline a
+//! few registers before it offers the event) had more cycles than the slack in which the
+//! device's timer stream was not held by its ready (the device, lagging, holds the same deadline for as long
 //! and its scanner reaches every entry within the lateness). Both kinds are counted in the
 //! report (`events_justified`, `events_short`). Without changes reported, every event
 //! needs its counterpart.
+//!
+//! **History in time.** A model reports a deadline as the value its time input must reach
+//! ([`TimerDue::AtTime`]), and the history's "due from" cycle is the first cycle in which
+//! the DEVICE's time input (recorded every cycle) has reached it ([`DeviceClock`]). The
+//! model's own time input cannot say: with sampled globals a lagging model sees `now` step
+//! back to an op's time and forward again, and a time that advances by more than one a
+//! cycle (the path table's stimulus) does not count cycles.
+//!
+//! **Set-valued events.** A timer stream whose payload has set ports (`TimerSpec::sets`,
+//! the path table's masks of expired deadlines, one bit per path) carries several timers
+//! per event; each bit set is an event of its own ([`timer_keys`]: the other payload values
+//! and `port[bit]`), matched, justified and kept in the history on its own, so that two
+//! sides whose scanners saw a connection's deadlines expire in different sweeps still
+//! match. The counter counts transfers, not bits.
 
 use super::diff::{traced_rerun, Failure, Mismatch, Progress, RunOpts, RunReport};
-use super::{Device, DeviceFactory, Io, KitError, Testbench, TimerChange, Values};
+use super::{Device, DeviceFactory, Io, KitError, Testbench, TimerChange, TimerDue, Values};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
@@ -95,21 +113,30 @@ fn txn_loop(
     let (mut idle_run, mut idle_checks) = (0u64, 0u64);
     let is_timer: Vec<bool> = io.out_streams.iter().map(|s| s.timer.is_some()).collect();
     let timer_counters: Vec<usize> = io.out_streams.iter().filter_map(|s| s.timer.and_then(|t| t.1)).collect();
-    // Timer events (cycle, payload key) of the device and the model, per output stream.
+    // Timer events (cycle, payload key; one per timer of a set port) of the device and the
+    // model, per output stream, and the cycles of the device's timer transfers.
     let mut ev_dev: Vec<Vec<(u64, String)>> = vec![vec![]; no];
     let mut ev_model: Vec<Vec<(u64, String)>> = vec![vec![]; no];
-    let mut hist: Vec<TimerHistory> = vec![TimerHistory::default(); no];
+    let (mut tr_dev, mut tr_last): (Vec<u64>, Vec<u64>) = (vec![0; no], vec![u64::MAX; no]);
     let mut changes: Vec<TimerChange> = vec![];
+    // The model's timer changes (stream, timer key, cycle, due), converted into a
+    // TimerHistory after the run, with the device's time inputs of every cycle (the sampled
+    // ports of the input streams).
+    let mut raw_changes: Vec<(usize, String, u64, TimerDue)> = vec![];
+    let time_ports: Vec<usize> = io.in_streams.iter().flat_map(|s| s.sampled.iter().copied()).collect();
+    let mut time_series: Vec<Vec<u64>> = vec![vec![]; time_ports.len()];
     let mut scratch = Values::new(&io.outputs);
     // The cycle each model result waiting for the device's was produced (ordered streams),
     // and per cycle the device's lag (cycles the oldest waiting result has waited).
     let mut q_model_at: Vec<VecDeque<u64>> = vec![VecDeque::new(); no];
     let mut lag: Vec<u32> = vec![];
-    // Cycles, among the last 3 x lateness, in which a timer stream of the device offered an
-    // event its ready held back (a window of flags and their count).
+    // Held cycles of the device's timer streams before each cycle (prefix sums).
+    let mut held_cum: Vec<u32> = vec![0];
+    // Cycles in which a timer stream of the device offered an event its ready held back,
+    // since the last `held_w` cycles in which it did not (a window of flags, its held count).
     let held_w = io.out_streams.iter().filter_map(|s| s.timer.map(|t| 3 * t.0)).max().unwrap_or(0) as usize;
     let (mut held_q, mut held_n) = (VecDeque::with_capacity(held_w + 1), 0u32);
-    let key = |v: &Values, s: &super::StreamIdx| s.payload.iter().map(|&o| v.show(o)).collect::<Vec<_>>().join(" ");
+    let key = |v: &Values, s: &super::StreamIdx| timer_keys(io, v, s);
     let mut c = 0u64;
     let mut drain_from: Option<u64> = None;
     loop {
@@ -152,6 +179,9 @@ fn txn_loop(
             }
         }
         dev.cycle(&i, &mut got);
+        for (n, &p) in time_ports.iter().enumerate() {
+            time_series[n].push(i.wide(p)[0]);
+        }
         let rst = io.reset.is_some_and(|r| i.bit(r));
         let live = c >= settle && !rst;
         // The device's handshakes.
@@ -190,7 +220,9 @@ fn txn_loop(
         for (k, s) in io.out_streams.iter().enumerate() {
             if live && got.bit(s.valid) && i.bit(s.ready) {
                 if is_timer[k] {
-                    ev_dev[k].push((c, key(&got, s)));
+                    tr_dev[k] += 1;
+                    tr_last[k] = c;
+                    ev_dev[k].extend(key(&got, s).into_iter().map(|x| (c, x)));
                 } else {
                     q_dev[k].push_back(got.clone());
                     busy = true;
@@ -220,10 +252,23 @@ fn txn_loop(
             let Some(k) = io.out_streams.iter().position(|s| s.name == ch.stream && s.timer.is_some()) else {
                 return Err(KitError::Interface { block: io.iface.block.clone(), reason: format!("the model reports a change of timer stream {:?}, which is not a timer stream", ch.stream) });
             };
+            for &o in &io.out_streams[k].payload {
+                scratch.set(o, 0);
+            }
             for &(o, v) in &ch.payload {
                 scratch.set(o, v);
             }
-            hist[k].record(key(&scratch, &io.out_streams[k]), c, ch.due_in.map(|d| c + d));
+            if let TimerDue::AtTime { port, .. } = ch.due {
+                if !time_ports.contains(&port) {
+                    return Err(KitError::Interface {
+                        block: io.iface.block.clone(),
+                        reason: format!("the model reports a timer due at a time on input {}, which no input stream samples", io.inputs.name(port)),
+                    });
+                }
+            }
+            for x in key(&scratch, &io.out_streams[k]) {
+                raw_changes.push((k, x, c, ch.due));
+            }
         }
         for (k, s) in io.in_streams.iter().enumerate() {
             if !rst && mi.bit(s.valid) && want.bit(s.ready) {
@@ -235,7 +280,7 @@ fn txn_loop(
             if !rst && want.bit(s.valid) {
                 if is_timer[k] {
                     if c >= settle {
-                        ev_model[k].push((c, key(&want, s)));
+                        ev_model[k].extend(key(&want, s).into_iter().map(|x| (c, x)));
                     }
                 } else {
                     q_model[k].push_back(want.clone());
@@ -258,10 +303,11 @@ fn txn_loop(
             }
         }
         let held = io.out_streams.iter().zip(&is_timer).any(|(s, &t)| t && live && got.bit(s.valid) && !i.bit(s.ready));
+        held_cum.push(held_cum.last().unwrap() + u32::from(held));
         if held_w > 0 {
             held_q.push_back(held);
             held_n += u32::from(held);
-            if held_q.len() > held_w {
+            while held_q.len() - held_n as usize > held_w {
                 held_n -= u32::from(held_q.pop_front().unwrap());
             }
         }
@@ -299,13 +345,24 @@ fn txn_loop(
     if limit.is_some() {
         return Ok(Ok(RunReport::default()));
     }
+    // The model's timer history, its deadlines turned into cycles with the device's time.
+    let clocks: Vec<DeviceClock> = time_ports.iter().zip(time_series).map(|(&p, v)| DeviceClock::new(v, io.inputs.width(p) as u32)).collect();
+    let mut hist: Vec<TimerHistory> = vec![TimerHistory::default(); no];
+    for (k, x, at, due) in raw_changes {
+        let due_at = match due {
+            TimerDue::Off => None,
+            TimerDue::InCycles(d) => Some(at + d),
+            TimerDue::AtTime { port, deadline } => Some(clocks[time_ports.iter().position(|&p| p == port).unwrap()].due_at(at, deadline)),
+        };
+        hist[k].record(x, at, due_at);
+    }
     // The timer streams: counters, then events matched by payload within the slack.
     let mut timer_counts = BTreeMap::new();
     for (k, s) in io.out_streams.iter().enumerate() {
         let Some((lateness, counter)) = s.timer else { continue };
         if let Some(o) = counter {
             // The counter in the last cycle's outputs counts the transfers before it.
-            let n = ev_dev[k].iter().filter(|e| e.0 < c).count() as u64 & 0xffff_ffff;
+            let n = (tr_dev[k] - u64::from(tr_last[k] == c)) & 0xffff_ffff;
             if got.wide(o)[0] != n {
                 return Ok(Err(Stop {
                     cycle: c,
@@ -316,10 +373,11 @@ fn txn_loop(
             }
         }
         let h = (!hist[k].is_empty()).then_some(&hist[k]);
-        let m = match match_timer_events(&ev_dev[k], &ev_model[k], lateness, &lag, settle, c, h) {
+        let m = match match_timer_events_held(&ev_dev[k], &ev_model[k], lateness, &lag, &held_cum, settle, c, h) {
             Ok(m) => m,
             Err((cycle, headline)) => return Ok(Err(Stop { cycle, headline: format!("timer stream {}: {headline}", s.name), inputs: i, diff: vec![] })),
         };
+        timer_counts.insert(format!("{}.transfers", s.name), tr_dev[k]);
         timer_counts.insert(format!("{}.events_device", s.name), ev_dev[k].len() as u64);
         timer_counts.insert(format!("{}.events_model", s.name), ev_model[k].len() as u64);
         timer_counts.insert(format!("{}.events_matched", s.name), m.matched);
@@ -345,6 +403,75 @@ fn txn_loop(
         counters.insert(format!("stim.{k}"), v);
     }
     Ok(Ok(RunReport { seed: opts.seed, cycles: opts.cycles, counters }))
+}
+
+/// The keys of a timer stream's event in `v` (module header, "Timer streams"): the payload
+/// values joined; with set ports ([`super::iface::TimerSpec::sets`]) one key per bit set,
+/// the other payload values and `port[bit]` (a set port with no bit set adds none; an event
+/// with no bit set in any is one key, its plain payload).
+pub fn timer_keys(io: &Io, v: &Values, s: &super::StreamIdx) -> Vec<String> {
+    let base = s.payload.iter().filter(|o| !s.timer_sets.contains(o)).map(|&o| v.show(o)).collect::<Vec<_>>().join(" ");
+    let mut out = vec![];
+    for &o in &s.timer_sets {
+        for (w, &word) in v.wide(o).iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                out.push(format!("{base} {}[{}]", io.outputs.name(o), 64 * w + b));
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(base);
+    }
+    out
+}
+
+/// The device's time input over a run, cycle by cycle, for turning a model deadline into the
+/// cycle the device reaches it ([`TimerDue::AtTime`]). The time must never step back (it
+/// may wrap at its width).
+pub struct DeviceClock {
+    /// The input in each cycle.
+    t: Vec<u64>,
+    /// Ticks since cycle 0 (wraps unrolled).
+    ticks: Vec<u64>,
+    mask: u64,
+}
+
+impl DeviceClock {
+    /// `t[c]`: the time input in cycle c, `bits` wide.
+    pub fn new(t: Vec<u64>, bits: u32) -> DeviceClock {
+        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let mut ticks = Vec::with_capacity(t.len());
+        let mut acc = 0u64;
+        for (c, &x) in t.iter().enumerate() {
+            if c > 0 {
+                acc += x.wrapping_sub(t[c - 1]) & mask;
+            }
+            ticks.push(acc);
+        }
+        DeviceClock { t, ticks, mask }
+    }
+    /// The first cycle from `at` in which the time has reached `deadline` (serially: the time
+    /// minus the deadline, at the width, is below half the range); `at` if it already has;
+    /// `u64::MAX` if not within the run.
+    pub fn due_at(&self, at: u64, deadline: u64) -> u64 {
+        let Some(&now) = self.t.get(at as usize) else { return u64::MAX };
+        let half = (self.mask >> 1) + 1;
+        let ahead = deadline.wrapping_sub(now) & self.mask;
+        if ahead == 0 || ahead > half {
+            return at;
+        }
+        let target = self.ticks[at as usize] + ahead;
+        let from = at as usize;
+        let k = from + self.ticks[from..].partition_point(|&x| x < target);
+        if k < self.ticks.len() {
+            k as u64
+        } else {
+            u64::MAX
+        }
+    }
 }
 
 /// A model's timers of one timer stream over a run (module header, "Races"): per event
@@ -405,6 +532,29 @@ pub struct TimerMatch {
     pub short: u64,
 }
 
+/// `out[c]` = the largest of `v[c - r .. c + r]` (clipped to `v`; the upper end excluded),
+/// for every c of `v`, in linear time (a monotonic queue of candidates).
+pub fn window_max(v: &[u32], r: usize) -> Vec<u32> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut q: VecDeque<usize> = VecDeque::new();
+    let mut next = 0;
+    for c in 0..v.len() {
+        let hi = (c + r).min(v.len());
+        while next < hi {
+            while q.back().is_some_and(|&b| v[b] <= v[next]) {
+                q.pop_back();
+            }
+            q.push_back(next);
+            next += 1;
+        }
+        while q.front().is_some_and(|&f| f < c.saturating_sub(r)) {
+            q.pop_front();
+        }
+        out.push(q.front().map_or(0, |&f| v[f]));
+    }
+    out
+}
+
 /// Matches timer events (module header): every event of `a` (the device) needs an event of
 /// `b` (the model) with the same payload within the slack, and every event of `b` one of
 /// `a`, except near the ends of the run `[start, end)` and, given the model's timer
@@ -419,10 +569,28 @@ pub fn match_timer_events(
     end: u64,
     h: Option<&TimerHistory>,
 ) -> Result<TimerMatch, (u64, String)> {
+    match_timer_events_held(a, b, lateness, lag, &[], start, end, h)
+}
+
+/// [`match_timer_events`] knowing when the device's timer stream was held by its ready:
+/// `held_cum[c]` = held cycles before cycle c (empty: never held). A model event without a
+/// device event is then required only if its due stretch had more cycles than the slack in
+/// which the device was not held (the device's scanner does not advance while held).
+#[allow(clippy::too_many_arguments)]
+pub fn match_timer_events_held(
+    a: &[(u64, String)],
+    b: &[(u64, String)],
+    lateness: u64,
+    lag: &[u32],
+    held_cum: &[u32],
+    start: u64,
+    end: u64,
+    h: Option<&TimerHistory>,
+) -> Result<TimerMatch, (u64, String)> {
+    // win[c]: the largest lag in [c - 3 x lateness, c + 3 x lateness) (a sliding maximum).
+    let win = window_max(lag, 3 * lateness as usize);
     let slack_at = |t: u64| -> u64 {
-        let lo = t.saturating_sub(3 * lateness) as usize;
-        let hi = ((t + 3 * lateness) as usize).min(lag.len());
-        let l = lag.get(lo..hi).and_then(|w| w.iter().max().copied()).unwrap_or(0);
+        let l = win.get(t as usize).copied().unwrap_or(0);
         2 * lateness + 16 + u64::from(l)
     };
     fn by_key(v: &[(u64, String)]) -> BTreeMap<&str, Vec<u64>> {
@@ -469,12 +637,27 @@ pub fn match_timer_events(
                         continue;
                     }
                     why = "; nor was the model's timer with this payload armed to become due within the slack".into();
-                } else if let Some(&(f, e)) = stretches.entry(k.as_str()).or_insert_with(|| h.due_stretches(k)).iter().find(|&&(f, e)| f <= *t && *t < e) {
-                    if e - f <= sl {
-                        r.short += 1;
-                        continue;
+                } else {
+                    let st = stretches.entry(k.as_str()).or_insert_with(|| h.due_stretches(k));
+                    // A scanner reads the bank a few registers before it offers the event:
+                    // an event up to 16 cycles after the stretch ended still came from it.
+                    if let Some(&(f, e)) = st.iter().find(|&&(f, e)| f <= *t && *t < e.saturating_add(16)) {
+                        let held_in = |x: u64, y: u64| -> u64 {
+                            let at = |c: u64| held_cum.get(c as usize).or(held_cum.last()).copied().unwrap_or(0);
+                            u64::from(at(y) - at(x))
+                        };
+                        if (e - f).saturating_sub(held_in(f, e)) <= sl {
+                            r.short += 1;
+                            continue;
+                        }
+                        why = format!("; the model's timer was due from cycle {f} to {}", if e == u64::MAX { "the end".to_string() } else { e.to_string() });
+                    } else {
+                        let near = st.iter().min_by_key(|&&(f, e)| if *t < f { f - t } else { t.saturating_sub(e) });
+                        why = match near {
+                            Some(&(f, e)) => format!("; the model's history has it due from cycle {f} to {} only, not then", if e == u64::MAX { "the end".to_string() } else { e.to_string() }),
+                            None => "; the model's history never has it due".into(),
+                        };
                     }
-                    why = format!("; the model's timer was due from cycle {f} to {}", if e == u64::MAX { "the end".to_string() } else { e.to_string() });
                 }
             }
             let nearest = other.get(k.as_str()).and_then(|ts| ts.iter().min_by_key(|&&x| x.abs_diff(*t)).copied());

@@ -4,7 +4,7 @@
 
 pub mod stimulus;
 
-use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
+use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, TimerChange, TimerDue, Values};
 use mrnic_model::transport::path_shell::{PathInputs, PathOp, PathParams, PathShell, KIND_DATA, KIND_NONE, KIND_PROBE_DUE};
 use mrnic_model::Config;
 use stimulus::PathStimulus;
@@ -168,6 +168,21 @@ impl CycleModel for PathModel {
             o.set(p[18 + k], x as u64);
         }
         self.stalled += !out.s_ready as u64;
+    }
+    /// The deadline-bank write of the last edge: row (c, p) holds one deadline, an RTO or a
+    /// probe one, so both of its timers change (`m_tmo_rto` bit p and `m_tmo_probe` bit p
+    /// are two timers of the set-valued stream): the one it holds is due once the time input
+    /// `now` reaches it, the other is disarmed.
+    fn timer_changes(&mut self, out: &mut Vec<TimerChange>) {
+        if let Some((c, p, d)) = self.shell.last_write {
+            for (port, probe) in [(self.p.o[16], false), (self.p.o[17], true)] {
+                let due = match d {
+                    Some((t, pr)) if pr == probe => TimerDue::AtTime { port: self.p.i[1], deadline: u64::from(t.0) },
+                    _ => TimerDue::Off,
+                };
+                out.push(TimerChange { stream: "m_tmo", payload: vec![(self.p.o[15], u64::from(c)), (port, 1 << p)], due });
+            }
+        }
     }
     fn counters(&self) -> Vec<(String, u64)> {
         let names = ["reset_conn", "reset_path", "select", "psent", "ptmo", "preply", "ackb", "ackp", "loss", "losttmo", "release", "timeout", "fail", "tmochk"];

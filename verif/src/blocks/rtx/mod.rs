@@ -4,7 +4,7 @@
 
 pub mod stimulus;
 
-use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, TimerChange, Values};
+use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, TimerChange, TimerDue, Values};
 use mrnic_model::sack::Bitmap;
 use mrnic_model::transport::rtx_shell::{RtxInputs, RtxParams, RtxShell, RTX_MAX_PATHS};
 use mrnic_model::Config;
@@ -119,8 +119,6 @@ pub struct RtxModel {
     ok: u64,
     tmo: u64,
     stalled: u64,
-    /// `now` of the last step (the head timer's changes are reported in its ticks).
-    now: u32,
 }
 
 impl RtxModel {
@@ -131,7 +129,7 @@ impl RtxModel {
             return Err(KitError::Interface { block: "rtx".into(), reason: format!("m_n is {nw} bits wide, expected {} x {}", COUNT_BITS, params.paths) });
         }
         let shell = RtxShell::new(params).map_err(|e| KitError::Config(e.to_string()))?;
-        Ok(RtxModel { shell, p, paths: params.paths, by_op: [0; 16], ok: 0, tmo: 0, stalled: 0, now: 0 })
+        Ok(RtxModel { shell, p, paths: params.paths, by_op: [0; 16], ok: 0, tmo: 0, stalled: 0 })
     }
 }
 
@@ -139,7 +137,6 @@ impl CycleModel for RtxModel {
     #[inline]
     fn step(&mut self, v: &Values, o: &mut Values) {
         let i = self.p.read_inputs(v);
-        self.now = i.now;
         let out = self.shell.step(&i);
         let p = &self.p.o;
         o.set(p[0], out.s_ready as u64);
@@ -176,14 +173,12 @@ impl CycleModel for RtxModel {
         }
         self.stalled += !out.s_ready as u64;
     }
-    /// The head-deadline bank write of the last edge: connection c's timer is due once
-    /// `now` reaches the deadline, in as many cycles as `now` ticks (the rtx stimulus
-    /// advances `now` by one a cycle), or disarmed.
+    /// The head-deadline bank write of the last edge: connection c's timer is due once the
+    /// time input `now` reaches the deadline, or disarmed.
     fn timer_changes(&mut self, out: &mut Vec<TimerChange>) {
         if let Some((c, d)) = self.shell.last_write {
-            let now = mrnic_model::time::HwTime(self.now);
-            let due_in = d.map(|d| if now.after_eq(d) { 0 } else { u64::from(d.since(now)) });
-            out.push(TimerChange { stream: "m_tmo", payload: vec![(self.p.o[18], u64::from(c))], due_in });
+            let due = d.map_or(TimerDue::Off, |d| TimerDue::AtTime { port: self.p.i[1], deadline: u64::from(d.0) });
+            out.push(TimerChange { stream: "m_tmo", payload: vec![(self.p.o[18], u64::from(c))], due });
         }
     }
     fn counters(&self) -> Vec<(String, u64)> {
