@@ -262,6 +262,10 @@ pub struct ChkStimulus {
     reset_left: u32,
     prologue_rst: u32,
     tag: u8,
+    /// The protection domains and key tags regions are written with: full-width values (so
+    /// every bit of the PD and key paths toggles), one of each redrawn now and then.
+    pds: [u32; 3],
+    tags: [u32; 4],
     opts: StimOpts,
     pub mix: ChkMix,
 }
@@ -272,8 +276,11 @@ impl ChkStimulus {
         init.extend((0..cfg.mr_entries).map(|r| (0u8, r)));
         init.extend((0..cfg.connections * cfg.rq_depth).map(|r| (1u8, r)));
         init.extend((0..cfg.connections).map(|r| (2u8, r)));
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0x4348_4B00);
+        let pds = [0, rng.gen(), rng.gen()];
+        let tags = [0, 1, rng.gen::<u32>() >> cfg.idx_bits(), rng.gen::<u32>() >> cfg.idx_bits()];
         Self {
-            rng: SmallRng::seed_from_u64(seed ^ 0x4348_4B00),
+            rng,
             cfg,
             shadow: ChkShell::new(cfg),
             held: None,
@@ -288,6 +295,8 @@ impl ChkStimulus {
             reset_left: 0,
             prologue_rst: if opts.power_up { 3 } else { 0 },
             tag: 0,
+            pds,
+            tags,
             opts: opts.clone(),
             mix: ChkMix::default(),
         }
@@ -314,6 +323,10 @@ impl ChkStimulus {
         let nh = [1, 2, 4, 16][r.gen_range(0..4)];
         self.hot_rows = (0..nh).map(|_| r.gen_range(0..c.mr_entries)).collect();
         self.hot_conns = (0..nh).map(|_| r.gen_range(0..c.connections)).collect();
+        if r.gen_bool(0.3) {
+            self.pds[r.gen_range(1..3)] = r.gen();
+            self.tags[r.gen_range(2..4)] = r.gen::<u32>() >> c.idx_bits();
+        }
     }
 
     fn addr(r: &mut SmallRng) -> u64 {
@@ -337,13 +350,13 @@ impl ChkStimulus {
 
     fn mr_write(&mut self, row: u32) -> CfgWrite {
         let r = &mut self.rng;
-        let tag = r.gen_range(0..4u32);
+        let tag = self.tags[r.gen_range(0..4)];
         CfgWrite {
             table: 0,
             key: (tag << self.cfg.idx_bits()) | row,
             valid: r.gen_bool(0.85),
             write: r.gen_bool(0.85),
-            pd: r.gen_range(0..3),
+            pd: self.pds[r.gen_range(0..3)],
             base: Self::addr(r),
             len: Self::region_len(r, self.cfg.mtu),
             row: r.gen(),
@@ -359,7 +372,11 @@ impl ChkStimulus {
     fn rq_write(&mut self, conn: u32) -> CfgWrite {
         let r = &mut self.rng;
         let head = if r.gen_bool(0.2) { SEQ_MASK - r.gen_range(0..4) } else { r.gen_range(0..64) };
-        let count = if r.gen_bool(0.03) { self.cfg.rq_depth + 1 + r.gen_range(0..3) } else { r.gen_range(0..=self.cfg.rq_depth) };
+        let count = match r.gen_range(0..100) {
+            0..=1 => self.cfg.rq_depth + 1 + r.gen_range(0..3),
+            2 => r.gen_range(self.cfg.rq_depth + 1..=0xffff),
+            _ => r.gen_range(0..=self.cfg.rq_depth),
+        };
         CfgWrite { table: 2, row: conn, head, count, ..Default::default() }
     }
 
@@ -396,14 +413,15 @@ impl ChkStimulus {
             2 => r.gen(),
             _ => head.wrapping_add(r.gen_range(0..count.max(1))),
         } & SEQ_MASK;
-        let mut rkey = if mr.valid || r.gen_bool(0.5) { mr.key } else { r.gen_range(0..4u32) << c.idx_bits() | row };
+        let mut rkey = if mr.valid || r.gen_bool(0.5) { mr.key } else { self.tags[r.gen_range(0..4)] << c.idx_bits() | row };
         let mut pd = mr.pd;
         if !send && r.gen_bool(0.08) {
             rkey ^= 1 << (c.idx_bits() + r.gen_range(0..2));
             self.mix.stale_tag += 1;
         }
         if r.gen_bool(0.08) {
-            pd = (pd + r.gen_range(1..3)) % 3;
+            let others: Vec<u32> = self.pds.iter().copied().filter(|&x| x != pd).collect();
+            pd = others[r.gen_range(0..others.len())];
             self.mix.other_pd += !send as u64;
         }
         let (lo, wl) = if send { (0, sh.rb[(conn << c.slot_bits() | (ssn & (c.rq_depth - 1))) as usize].1) } else { (mr.base, mr.len) };
