@@ -3,7 +3,7 @@ Icarus (docs/cocotb.md).
 
     source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
 
-Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx, path)
+Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx, path, place_chk)
 writes the Verilog and the manifest, `mrnic vectors` the golden model's vectors and `mrnic
 frames` the parser's frames (common/runner.py); each (simulator, block, preset) is built once
 and runs the block's cocotb module `<block>/test_<block>.py`.
@@ -38,12 +38,16 @@ RUNS = [
     ("rtx", "verilator", "tiny", 21, 6000, 3000),
     # path: Verilator only, like rtx; random operations = cycles of the no-reset vectors
     ("path", "verilator", "tiny", 31, 8000, 6000),
+    # place_chk: Verilator only, like rtx and path; random operations = cycles of the no-reset
+    # vectors whose config writes and requests the randomized test replays
+    ("place_chk", "verilator", "tiny", 41, 20000, 12000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
     "parser": ["vector_replay", "directed_frames", "random_frames_backpressure"],
     "rtx": ["vector_replay", "directed_semantics", "random_backpressure"],
     "path": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "place_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -61,7 +65,7 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
         env["MRNIC_HEAD_ON"] = str(params["head_on"])
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block in ("rtx", "path"):
+    if block in ("rtx", "path", "place_chk"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -154,6 +158,35 @@ def test_corrupted_path_result_is_detected():
                                      lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 2 and c["out"]["m_kind"] == 1,
                                      "m_ppsn", 0, "corrupted-path")
     print(f"[cocotb] corrupted path result at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_corrupted_place_chk_vector_is_detected():
+    """The placement checks' replay can fail: one bit of one expected ok WRITE's window end
+    (m_wlen) flipped."""
+    idx, facts = _corrupt_and_replay("place_chk", "tiny", 41, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_ok"] == 1 and c["out"]["m_wlen"] > 1,
+                                     "m_wlen", 0, "corrupted-place_chk")
+    print(f"[cocotb] corrupted place_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+def test_corrupted_place_chk_result_is_detected():
+    """The placement checks' replay can fail on the RTL: a copy of the generated Verilog whose
+    region end compare is off by one (the kit's mutant region_end_off_by_one: a WRITE ending
+    one byte past its region passes) must fail vector_replay at a result."""
+    block, sim, preset = "place_chk", "verilator", "tiny"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    frm, to = "hi_ok = a_end$q <= w_bend;", "hi_ok = a_end$q <= w_bend + 65'h1;"
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / "mutant-place_chk-region-end.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 41, _n(20000))
+    facts = run_cocotb(sim, block, preset, "mutant-place_chk-region-end", _env(block, preset, vec, 41, 50),
+                       testcase="vector_replay", source=bad)
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived vector_replay:\n" + report(sim, facts)
+    assert "differ from the golden model" in msg and "m_ok" in msg and "m_nak" in msg, msg
+    print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
