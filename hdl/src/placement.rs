@@ -42,8 +42,12 @@
 //! **Combinational paths.** `d_valid -> m_axi_wvalid`, `m_axi_wready -> d_ready`,
 //! `d_data -> m_axi_wdata` (the data passes through); `rst` -> every valid and ready
 //! output (all low during `rst`). Every other output is a function of registers only. The
-//! longest internal path: `cur`/`hi` -> the burst length (two A + 1 bit subtractions, two
-//! minimums) -> `m_axi_awlen` and the AW transfer's next `cur`.
+//! burst length needs no A + 1 bit arithmetic in series: the beats to `hi` are a 9-bit
+//! difference of the beat indices plus two equalities of their upper parts (one against an
+//! incrementer beside it), then two 13-bit minimums; the next `cur` is a 13-bit add inside
+//! the 4 KiB page and a select of the page or the next page (both prepared from `cur`).
+//! Until 2026-12-04 this was the worst path (five 65-bit carry chains in series, 41.5 MHz
+//! on ECP5).
 //!
 //! **Hazards.** None: one command at a time, no state kept across commands but the
 //! counters. The AXI rules the unit relies on from the slave: a B only after its burst's
@@ -134,10 +138,28 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     in_some: Signal<Local, bool>,
     // ---- the burst of `cur`
     ab: Signal<Local, Bits<A1>>,
-    n_left: Signal<Local, Bits<A1>>,
-    n_page: Signal<Local, Bits<A1>>,
-    n: Signal<Local, Bits<A1>>,
+    hb: Signal<Local, Bits<A1>>,
+    cb: Signal<Local, Bits<A1>>,
+    hu: Signal<Local, Bits<A1>>,
+    cu: Signal<Local, Bits<A1>>,
+    cu1: Signal<Local, Bits<A1>>,
+    e0: Signal<Local, bool>,
+    e1: Signal<Local, bool>,
+    tail: Signal<Local, bool>,
+    hb9: Signal<Local, Bits<9>>,
+    cb9: Signal<Local, Bits<9>>,
+    sl: Signal<Local, Bits<11>>,
+    sl0: Signal<Local, Bits<11>>,
+    ab13: Signal<Local, Bits<13>>,
+    n_left: Signal<Local, Bits<13>>,
+    n_page: Signal<Local, Bits<13>>,
+    n: Signal<Local, Bits<13>>,
     n_m1: Signal<Local, Bits<8>>,
+    nx: Signal<Local, Bits<13>>,
+    nx12: Signal<Local, Bits<12>>,
+    pg: Signal<Local, Bits<A1>>,
+    pg1: Signal<Local, Bits<A1>>,
+    cur_nx: Signal<Local, Bits<A1>>,
     // ---- the beat of `baddr`
     lane: Signal<Local, Bits<A1>>,
     t: Signal<Local, bool>,
@@ -158,8 +180,15 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     k_top: Constant<Bits<A1>>,
     k_align: Constant<Bits<A1>>,
     k_page: Constant<Bits<A1>>,
-    k_pmask: Constant<Bits<A1>>,
-    k_maxb: Constant<Bits<A1>>,
+    k_npmask: Constant<Bits<A1>>,
+    k_bmask: Constant<Bits<A1>>,
+    k_zero_a1: Constant<Bits<A1>>,
+    k_page13: Constant<Bits<13>>,
+    k_pmask13: Constant<Bits<13>>,
+    k_maxb: Constant<Bits<13>>,
+    k_big: Constant<Bits<13>>,
+    k_512: Constant<Bits<11>>,
+    k_nine: Constant<Bits<8>>,
     k_lg: Constant<Bits<8>>,
     k_one: Constant<Bits<A1>>,
     k_one8: Constant<Bits<8>>,
@@ -259,10 +288,28 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             in_bytes: Default::default(),
             in_some: Default::default(),
             ab: Default::default(),
+            hb: Default::default(),
+            cb: Default::default(),
+            hu: Default::default(),
+            cu: Default::default(),
+            cu1: Default::default(),
+            e0: Default::default(),
+            e1: Default::default(),
+            tail: Default::default(),
+            hb9: Default::default(),
+            cb9: Default::default(),
+            sl: Default::default(),
+            sl0: Default::default(),
+            ab13: Default::default(),
             n_left: Default::default(),
             n_page: Default::default(),
             n: Default::default(),
             n_m1: Default::default(),
+            nx: Default::default(),
+            nx12: Default::default(),
+            pg: Default::default(),
+            pg1: Default::default(),
+            cur_nx: Default::default(),
             lane: Default::default(),
             t: Default::default(),
             strb: Default::default(),
@@ -280,8 +327,15 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             k_top: Constant::new(Bits::<A1>::default().replace_bit(A, true)),
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
             k_page: c(4096),
-            k_pmask: c(4095),
-            k_maxb: c(u64::from(cfg.max_beats)),
+            k_npmask: Constant::new(!Bits::<A1>::from(4095u64)),
+            k_bmask: c(B as u64 - 1),
+            k_zero_a1: c(0),
+            k_page13: Constant::new(4096u64.into()),
+            k_pmask13: Constant::new(4095u64.into()),
+            k_maxb: Constant::new(u64::from(cfg.max_beats).into()),
+            k_big: Constant::new(1023u64.into()),
+            k_512: Constant::new(512u64.into()),
+            k_nine: Constant::new(9u64.into()),
             k_lg: Constant::new(u64::from(cfg.size()).into()),
             k_one: c(1),
             k_one8: Constant::new(1u64.into()),
@@ -324,9 +378,33 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             self.in_bytes.next = self.in_diff.val();
         }
         // ---- the burst starting at `cur`: min(beats to hi, beats to the 4 KiB page end, max)
+        // Beats to hi = (hi >> lg) - (ab >> lg) + tail (tail: hi not beat-aligned), needed
+        // only up to 512 (max_beats <= 256): the parts above the low 9 beat-index bits are
+        // compared (equal, or hi's one more: an incrementer beside the compare, not in
+        // series), the low 9 bits subtracted in 11 bits; otherwise "more than 512" (k_big).
+        // Meaningful in AW, where cur < hi.
         self.ab.next = self.cur.q.val() & self.k_align.val();
-        self.n_left.next = ((self.hi.q.val() - self.k_one.val()) >> self.k_lg.val()) - (self.ab.val() >> self.k_lg.val()) + self.k_one.val();
-        self.n_page.next = (self.k_page.val() - (self.ab.val() & self.k_pmask.val())) >> self.k_lg.val();
+        self.hb.next = self.hi.q.val() >> self.k_lg.val();
+        self.cb.next = self.ab.val() >> self.k_lg.val();
+        self.hu.next = self.hb.val() >> self.k_nine.val();
+        self.cu.next = self.cb.val() >> self.k_nine.val();
+        self.cu1.next = self.cu.val() + self.k_one.val();
+        self.e0.next = self.hu.val() == self.cu.val();
+        self.e1.next = self.hu.val() == self.cu1.val();
+        self.tail.next = (self.hi.q.val() & self.k_bmask.val()) != self.k_zero_a1.val();
+        self.hb9.next = self.hb.val().get_bits::<9>(0);
+        self.cb9.next = self.cb.val().get_bits::<9>(0);
+        self.sl.next = bit_cast::<11, 9>(self.hb9.val()) + self.k_512.val() - bit_cast::<11, 9>(self.cb9.val()) + bit_cast::<11, 1>(self.tail.val().into());
+        self.sl0.next = self.sl.val() - self.k_512.val();
+        self.n_left.next = self.k_big.val();
+        if self.e0.val() {
+            self.n_left.next = bit_cast::<13, 11>(self.sl0.val());
+        }
+        if self.e1.val() {
+            self.n_left.next = bit_cast::<13, 11>(self.sl.val());
+        }
+        self.ab13.next = self.ab.val().get_bits::<13>(0) & self.k_pmask13.val();
+        self.n_page.next = (self.k_page13.val() - self.ab13.val()) >> self.k_lg.val();
         self.n.next = self.n_left.val();
         if self.n_page.val() < self.n.val() {
             self.n.next = self.n_page.val();
@@ -336,6 +414,16 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         }
         // 1 <= n <= 256: awlen = (n mod 256) - 1 mod 256
         self.n_m1.next = self.n.val().get_bits::<8>(0) - self.k_one8.val();
+        // the next burst's start ab + n B, inside the page or at its end (n B <= 4096 - the
+        // offset): a 13-bit add, and the page or the next page (prepared beside it)
+        self.nx.next = self.ab13.val() + (self.n.val() << self.k_lg.val());
+        self.nx12.next = self.nx.val().get_bits::<12>(0);
+        self.pg.next = self.ab.val() & self.k_npmask.val();
+        self.pg1.next = self.pg.val() + self.k_page.val();
+        self.cur_nx.next = self.pg.val() | bit_cast::<A1, 12>(self.nx12.val());
+        if self.nx.val().get_bit(12) {
+            self.cur_nx.next = self.pg1.val() | bit_cast::<A1, 12>(self.nx12.val());
+        }
         // ---- the strobes of the beat at `baddr`: lane i iff lo <= baddr + i < hi
         self.strb.next = self.k_zero_b.val();
         self.lane.next = self.baddr.q.val();
@@ -412,7 +500,7 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
                 self.c_bursts.d.next = self.c_bursts.q.val() + 1;
                 self.baddr.d.next = self.ab.val();
                 self.left.d.next = self.n.val().get_bits::<9>(0);
-                self.cur.d.next = self.ab.val() + (self.n.val() << self.k_lg.val());
+                self.cur.d.next = self.cur_nx.val();
                 self.st.d.next = self.k_w.val();
             }
         } else if self.st.q.val() == self.k_w.val() {
