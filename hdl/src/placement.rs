@@ -136,6 +136,25 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     in_diff: Signal<Local, Bits<L>>,
     in_bytes: Signal<Local, Bits<L>>,
     in_some: Signal<Local, bool>,
+    // the window's candidates, compared in parallel (hi: end e, window end w or 2^A; lo:
+    // addr or base)
+    lo_a: Signal<Local, bool>,
+    hi_w: Signal<Local, bool>,
+    hi_t: Signal<Local, bool>,
+    e_top: Signal<Local, bool>,
+    w_top: Signal<Local, bool>,
+    e_gt_b: Signal<Local, bool>,
+    w_gt_a: Signal<Local, bool>,
+    len_nz: Signal<Local, bool>,
+    wlen_nz: Signal<Local, bool>,
+    a_l: Signal<Local, Bits<L>>,
+    b_l: Signal<Local, Bits<L>>,
+    e_l: Signal<Local, Bits<L>>,
+    w_l: Signal<Local, Bits<L>>,
+    d_eb: Signal<Local, Bits<L>>,
+    d_wa: Signal<Local, Bits<L>>,
+    d_ta: Signal<Local, Bits<L>>,
+    d_tb: Signal<Local, Bits<L>>,
     // ---- the burst of `cur`
     ab: Signal<Local, Bits<A1>>,
     hb: Signal<Local, Bits<A1>>,
@@ -178,11 +197,13 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     k_w: Constant<Bits<2>>,
     k_drain: Constant<Bits<2>>,
     k_top: Constant<Bits<A1>>,
+    k_below: Constant<Bits<A1>>,
     k_align: Constant<Bits<A1>>,
     k_page: Constant<Bits<A1>>,
     k_npmask: Constant<Bits<A1>>,
     k_bmask: Constant<Bits<A1>>,
     k_zero_a1: Constant<Bits<A1>>,
+    k_zero_a: Constant<Bits<A>>,
     k_page13: Constant<Bits<13>>,
     k_pmask13: Constant<Bits<13>>,
     k_maxb: Constant<Bits<13>>,
@@ -287,6 +308,23 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             in_diff: Default::default(),
             in_bytes: Default::default(),
             in_some: Default::default(),
+            lo_a: Default::default(),
+            hi_w: Default::default(),
+            hi_t: Default::default(),
+            e_top: Default::default(),
+            w_top: Default::default(),
+            e_gt_b: Default::default(),
+            w_gt_a: Default::default(),
+            len_nz: Default::default(),
+            wlen_nz: Default::default(),
+            a_l: Default::default(),
+            b_l: Default::default(),
+            e_l: Default::default(),
+            w_l: Default::default(),
+            d_eb: Default::default(),
+            d_wa: Default::default(),
+            d_ta: Default::default(),
+            d_tb: Default::default(),
             ab: Default::default(),
             hb: Default::default(),
             cb: Default::default(),
@@ -325,11 +363,13 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             k_w: Constant::new(2u64.into()),
             k_drain: Constant::new(3u64.into()),
             k_top: Constant::new(Bits::<A1>::default().replace_bit(A, true)),
+            k_below: Constant::new(!Bits::<A1>::default().replace_bit(A, true)),
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
             k_page: c(4096),
             k_npmask: Constant::new(!Bits::<A1>::from(4095u64)),
             k_bmask: c(B as u64 - 1),
             k_zero_a1: c(0),
+            k_zero_a: Constant::new(0u64.into()),
             k_page13: Constant::new(4096u64.into()),
             k_pmask13: Constant::new(4095u64.into()),
             k_maxb: Constant::new(u64::from(cfg.max_beats).into()),
@@ -359,20 +399,74 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
         self.in_end.next = self.in_addr.val() + bit_cast::<A1, L>(self.s_len.val());
         self.in_wend.next = self.in_base.val() + bit_cast::<A1, A>(self.s_wlen.val());
+        // lo = max(addr, base), hi = min(e, w, 2^A): every compare the selections and
+        // `in_some` need is taken in parallel from the inputs and the two sums (at most an
+        // add and a compare in series), then selected. x > 2^A is bit A and a non-zero rest
+        // (both sums are below 2^(A+1)); e > addr is len != 0, w > base is wlen != 0, and
+        // 2^A is above both addr and base.
+        self.lo_a.next = self.in_addr.val() > self.in_base.val();
+        self.hi_w.next = self.in_wend.val() < self.in_end.val();
+        self.e_top.next = ((self.in_end.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.in_end.val() & self.k_below.val()) != self.k_zero_a1.val());
+        self.w_top.next = ((self.in_wend.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.in_wend.val() & self.k_below.val()) != self.k_zero_a1.val());
+        self.hi_t.next = self.e_top.val();
+        if self.hi_w.val() {
+            self.hi_t.next = self.w_top.val();
+        }
         self.in_lo.next = self.in_base.val();
-        if self.in_addr.val() > self.in_base.val() {
+        if self.lo_a.val() {
             self.in_lo.next = self.in_addr.val();
         }
         self.in_hi.next = self.in_end.val();
-        if self.in_wend.val() < self.in_hi.val() {
+        if self.hi_w.val() {
             self.in_hi.next = self.in_wend.val();
         }
-        if self.k_top.val() < self.in_hi.val() {
+        if self.hi_t.val() {
             self.in_hi.next = self.k_top.val();
         }
-        self.in_some.next = self.in_hi.val() > self.in_lo.val();
-        // bytes < 2^L: the low L bits of the difference are the difference
-        self.in_diff.next = self.in_hi.val().get_bits::<L>(0) - self.in_lo.val().get_bits::<L>(0);
+        self.e_gt_b.next = self.in_end.val() > self.in_base.val();
+        self.w_gt_a.next = self.in_wend.val() > self.in_addr.val();
+        self.len_nz.next = self.s_len.val() != self.k_zero_l.val();
+        self.wlen_nz.next = self.s_wlen.val() != self.k_zero_a.val();
+        self.in_some.next = true;
+        if !self.hi_t.val() {
+            if self.hi_w.val() {
+                self.in_some.next = self.wlen_nz.val();
+                if self.lo_a.val() {
+                    self.in_some.next = self.w_gt_a.val();
+                }
+            } else {
+                self.in_some.next = self.e_gt_b.val();
+                if self.lo_a.val() {
+                    self.in_some.next = self.len_nz.val();
+                }
+            }
+        }
+        // bytes < 2^L: the low L bits of the difference are the difference; each operand's
+        // low L bits are selected by the same flags (2^A's are zero, L <= A)
+        self.a_l.next = self.s_addr.val().get_bits::<L>(0);
+        self.b_l.next = self.s_base.val().get_bits::<L>(0);
+        self.e_l.next = self.in_end.val().get_bits::<L>(0);
+        self.w_l.next = self.in_wend.val().get_bits::<L>(0);
+        self.d_eb.next = self.e_l.val() - self.b_l.val();
+        self.d_wa.next = self.w_l.val() - self.a_l.val();
+        self.d_ta.next = self.k_zero_l.val() - self.a_l.val();
+        self.d_tb.next = self.k_zero_l.val() - self.b_l.val();
+        if self.hi_t.val() {
+            self.in_diff.next = self.d_tb.val();
+            if self.lo_a.val() {
+                self.in_diff.next = self.d_ta.val();
+            }
+        } else if self.hi_w.val() {
+            self.in_diff.next = self.s_wlen.val().get_bits::<L>(0);
+            if self.lo_a.val() {
+                self.in_diff.next = self.d_wa.val();
+            }
+        } else {
+            self.in_diff.next = self.d_eb.val();
+            if self.lo_a.val() {
+                self.in_diff.next = self.s_len.val();
+            }
+        }
         self.in_bytes.next = self.k_zero_l.val();
         if self.in_some.val() {
             self.in_bytes.next = self.in_diff.val();

@@ -232,11 +232,11 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // awlen = beats instead of beats - 1
     ("burst_length_plus_one", "m_axi_awlen = n_m1;", "m_axi_awlen = n[(32'h0)+:(8)];"),
     // the checked window's end is not applied (only the command's own end)
-    ("window_end_ignored", "if (in_wend < in_hi) begin", "if (1'b0) begin"),
+    ("window_end_ignored", "hi_w = in_wend < in_end;", "hi_w = 1'b0;"),
     // the checked window's base is not applied
-    ("window_base_ignored", "if (in_addr > in_base) begin", "if (1'b1) begin"),
+    ("window_base_ignored", "lo_a = in_addr > in_base;", "lo_a = 1'b1;"),
     // the 2^A end of the address space is not applied
-    ("top_of_address_space_ignored", "if (k_top < in_hi) begin", "if (1'b0) begin"),
+    ("top_of_address_space_ignored", "        hi_t = e_top;\n        if (hi_w) begin\n            hi_t = w_top;\n        end", "        hi_t = 1'b0;"),
     // a non-OKAY bresp is counted but not reported
     ("bresp_error_not_reported", "resp$d = m_axi_bresp;", "resp$d = k_zero2;"),
     // the completion does not wait for the B responses
