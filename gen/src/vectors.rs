@@ -55,7 +55,8 @@ pub struct VectorsArgs {
     #[arg(long, default_value_t = 2000)]
     pub cycles: u64,
     /// No random resets after the power-up prologue (blocks on the verification kit:
-    /// `parser`, `rtx`), so the input transfers can be replayed with other timing.
+    /// `parser`, `rtx`, `path`, `place_chk`), so the input transfers can be replayed with
+    /// other timing.
     #[arg(long)]
     pub no_resets: bool,
     /// Output file (JSON Lines); its directory is created if missing.
