@@ -78,8 +78,6 @@ pub struct TimerChange {
 pub enum TimerDue {
     /// Disarmed.
     Off,
-    /// In this many cycles (0: due now).
-    InCycles(u64),
     /// Once the time input `port` (an input index; a `sampled` port of an input stream, such
     /// as `now`) reaches `deadline` (serial arithmetic at the port's width). The run converts
     /// it into a cycle with the time the DEVICE was given, cycle by cycle: a model that takes

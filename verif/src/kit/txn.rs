@@ -351,7 +351,6 @@ fn txn_loop(
     for (k, x, at, due) in raw_changes {
         let due_at = match due {
             TimerDue::Off => None,
-            TimerDue::InCycles(d) => Some(at + d),
             TimerDue::AtTime { port, deadline } => Some(clocks[time_ports.iter().position(|&p| p == port).unwrap()].due_at(at, deadline)),
         };
         hist[k].record(x, at, due_at);
@@ -593,6 +592,14 @@ pub fn match_timer_events_held(
         let l = win.get(t as usize).copied().unwrap_or(0);
         2 * lateness + 16 + u64::from(l)
     };
+    // The end of a due stretch, as a report names it.
+    fn until(e: u64) -> String {
+        if e == u64::MAX {
+            "the end".to_string()
+        } else {
+            e.to_string()
+        }
+    }
     fn by_key(v: &[(u64, String)]) -> BTreeMap<&str, Vec<u64>> {
         let mut m: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
         for (t, k) in v {
@@ -650,11 +657,11 @@ pub fn match_timer_events_held(
                             r.short += 1;
                             continue;
                         }
-                        why = format!("; the model's timer was due from cycle {f} to {}", if e == u64::MAX { "the end".to_string() } else { e.to_string() });
+                        why = format!("; the model's timer was due from cycle {f} to {}", until(e));
                     } else {
                         let near = st.iter().min_by_key(|&&(f, e)| if *t < f { f - t } else { t.saturating_sub(e) });
                         why = match near {
-                            Some(&(f, e)) => format!("; the model's history has it due from cycle {f} to {} only, not then", if e == u64::MAX { "the end".to_string() } else { e.to_string() }),
+                            Some(&(f, e)) => format!("; the model's history has it due from cycle {f} to {} only, not then", until(e)),
                             None => "; the model's history never has it due".into(),
                         };
                     }
