@@ -652,10 +652,7 @@ impl PathShell {
         } else if self.bubble(i) {
             self.bubbles += 1;
             // Registers 1..=17 hold; 18..=25 advance with a bubble into 18.
-            if let Some(Some((c, p, d))) = self.bank_pipe.pop_back() {
-                self.bank[c as usize * np + usize::from(p)] = d;
-                self.last_write = Some((c, p, d));
-            }
+            self.land_bank_write();
             self.bank_pipe.insert(post_ix(PATH_X_STAGE + 1), None);
             self.post.pop_back();
             self.post.insert(post_ix(PATH_X_STAGE + 1), None);
@@ -677,12 +674,16 @@ impl PathShell {
     }
 
     fn shift_bank(&mut self, w: Option<(u32, u8, Deadline)>) {
-        let np = self.state.params.paths();
+        self.land_bank_write();
+        self.bank_pipe.push_front(w);
+    }
+
+    /// The write of register 24 (the end of `bank_pipe`) lands in the bank.
+    fn land_bank_write(&mut self) {
         if let Some(Some((c, p, d))) = self.bank_pipe.pop_back() {
-            self.bank[c as usize * np + usize::from(p)] = d;
+            self.bank[c as usize * self.state.params.paths() + usize::from(p)] = d;
             self.last_write = Some((c, p, d));
         }
-        self.bank_pipe.push_front(w);
     }
 
     fn count(&mut self, a: &Applied) {
