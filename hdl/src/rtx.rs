@@ -51,7 +51,7 @@
 //! no deadline survives a reset, even the random contents of a RAM at power-up. Connection
 //! state is RAM (zero = RESET with isn 0): RESET every connection at setup.
 
-use crate::prim::BlockRam;
+use crate::prim::{BlockRam, RotateRight};
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
@@ -166,14 +166,8 @@ pub struct RetxQueue<
     // ---- result registers 7..=11 (11: the output register) and bank writes 7..=10
     o7_v: DFF<bool>,
     o7_c: DFF<Bits<CONN_BITS>>,
-    o7_f: DFF<Bits<128>>,
-    o7_n: DFF<Bits<NP>>,
-    o7_l: DFF<Bits<NP>>,
     o8_v: DFF<bool>,
     o8_c: DFF<Bits<CONN_BITS>>,
-    o8_f: DFF<Bits<128>>,
-    o8_n: DFF<Bits<NP>>,
-    o8_l: DFF<Bits<NP>>,
     o9_v: DFF<bool>,
     o9_c: DFF<Bits<CONN_BITS>>,
     o9_f: DFF<Bits<128>>,
@@ -190,16 +184,110 @@ pub struct RetxQueue<
     o11_n: DFF<Bits<NP>>,
     o11_l: DFF<Bits<NP>>,
     b7_v: DFF<bool>,
-    b7_d: DFF<Bits<33>>,
     b8_v: DFF<bool>,
     b8_c: DFF<Bits<CONN_BITS>>,
-    b8_d: DFF<Bits<33>>,
     b9_v: DFF<bool>,
     b9_c: DFF<Bits<CONN_BITS>>,
     b9_d: DFF<Bits<33>>,
     b10_v: DFF<bool>,
     b10_c: DFF<Bits<CONN_BITS>>,
     b10_d: DFF<Bits<33>>,
+    // ---- stage A (register 7) and stage B (register 8): after the loop
+    p7_f: DFF<Bits<160>>,
+    p7_base: DFF<Bits<24>>,
+    p7_offs: DFF<Bits<R8>>,
+    p7_paths: DFF<Bits<R4>>,
+    p7_lost: DFF<Bits<R>>,
+    p7_b1: DFF<Bits<R>>,
+    p7_b2: DFF<Bits<R>>,
+    p7_rel: DFF<Bits<R>>,
+    p7_ql: DFF<Bits<R>>,
+    p7_sel: DFF<Bits<R>>,
+    p7_ok: DFF<bool>,
+    p7_retx: DFF<bool>,
+    p7_spsn: DFF<Bits<24>>,
+    p7_nbase: DFF<Bits<24>>,
+    p7_nnext: DFF<Bits<24>>,
+    p7_nalloc: DFF<Bits<R>>,
+    p7_nlost: DFF<Bits<R>>,
+    p7_noffs: DFF<Bits<R8>>,
+    p7_nsents: DFF<Bits<R32>>,
+    p7_nhw: DFF<Bits<32>>,
+    p7_nnd: DFF<bool>,
+    q8_f: DFF<Bits<33>>,
+    q8_base: DFF<Bits<24>>,
+    q8_f1: DFF<Bits<8>>,
+    q8_l1: DFF<Bits<8>>,
+    q8_f2: DFF<Bits<8>>,
+    q8_l2: DFF<Bits<8>>,
+    q8_qd: DFF<Bits<8>>,
+    q8_qpath: DFF<Bits<4>>,
+    q8_selpath: DFF<Bits<4>>,
+    q8_hbsent: DFF<Bits<32>>,
+    q8_k1: DFF<Bits<9>>,
+    q8_k2: DFF<Bits<9>>,
+    q8_n: DFF<Bits<NP>>,
+    q8_l: DFF<Bits<NP>>,
+    q8_fl: DFF<Bits<8>>,
+    q8_ok: DFF<bool>,
+    q8_retx: DFF<bool>,
+    q8_spsn: DFF<Bits<24>>,
+    q8_nnext: DFF<Bits<24>>,
+    q8_nhw: DFF<Bits<32>>,
+    q8_nnd: DFF<bool>,
+    rot: RotateRight<W>,
+    u_ppk: Signal<Local, Bits<24>>,
+    e_psn: Signal<Local, Bits<24>>,
+    e_ldp: Signal<Local, Bits<24>>,
+    t_pd: Signal<Local, Bits<24>>,
+    t_sb: Signal<Local, bool>,
+    v_pass: Signal<Local, Bits<R>>,
+    t_blk: Signal<Local, Bits<R>>,
+    t_kj: Signal<Local, Bits<24>>,
+    has_pass: Signal<Local, bool>,
+    cut_key: Signal<Local, Bits<24>>,
+    v_mlast: Signal<Local, Bits<R>>,
+    t_hm: Signal<Local, Bits<R>>,
+    v_lz: Signal<Local, Bits<R>>,
+    w_m8: Signal<Local, Bits<R8>>,
+    w_x8: Signal<Local, Bits<R8>>,
+    w_m4: Signal<Local, Bits<R4>>,
+    w_x4: Signal<Local, Bits<R4>>,
+    w_m24: Signal<Local, Bits<R24>>,
+    w_x24: Signal<Local, Bits<R24>>,
+    w_m32: Signal<Local, Bits<R32>>,
+    w_x32: Signal<Local, Bits<R32>>,
+    x_op: Signal<Local, Bits<4>>,
+    c_v1: Signal<Local, bool>,
+    c_v2: Signal<Local, bool>,
+    c_vq: Signal<Local, bool>,
+    x_base8: Signal<Local, Bits<8>>,
+    a_sel: Signal<Local, Bits<R>>,
+    a_hb: Signal<Local, Bits<R>>,
+    a_hbl: Signal<Local, Bits<R>>,
+    t_di: Signal<Local, Bits<8>>,
+    t_dj: Signal<Local, Bits<8>>,
+    t_bmin: Signal<Local, bool>,
+    t_bmax: Signal<Local, bool>,
+    bt_f1: Signal<Local, Bits<R>>,
+    bt_l1: Signal<Local, Bits<R>>,
+    bt_f2: Signal<Local, Bits<R>>,
+    bt_l2: Signal<Local, Bits<R>>,
+    bt_q: Signal<Local, Bits<R>>,
+    a_k1: Signal<Local, Bits<9>>,
+    a_k2: Signal<Local, Bits<9>>,
+    a_cn: Signal<Local, Bits<NP>>,
+    a_cl: Signal<Local, Bits<NP>>,
+    a_en: Signal<Local, Bits<9>>,
+    a_el: Signal<Local, Bits<9>>,
+    t_p: Signal<Local, Bits<4>>,
+    a_fl: Signal<Local, Bits<8>>,
+    y_op: Signal<Local, Bits<4>>,
+    y_psn: Signal<Local, Bits<24>>,
+    y_path: Signal<Local, Bits<4>>,
+    k_zero_r8: Constant<Bits<R8>>,
+    k_zero16: Constant<Bits<16>>,
+    k_zero32: Constant<Bits<32>>,
     // ---- counters
     c_send: DFF<Bits<32>>,
     c_retx: DFF<Bits<32>>,
@@ -260,13 +348,11 @@ pub struct RetxQueue<
     // per record temporaries
     t_off: Signal<Local, Bits<8>>,
     t_d: Signal<Local, Bits<8>>,
-    t_psn: Signal<Local, Bits<24>>,
     t_path: Signal<Local, Bits<4>>,
     t_ppsn: Signal<Local, Bits<24>>,
     t_e: Signal<Local, Bits<24>>,
     t_key: Signal<Local, Bits<24>>,
     t_sh: Signal<Local, Bits<8>>,
-    t_one: Signal<Local, Bits<NP>>,
     t_al: Signal<Local, bool>,
     t_lo: Signal<Local, bool>,
     t_ld: Signal<Local, bool>,
@@ -285,31 +371,17 @@ pub struct RetxQueue<
     v_rel: Signal<Local, Bits<R>>,
     v_los: Signal<Local, Bits<R>>,
     v_wr: Signal<Local, Bits<R>>,
-    has_pass: Signal<Local, bool>,
-    cut_key: Signal<Local, Bits<24>>,
     // reductions
-    k1: Signal<Local, Bits<9>>,
-    k2: Signal<Local, Bits<9>>,
-    f1_v: Signal<Local, bool>,
     f1: Signal<Local, Bits<8>>,
     l1: Signal<Local, Bits<8>>,
-    f2_v: Signal<Local, bool>,
     f2: Signal<Local, Bits<8>>,
     l2: Signal<Local, Bits<8>>,
-    q_v: Signal<Local, bool>,
     q_d: Signal<Local, Bits<8>>,
     q_path: Signal<Local, Bits<4>>,
     sel_path: Signal<Local, Bits<4>>,
-    cnt_n: Signal<Local, Bits<NP>>,
-    cnt_l: Signal<Local, Bits<NP>>,
     // the record written by a SEND
-    j_free: Signal<Local, Bits<RI>>,
-    j_free_v: Signal<Local, bool>,
-    j_match: Signal<Local, Bits<RI>>,
-    j: Signal<Local, Bits<RI>>,
     send_ok: Signal<Local, bool>,
     send_psn: Signal<Local, Bits<24>>,
-    sh8: Signal<Local, Bits<16>>,
     // next state
     n_base: Signal<Local, Bits<24>>,
     n_next: Signal<Local, Bits<24>>,
@@ -323,7 +395,6 @@ pub struct RetxQueue<
     n_nd: Signal<Local, bool>,
     n_outst: Signal<Local, Bits<24>>,
     n_bslot: Signal<Local, Bits<8>>,
-    hb_v: Signal<Local, bool>,
     hb_sent: Signal<Local, Bits<32>>,
     hd: Signal<Local, Bits<33>>,
     // result
@@ -335,10 +406,6 @@ pub struct RetxQueue<
     r_k2: Signal<Local, Bits<9>>,
     r_psn3: Signal<Local, Bits<24>>,
     r_psn4: Signal<Local, Bits<24>>,
-    r_n: Signal<Local, Bits<NP>>,
-    r_l: Signal<Local, Bits<NP>>,
-    r_room: Signal<Local, bool>,
-    r_free: Signal<Local, bool>,
     r_retx: Signal<Local, bool>,
     r_f: Signal<Local, Bits<128>>,
     // counting (register 10 -> 11)
@@ -349,8 +416,6 @@ pub struct RetxQueue<
     e_sum_n: Signal<Local, Bits<32>>,
     e_cn: Signal<Local, Bits<9>>,
     e_cl: Signal<Local, Bits<9>>,
-    t_idx: Signal<Local, Bits<RI>>,
-    t_oh: Signal<Local, Bits<R>>,
     t_f: Signal<Local, bool>,
     /// Bit `slot` of `s_sack` / `s_held` is read as `((bitmap >> slot) & 1).any()`, not
     /// `get_bit(slot)`: the slot is 8 bits and the bitmap W bits, and at W = 64 an 8-bit
@@ -416,6 +481,11 @@ pub struct RtxConsts {
 impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, const RI: usize, const R4: usize, const R8: usize, const R24: usize, const R32: usize, const NP: usize>
     RetxQueue<CONN_BITS, W, P, R, RI, R4, R8, R24, R32, NP>
 {
+    /// Up to 64 records the searches after the loop compare every pair of records (depth:
+    /// one compare, then trees); beyond, they walk the records one after the other.
+    const PAIRWISE: usize = if R <= 64 { 1 } else { 0 };
+    const WALK: usize = 1 - Self::PAIRWISE;
+
     /// Refuses inconsistent generics (the derived widths must be the products they name).
     pub fn try_new(k: RtxConsts) -> Result<Self, ConfigError> {
         let ok = W.is_power_of_two()
@@ -523,14 +593,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             i6_h: Default::default(),
             o7_v: Default::default(),
             o7_c: Default::default(),
-            o7_f: Default::default(),
-            o7_n: Default::default(),
-            o7_l: Default::default(),
             o8_v: Default::default(),
             o8_c: Default::default(),
-            o8_f: Default::default(),
-            o8_n: Default::default(),
-            o8_l: Default::default(),
             o9_v: Default::default(),
             o9_c: Default::default(),
             o9_f: Default::default(),
@@ -547,16 +611,109 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             o11_n: Default::default(),
             o11_l: Default::default(),
             b7_v: Default::default(),
-            b7_d: Default::default(),
             b8_v: Default::default(),
             b8_c: Default::default(),
-            b8_d: Default::default(),
             b9_v: Default::default(),
             b9_c: Default::default(),
             b9_d: Default::default(),
             b10_v: Default::default(),
             b10_c: Default::default(),
             b10_d: Default::default(),
+            p7_f: Default::default(),
+            p7_base: Default::default(),
+            p7_offs: Default::default(),
+            p7_paths: Default::default(),
+            p7_lost: Default::default(),
+            p7_b1: Default::default(),
+            p7_b2: Default::default(),
+            p7_rel: Default::default(),
+            p7_ql: Default::default(),
+            p7_sel: Default::default(),
+            p7_ok: Default::default(),
+            p7_retx: Default::default(),
+            p7_spsn: Default::default(),
+            p7_nbase: Default::default(),
+            p7_nnext: Default::default(),
+            p7_nalloc: Default::default(),
+            p7_nlost: Default::default(),
+            p7_noffs: Default::default(),
+            p7_nsents: Default::default(),
+            p7_nhw: Default::default(),
+            p7_nnd: Default::default(),
+            q8_f: Default::default(),
+            q8_base: Default::default(),
+            q8_f1: Default::default(),
+            q8_l1: Default::default(),
+            q8_f2: Default::default(),
+            q8_l2: Default::default(),
+            q8_qd: Default::default(),
+            q8_qpath: Default::default(),
+            q8_selpath: Default::default(),
+            q8_hbsent: Default::default(),
+            q8_k1: Default::default(),
+            q8_k2: Default::default(),
+            q8_n: Default::default(),
+            q8_l: Default::default(),
+            q8_fl: Default::default(),
+            q8_ok: Default::default(),
+            q8_retx: Default::default(),
+            q8_spsn: Default::default(),
+            q8_nnext: Default::default(),
+            q8_nhw: Default::default(),
+            q8_nnd: Default::default(),
+            u_ppk: Default::default(),
+            e_psn: Default::default(),
+            e_ldp: Default::default(),
+            t_pd: Default::default(),
+            t_sb: Default::default(),
+            v_pass: Default::default(),
+            t_blk: Default::default(),
+            t_kj: Default::default(),
+            has_pass: Default::default(),
+            cut_key: Default::default(),
+            v_mlast: Default::default(),
+            t_hm: Default::default(),
+            v_lz: Default::default(),
+            w_m8: Default::default(),
+            w_x8: Default::default(),
+            w_m4: Default::default(),
+            w_x4: Default::default(),
+            w_m24: Default::default(),
+            w_x24: Default::default(),
+            w_m32: Default::default(),
+            w_x32: Default::default(),
+            x_op: Default::default(),
+            c_v1: Default::default(),
+            c_v2: Default::default(),
+            c_vq: Default::default(),
+            x_base8: Default::default(),
+            a_sel: Default::default(),
+            a_hb: Default::default(),
+            a_hbl: Default::default(),
+            t_di: Default::default(),
+            t_dj: Default::default(),
+            t_bmin: Default::default(),
+            t_bmax: Default::default(),
+            bt_f1: Default::default(),
+            bt_l1: Default::default(),
+            bt_f2: Default::default(),
+            bt_l2: Default::default(),
+            bt_q: Default::default(),
+            a_k1: Default::default(),
+            a_k2: Default::default(),
+            a_cn: Default::default(),
+            a_cl: Default::default(),
+            a_en: Default::default(),
+            a_el: Default::default(),
+            t_p: Default::default(),
+            a_fl: Default::default(),
+            y_op: Default::default(),
+            y_psn: Default::default(),
+            y_path: Default::default(),
+            rot: RotateRight::new(),
+            k_zero_r8: Constant::new(Bits::<R8>::default()),
+            k_zero16: Constant::new(0u64.into()),
+            k_zero32: Constant::new(0u64.into()),
             c_send: Default::default(),
             c_retx: Default::default(),
             c_acked: Default::default(),
@@ -609,13 +766,11 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             ack_ok: Default::default(),
             t_off: Default::default(),
             t_d: Default::default(),
-            t_psn: Default::default(),
             t_path: Default::default(),
             t_ppsn: Default::default(),
             t_e: Default::default(),
             t_key: Default::default(),
             t_sh: Default::default(),
-            t_one: Default::default(),
             t_al: Default::default(),
             t_lo: Default::default(),
             t_ld: Default::default(),
@@ -633,29 +788,15 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             v_rel: Default::default(),
             v_los: Default::default(),
             v_wr: Default::default(),
-            has_pass: Default::default(),
-            cut_key: Default::default(),
-            k1: Default::default(),
-            k2: Default::default(),
-            f1_v: Default::default(),
             f1: Default::default(),
             l1: Default::default(),
-            f2_v: Default::default(),
             f2: Default::default(),
             l2: Default::default(),
-            q_v: Default::default(),
             q_d: Default::default(),
             q_path: Default::default(),
             sel_path: Default::default(),
-            cnt_n: Default::default(),
-            cnt_l: Default::default(),
-            j_free: Default::default(),
-            j_free_v: Default::default(),
-            j_match: Default::default(),
-            j: Default::default(),
             send_ok: Default::default(),
             send_psn: Default::default(),
-            sh8: Default::default(),
             n_base: Default::default(),
             n_next: Default::default(),
             n_alloc: Default::default(),
@@ -668,7 +809,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             n_nd: Default::default(),
             n_outst: Default::default(),
             n_bslot: Default::default(),
-            hb_v: Default::default(),
             hb_sent: Default::default(),
             hd: Default::default(),
             r_ok: Default::default(),
@@ -679,10 +819,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             r_k2: Default::default(),
             r_psn3: Default::default(),
             r_psn4: Default::default(),
-            r_n: Default::default(),
-            r_l: Default::default(),
-            r_room: Default::default(),
-            r_free: Default::default(),
             r_retx: Default::default(),
             r_f: Default::default(),
             e_op: Default::default(),
@@ -692,8 +828,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             e_sum_n: Default::default(),
             e_cn: Default::default(),
             e_cl: Default::default(),
-            t_idx: Default::default(),
-            t_oh: Default::default(),
             t_f: Default::default(),
             k_one_w: Constant::new(1u64.into()),
             t_slot8: Default::default(),
@@ -773,9 +907,10 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.bank.write_clock.next = self.clock.val();
         dff_setup!(
             self, clock, i1_v, i1_c, i1_f, i1_s, i1_h, i2_v, i2_c, i2_f, i2_s, i2_h, i3_v, i3_c, i3_f, i3_s, i3_h, i4_v, i4_c, i4_f, i4_s, i4_h, i5_v, i5_c, i5_f, i5_s, i5_h, i6_v,
-            i6_c, i6_f, i6_s, i6_h, o7_v, o7_c, o7_f, o7_n, o7_l, o8_v, o8_c, o8_f, o8_n, o8_l, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
-            o11_n, o11_l, b7_v, b7_d, b8_v, b8_c, b8_d, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
-            hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c
+            i6_c, i6_f, i6_s, i6_h, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
+            o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
+            hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
+            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd
         );
 
         // ================= global stall
@@ -834,9 +969,14 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.i6_v.d.next = self.i5_v.q.val();
             self.i6_c.d.next = self.i5_c.q.val();
             self.i6_f.d.next = self.i5_f.q.val();
-            self.i6_s.d.next = self.i5_s.q.val();
+            self.i6_s.d.next = self.rot.y.val();
             self.i6_h.d.next = self.i5_h.q.val();
         }
+
+        // the SACK bitmap rotated to the op's PSN on its way into register 6: bit `off` of
+        // i6_s is bit (off - psn) mod W of s_sack
+        self.rot.a.next = self.i5_s.q.val();
+        self.rot.amount.next = self.k_zero8.val() - self.i5_f.q.val().get_bits::<8>(4);
 
         // ================= state read: issued from register 5; a stalled register 6 re-reads
         self.ram_base.read_address.next = self.i5_c.q.val();
@@ -894,7 +1034,11 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.cum_adv.next = (self.cum_d.val() != self.k_zero24.val()) & (self.cum_d.val() < self.k_half24.val());
         self.ack_ok.next = !(((self.u_psn.val() - self.next.val()) != self.k_zero24.val()) & ((self.u_psn.val() - self.next.val()) < self.k_half24.val()));
 
-        // ---- per record predicates
+        // ---- per record predicates (the L loop: each depends on the state word, which the
+        // op 1 ahead may have written; no search and no count is computed here)
+        self.u_ppk.next = self.u_ppsn.val() - self.k_k.val();
+        self.e_psn.next = self.base.val() - self.u_psn.val();
+        self.e_ldp.next = self.base.val() - self.u_ldp.val();
         self.v_match.next = self.k_zero_r.val();
         self.v_basem.next = self.k_zero_r.val();
         self.v_ack.next = self.k_zero_r.val();
@@ -902,149 +1046,93 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.v_pm.next = self.k_zero_r.val();
         self.v_ld.next = self.k_zero_r.val();
         self.v_ql.next = self.k_zero_r.val();
-        self.has_pass.next = false;
-        self.cut_key.next = self.k_zero24.val();
-        self.q_v.next = false;
-        self.q_d.next = self.k_zero8.val();
-        self.q_path.next = self.k_zero4.val();
-        self.sel_path.next = self.k_zero4.val();
-        self.j_match.next = self.k_zero_ri.val();
-        self.j_free.next = self.k_zero_ri.val();
-        self.j_free_v.next = false;
-        self.t_idx.next = self.k_zero_ri.val();
-        self.t_oh.next = self.k_one_r.val();
+        self.v_pass.next = self.k_zero_r.val();
         for i in 0..R {
             self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
             self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
-            self.t_psn.next = self.base.val() + bit_cast::<24, 8>(self.t_d.val());
             self.t_path.next = self.paths.val().get_bits::<4>(i * 4);
             self.t_ppsn.next = self.ppsns.val().get_bits::<24>(i * 24);
             self.t_al.next = self.alloc.val().get_bit(i);
             self.t_lo.next = self.lost.val().get_bit(i);
-            self.t_e.next = self.t_psn.val() - self.u_psn.val();
-            self.t_key.next = self.u_ppsn.val() - self.t_ppsn.val() - self.k_k.val();
+            // t_e = (record PSN) - u_psn, t_pd = (record PSN) - ldp: the record PSN is base + t_d
+            self.t_e.next = self.e_psn.val() + bit_cast::<24, 8>(self.t_d.val());
+            self.t_pd.next = self.e_ldp.val() + bit_cast::<24, 8>(self.t_d.val());
+            self.t_key.next = self.u_ppk.val() - self.t_ppsn.val();
             self.t_ld.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) & (self.t_key.val() < self.k_half24.val());
-            self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | ((self.t_psn.val() - self.u_ldp.val()) < self.k_half24.val()));
-            self.t_f.next = self.t_al.val() & (self.t_off.val() == self.psn_slot.val());
-            if self.t_f.val() {
-                self.v_match.next = self.v_match.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val());
-            if self.t_f.val() {
-                self.v_basem.next = self.v_basem.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & ((self.i6_s.q.val() >> self.t_e.val().get_bits::<8>(0)) & self.k_one_w.val()).any()));
-            if self.t_f.val() {
-                self.v_ack.next = self.v_ack.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_al.val() & (self.t_e.val() < self.k_half24.val());
-            if self.t_f.val() {
-                self.v_ab.next = self.v_ab.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val());
-            if self.t_f.val() {
-                self.v_pm.next = self.v_pm.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_ld.val();
-            if self.t_f.val() {
-                self.v_ld.next = self.v_ld.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any();
-            if self.t_f.val() {
-                self.v_ql.next = self.v_ql.val() | self.t_oh.val();
-            }
-            if self.t_pass.val() & (!self.has_pass.val() | (self.t_key.val() > self.cut_key.val())) {
-                self.has_pass.next = true;
-                self.cut_key.next = self.t_key.val();
-            }
-            if self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any() & (!self.q_v.val() | (self.t_d.val() < self.q_d.val())) {
-                self.q_v.next = true;
-                self.q_d.next = self.t_d.val();
-                self.q_path.next = self.t_path.val();
-            }
-            if self.t_al.val() & (self.t_off.val() == self.psn_slot.val()) {
-                self.j_match.next = self.t_idx.val();
-                if self.u_op.val() != self.k_op_headtmo.val() {
-                    self.sel_path.next = self.t_path.val();
-                }
-            }
-            if self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()) & (self.u_op.val() == self.k_op_headtmo.val()) {
-                self.sel_path.next = self.t_path.val();
-            }
-            if !self.t_al.val() & !self.j_free_v.val() {
-                self.j_free_v.next = true;
-                self.j_free.next = self.t_idx.val();
-            }
-            self.t_idx.next = self.t_idx.val() + self.k_one_ri.val();
-            self.t_oh.next = self.t_oh.val() << 1;
+            self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | (self.t_pd.val() < self.k_half24.val()));
+            // i6_s is the SACK bitmap rotated to the op's PSN: bit `off` is the record's SACK bit
+            self.t_sb.next = ((self.i6_s.q.val() >> self.t_off.val()) & self.k_one_w.val()).any();
+            self.v_match.next = self.v_match.val().replace_bit(i, self.t_al.val() & (self.t_off.val() == self.psn_slot.val()));
+            self.v_basem.next = self.v_basem.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()));
+            self.v_ack.next = self.v_ack.val().replace_bit(
+                i,
+                self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.t_sb.val())),
+            );
+            self.v_ab.next = self.v_ab.val().replace_bit(i, self.t_al.val() & (self.t_e.val() < self.k_half24.val()));
+            self.v_pm.next = self.v_pm.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()));
+            self.v_ld.next = self.v_ld.val().replace_bit(i, self.t_ld.val());
+            self.v_pass.next = self.v_pass.val().replace_bit(i, self.t_pass.val());
+            self.v_ql.next = self.v_ql.val().replace_bit(i, self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any());
         }
 
-        // ---- LDET / DRAIN batches
+        // ---- LDET / DRAIN batches. LDET's first batch: the records at or above the highest
+        // key of a record past the decrease point (all of them if none is), found by comparing
+        // every pair of keys (a tree, not a chain; yosys shares each key's subtraction); the
+        // second: the rest.
         self.v_b1.next = self.k_zero_r.val();
         self.v_b2.next = self.k_zero_r.val();
-        self.k1.next = self.k_zero9.val();
-        self.k2.next = self.k_zero9.val();
-        self.f1_v.next = false;
-        self.f1.next = self.k_zero8.val();
-        self.l1.next = self.k_zero8.val();
-        self.f2_v.next = false;
-        self.f2.next = self.k_zero8.val();
-        self.l2.next = self.k_zero8.val();
-        self.t_oh.next = self.k_one_r.val();
+        self.v_mlast.next = self.k_zero_r.val();
+        self.t_hm.next = self.k_ones_r.val() << 1;
+        // beyond 64 records, the highest key of a passing record by a walk
+        self.t_kj.next = self.k_zero24.val();
+        self.has_pass.next = false;
+        self.cut_key.next = self.k_zero24.val();
+        for _c in 0..Self::WALK {
+            for i in 0..R {
+                self.t_key.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(i * 24);
+                if self.v_pass.val().get_bit(i) & (!self.has_pass.val() | (self.t_key.val() > self.cut_key.val())) {
+                    self.has_pass.next = true;
+                    self.cut_key.next = self.t_key.val();
+                }
+            }
+        }
         for i in 0..R {
-            self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
-            self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
-            self.t_ppsn.next = self.ppsns.val().get_bits::<24>(i * 24);
-            self.t_key.next = self.u_ppsn.val() - self.t_ppsn.val() - self.k_k.val();
+            self.t_key.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(i * 24);
+            self.t_blk.next = self.k_zero_r.val();
+            for _m in 0..Self::PAIRWISE {
+                for j in 0..R {
+                    self.t_kj.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(j * 24);
+                    self.t_blk.next = self.t_blk.val().replace_bit(j, self.v_pass.val().get_bit(j) & (self.t_key.val() < self.t_kj.val()));
+                }
+            }
+            for _c in 0..Self::WALK {
+                self.t_blk.next = self.k_zero_r.val().replace_bit(0, self.has_pass.val() & (self.t_key.val() < self.cut_key.val()));
+            }
             self.t_b1.next = false;
             self.t_ld.next = false;
             if self.path_ok.val() & (self.u_op.val() == self.k_op_drain.val()) {
                 self.t_b1.next = self.v_pm.val().get_bit(i);
             }
             if self.path_ok.val() & (self.u_op.val() == self.k_op_ldet.val()) {
-                self.t_b1.next = self.v_ld.val().get_bit(i) & (!self.has_pass.val() | (self.t_key.val() >= self.cut_key.val()));
+                self.t_b1.next = self.v_ld.val().get_bit(i) & !self.t_blk.val().any();
                 self.t_ld.next = self.v_ld.val().get_bit(i) & !self.t_b1.val();
             }
-            self.t_f.next = self.t_b1.val();
-            if self.t_f.val() {
-                self.v_b1.next = self.v_b1.val() | self.t_oh.val();
-            }
-            self.t_f.next = self.t_ld.val();
-            if self.t_f.val() {
-                self.v_b2.next = self.v_b2.val() | self.t_oh.val();
-            }
-            if self.t_b1.val() {
-                self.k1.next = self.k1.val() + self.k_one9.val();
-                if !self.f1_v.val() | (self.t_d.val() < self.f1.val()) {
-                    self.f1.next = self.t_d.val();
-                }
-                if !self.f1_v.val() | (self.t_d.val() > self.l1.val()) {
-                    self.l1.next = self.t_d.val();
-                }
-                self.f1_v.next = true;
-            }
-            if self.t_ld.val() {
-                self.k2.next = self.k2.val() + self.k_one9.val();
-                if !self.f2_v.val() | (self.t_d.val() < self.f2.val()) {
-                    self.f2.next = self.t_d.val();
-                }
-                if !self.f2_v.val() | (self.t_d.val() > self.l2.val()) {
-                    self.l2.next = self.t_d.val();
-                }
-                self.f2_v.next = true;
-            }
-            self.t_oh.next = self.t_oh.val() << 1;
+            self.v_b1.next = self.v_b1.val().replace_bit(i, self.t_b1.val());
+            self.v_b2.next = self.v_b2.val().replace_bit(i, self.t_ld.val());
+            // the last matching record (the retransmission's record, as the model's walk finds it)
+            self.v_mlast.next = self.v_mlast.val().replace_bit(i, self.v_match.val().get_bit(i) & !(self.v_match.val() & self.t_hm.val()).any());
+            self.t_hm.next = self.t_hm.val() << 1;
         }
+        // the lowest free record (one-hot): a new SEND's record
+        self.v_lz.next = !self.alloc.val() & (self.alloc.val() + self.k_one_r.val());
 
         // ---- the op: released (acked) set, lost set, the SEND's record
         self.v_rel.next = self.k_zero_r.val();
         self.v_los.next = self.k_zero_r.val();
+        self.v_wr.next = self.k_zero_r.val();
         self.send_ok.next = false;
         self.send_psn.next = self.u_psn.val();
-        self.j.next = self.j_match.val();
         self.r_ok.next = false;
-        self.r_psn.next = self.k_zero24.val();
-        self.r_path.next = self.k_zero4.val();
         self.r_retx.next = false;
         self.n_base.next = self.base.val();
         self.n_next.next = self.next.val();
@@ -1061,18 +1149,18 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             if self.u_new.val() {
                 self.send_ok.next = self.path_ok.val() & self.room0.val() & self.free0.val();
                 self.send_psn.next = self.next.val();
-                self.j.next = self.j_free.val();
                 if self.send_ok.val() {
                     self.n_next.next = self.next.val() + self.k_one24.val();
+                    self.v_wr.next = self.v_lz.val();
                 }
             } else {
                 self.send_ok.next = self.path_ok.val() & self.psn_live.val() & self.v_match.val().any();
                 self.r_retx.next = self.send_ok.val();
+                if self.send_ok.val() {
+                    self.v_wr.next = self.v_mlast.val();
+                }
             }
             self.r_ok.next = self.send_ok.val();
-            if self.send_ok.val() {
-                self.r_psn.next = self.send_psn.val();
-            }
         }
         if (self.u_op.val() == self.k_op_ack.val()) & self.ack_ok.val() {
             self.r_ok.next = true;
@@ -1084,30 +1172,18 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         if (self.u_op.val() == self.k_op_ldet.val()) | (self.u_op.val() == self.k_op_drain.val()) {
             self.v_los.next = self.v_b1.val() | self.v_b2.val();
             self.r_ok.next = self.path_ok.val();
-            if self.path_ok.val() {
-                self.r_path.next = self.u_path.val();
-            }
-            if self.f1_v.val() {
-                self.r_psn.next = self.base.val() + bit_cast::<24, 8>(self.f1.val());
-            }
         }
-        if (self.u_op.val() == self.k_op_query.val()) & self.q_v.val() {
+        if (self.u_op.val() == self.k_op_query.val()) & self.v_ql.val().any() {
             self.r_ok.next = true;
-            self.r_psn.next = self.base.val() + bit_cast::<24, 8>(self.q_d.val());
-            self.r_path.next = self.q_path.val();
         }
         if (self.u_op.val() == self.k_op_headtmo.val()) & self.v_basem.val().any() {
             self.r_ok.next = true;
             self.v_los.next = self.v_basem.val();
-            self.r_psn.next = self.base.val();
-            self.r_path.next = self.sel_path.val();
         }
         if self.u_op.val() == self.k_op_marklost.val() {
-            self.r_psn.next = self.u_psn.val();
             if self.psn_live.val() & (self.v_match.val() & !self.lost.val()).any() {
                 self.r_ok.next = true;
                 self.v_los.next = self.v_match.val();
-                self.r_path.next = self.sel_path.val();
             }
         }
         if self.u_op.val() == self.k_op_abandon.val() {
@@ -1123,96 +1199,43 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.n_nd.next = self.u_nd.val();
         }
 
-        // ---- per path counts of the released set
-        self.cnt_n.next = self.k_zero_np.val();
-        self.cnt_l.next = self.k_zero_np.val();
-        for i in 0..R {
-            self.t_path.next = self.paths.val().get_bits::<4>(i * 4);
-            self.t_sh.next = (bit_cast::<8, 4>(self.t_path.val()) << 3) + bit_cast::<8, 4>(self.t_path.val());
-            self.t_one.next = self.k_one_np.val() << self.t_sh.val();
-            if self.v_rel.val().get_bit(i) & !self.lost.val().get_bit(i) {
-                self.cnt_n.next = self.cnt_n.val() + self.t_one.val();
-            }
-            if self.v_rel.val().get_bit(i) & self.lost.val().get_bit(i) & (self.u_op.val() == self.k_op_ack.val()) {
-                self.cnt_l.next = self.cnt_l.val() + self.t_one.val();
-            }
-        }
-
-        // ---- next state
-        self.v_wr.next = self.k_zero_r.val();
-        if self.send_ok.val() {
-            self.v_wr.next = self.k_one_r.val() << self.j.val();
-        }
+        // ---- next state (the record fields of a SEND: one record, by its one-hot)
         self.n_alloc.next = (self.alloc.val() & !self.v_rel.val()) | self.v_wr.val();
         self.n_lost.next = (self.lost.val() | self.v_los.val()) & !self.v_rel.val() & !self.v_wr.val();
         if self.u_op.val() == self.k_op_reset.val() {
             self.n_alloc.next = self.k_zero_r.val();
             self.n_lost.next = self.k_zero_r.val();
         }
-        self.sh8.next = bit_cast::<16, RI>(self.j.val()) << 3;
         self.t_slot8.next = self.send_psn.val().get_bits::<8>(0) & self.k_wm8.val();
         self.n_offs.next = self.offs.val();
         self.n_paths.next = self.paths.val();
         self.n_ppsns.next = self.ppsns.val();
         self.n_sents.next = self.sents.val();
-        if self.send_ok.val() {
-            self.n_offs.next = (self.offs.val() & !(self.k_ff_r8.val() << self.sh8.val())) | (bit_cast::<R8, 8>(self.t_slot8.val()) << self.sh8.val());
-            self.n_paths.next = (self.paths.val() & !(self.k_f_r4.val() << (self.sh8.val() >> 1))) | (bit_cast::<R4, 4>(self.u_path.val()) << (self.sh8.val() >> 1));
-            self.n_ppsns.next = (self.ppsns.val() & !(self.k_ff_r24.val() << (self.sh8.val() + (self.sh8.val() << 1))))
-                | (bit_cast::<R24, 24>(self.u_ppsn.val()) << (self.sh8.val() + (self.sh8.val() << 1)));
-            self.n_sents.next = (self.sents.val() & !(self.k_ff_r32.val() << (self.sh8.val() << 2))) | (bit_cast::<R32, 32>(self.u_now.val()) << (self.sh8.val() << 2));
-        }
-
-        // ---- post-state outputs and the head deadline
-        self.n_outst.next = self.n_next.val() - self.n_base.val();
-        self.r_room.next = self.n_outst.val() < self.k_w24.val();
-        self.r_free.next = self.n_alloc.val() != self.k_ones_r.val();
-        self.r_psn2.next = self.n_next.val();
-        self.r_psn3.next = self.k_zero24.val();
-        self.r_psn4.next = self.k_zero24.val();
-        self.r_k.next = self.k_zero9.val();
-        self.r_k2.next = self.k_zero9.val();
-        if (self.u_op.val() == self.k_op_ldet.val()) | (self.u_op.val() == self.k_op_drain.val()) {
-            self.r_psn2.next = self.k_zero24.val();
-            if self.f1_v.val() {
-                self.r_psn2.next = self.base.val() + bit_cast::<24, 8>(self.l1.val());
-            }
-            if self.f2_v.val() {
-                self.r_psn3.next = self.base.val() + bit_cast::<24, 8>(self.f2.val());
-                self.r_psn4.next = self.base.val() + bit_cast::<24, 8>(self.l2.val());
-            }
-            self.r_k.next = self.k1.val();
-            self.r_k2.next = self.k2.val();
-        }
-        self.r_n.next = self.cnt_n.val();
-        self.r_l.next = self.cnt_l.val();
-        self.n_bslot.next = self.n_base.val().get_bits::<8>(0) & self.k_wm8.val();
-        self.hb_v.next = false;
-        self.hb_sent.next = self.n_sents.val().get_bits::<32>(0);
+        // walking field masks and values (constant shifts: wiring only)
+        self.w_m8.next = self.k_ff_r8.val();
+        self.w_x8.next = bit_cast::<R8, 8>(self.t_slot8.val());
+        self.w_m4.next = self.k_f_r4.val();
+        self.w_x4.next = bit_cast::<R4, 4>(self.u_path.val());
+        self.w_m24.next = self.k_ff_r24.val();
+        self.w_x24.next = bit_cast::<R24, 24>(self.u_ppsn.val());
+        self.w_m32.next = self.k_ff_r32.val();
+        self.w_x32.next = bit_cast::<R32, 32>(self.u_now.val());
         for i in 0..R {
-            if self.n_alloc.val().get_bit(i) & !self.n_lost.val().get_bit(i) & (self.n_offs.val().get_bits::<8>(i * 8) == self.n_bslot.val()) {
-                self.hb_v.next = true;
-                self.hb_sent.next = self.n_sents.val().get_bits::<32>(i * 32);
+            if self.v_wr.val().get_bit(i) {
+                self.n_offs.next = (self.n_offs.val() & !self.w_m8.val()) | self.w_x8.val();
+                self.n_paths.next = (self.n_paths.val() & !self.w_m4.val()) | self.w_x4.val();
+                self.n_ppsns.next = (self.n_ppsns.val() & !self.w_m24.val()) | self.w_x24.val();
+                self.n_sents.next = (self.n_sents.val() & !self.w_m32.val()) | self.w_x32.val();
             }
+            self.w_m8.next = self.w_m8.val() << 8;
+            self.w_x8.next = self.w_x8.val() << 8;
+            self.w_m4.next = self.w_m4.val() << 4;
+            self.w_x4.next = self.w_x4.val() << 4;
+            self.w_m24.next = self.w_m24.val() << 24;
+            self.w_x24.next = self.w_x24.val() << 24;
+            self.w_m32.next = self.w_m32.val() << 32;
+            self.w_x32.next = self.w_x32.val() << 32;
         }
-        self.hd_v.next = self.k_head_on.val() & !((self.n_outst.val() < self.k_w2.val()) & self.n_nd.val()) & self.hb_v.val() & self.n_hw.val().get_bit(31);
-        self.hw31.next = self.n_hw.val().get_bits::<31>(0);
-        self.hd_t.next = self.hb_sent.val() + bit_cast::<32, 31>(self.hw31.val());
-        self.hd.next = bit_cast::<33, 32>(self.hd_t.val()) | (bit_cast::<33, 1>(self.hd_v.val().into()) << 32);
-        // packed result: op 0..4, ok 4, psn 5..29, psn2 29..53, path 53..57, k 57..66,
-        // k2 66..75, psn3 75..99, psn4 99..123, room 123, free 124, retx 125
-        self.r_f.next = bit_cast::<128, 4>(self.u_op.val())
-            | (bit_cast::<128, 1>(self.r_ok.val().into()) << 4)
-            | (bit_cast::<128, 24>(self.r_psn.val()) << 5)
-            | (bit_cast::<128, 24>(self.r_psn2.val()) << 29)
-            | (bit_cast::<128, 4>(self.r_path.val()) << 53)
-            | (bit_cast::<128, 9>(self.r_k.val()) << 57)
-            | (bit_cast::<128, 9>(self.r_k2.val()) << 66)
-            | (bit_cast::<128, 24>(self.r_psn3.val()) << 75)
-            | (bit_cast::<128, 24>(self.r_psn4.val()) << 99)
-            | (bit_cast::<128, 1>(self.r_room.val().into()) << 123)
-            | (bit_cast::<128, 1>(self.r_free.val().into()) << 124)
-            | (bit_cast::<128, 1>(self.r_retx.val().into()) << 125);
 
         // ---- the write-back
         self.ram_base.write_enable.next = self.i6_v.q.val() & self.adv.val();
@@ -1246,6 +1269,235 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.ram_hw.write_data.next = self.n_hw.val();
         self.ram_nd.write_data.next = bit_cast::<1, 1>(self.n_nd.val().into());
 
+        // ================= stage A (register 7 -> 8): after the loop, from the registered
+        // pre- and post-state and the op's record sets: the searches (first and last PSN of
+        // each LDET batch, the oldest lost PSN not held, as distances from the base; ties go
+        // to the first record, as the model's walk), the reported path, the head record's
+        // send time, counts, room and free
+        self.x_op.next = self.p7_f.q.val().get_bits::<4>(0);
+        self.x_base8.next = self.p7_base.q.val().get_bits::<8>(0);
+        self.n_bslot.next = self.p7_nbase.q.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.a_sel.next = self.k_zero_r.val();
+        self.a_hb.next = self.k_zero_r.val();
+        self.t_hm.next = self.k_ones_r.val() << 1;
+        for i in 0..R {
+            // the last record wins: the path of the record the model's walk reports
+            self.a_sel.next = self.a_sel.val().replace_bit(i, self.p7_sel.q.val().get_bit(i) & !(self.p7_sel.q.val() & self.t_hm.val()).any());
+            self.t_f.next = self.p7_nalloc.q.val().get_bit(i) & !self.p7_nlost.q.val().get_bit(i) & (self.p7_noffs.q.val().get_bits::<8>(i * 8) == self.n_bslot.val());
+            self.a_hb.next = self.a_hb.val().replace_bit(i, self.t_f.val());
+            self.t_hm.next = self.t_hm.val() << 1;
+        }
+        // the head record (in flight at the new base): the last one that matches
+        self.t_hm.next = self.k_ones_r.val() << 1;
+        self.a_hbl.next = self.k_zero_r.val();
+        for i in 0..R {
+            self.a_hbl.next = self.a_hbl.val().replace_bit(i, self.a_hb.val().get_bit(i) & !(self.a_hb.val() & self.t_hm.val()).any());
+            self.t_hm.next = self.t_hm.val() << 1;
+        }
+        // defaults of the temporaries of the variant not generated at this R
+        self.c_v1.next = false;
+        self.c_v2.next = false;
+        self.c_vq.next = false;
+        self.t_dj.next = self.k_zero8.val();
+        self.bt_f1.next = self.k_zero_r.val();
+        self.bt_l1.next = self.k_zero_r.val();
+        self.bt_f2.next = self.k_zero_r.val();
+        self.bt_l2.next = self.k_zero_r.val();
+        self.bt_q.next = self.k_zero_r.val();
+        self.f1.next = self.k_zero8.val();
+        self.l1.next = self.k_zero8.val();
+        self.f2.next = self.k_zero8.val();
+        self.l2.next = self.k_zero8.val();
+        self.q_d.next = self.k_zero8.val();
+        self.q_path.next = self.k_zero4.val();
+        self.sel_path.next = self.k_zero4.val();
+        self.hb_sent.next = self.k_zero32.val();
+        // up to 64 records: every pair of distances compared (one compare level, then
+        // 16-input ANDs and a one-hot select)
+        for _m in 0..Self::PAIRWISE {
+            for i in 0..R {
+                self.t_di.next = (self.p7_offs.q.val().get_bits::<8>(i * 8) - self.x_base8.val()) & self.k_wm8.val();
+                self.bt_f1.next = self.k_zero_r.val();
+                self.bt_l1.next = self.k_zero_r.val();
+                self.bt_f2.next = self.k_zero_r.val();
+                self.bt_l2.next = self.k_zero_r.val();
+                self.bt_q.next = self.k_zero_r.val();
+                for j in 0..R {
+                    self.t_dj.next = (self.p7_offs.q.val().get_bits::<8>(j * 8) - self.x_base8.val()) & self.k_wm8.val();
+                    // j beats i: a smaller (larger) distance, or an equal one and earlier
+                    if j < i {
+                        self.t_bmin.next = self.t_dj.val() <= self.t_di.val();
+                        self.t_bmax.next = self.t_dj.val() >= self.t_di.val();
+                    } else {
+                        self.t_bmin.next = self.t_dj.val() < self.t_di.val();
+                        self.t_bmax.next = self.t_dj.val() > self.t_di.val();
+                    }
+                    self.bt_f1.next = self.bt_f1.val().replace_bit(j, self.p7_b1.q.val().get_bit(j) & self.t_bmin.val());
+                    self.bt_l1.next = self.bt_l1.val().replace_bit(j, self.p7_b1.q.val().get_bit(j) & self.t_bmax.val());
+                    self.bt_f2.next = self.bt_f2.val().replace_bit(j, self.p7_b2.q.val().get_bit(j) & self.t_bmin.val());
+                    self.bt_l2.next = self.bt_l2.val().replace_bit(j, self.p7_b2.q.val().get_bit(j) & self.t_bmax.val());
+                    self.bt_q.next = self.bt_q.val().replace_bit(j, self.p7_ql.q.val().get_bit(j) & self.t_bmin.val());
+                }
+                if self.p7_b1.q.val().get_bit(i) & !self.bt_f1.val().any() {
+                    self.f1.next = self.f1.val() | self.t_di.val();
+                }
+                if self.p7_b1.q.val().get_bit(i) & !self.bt_l1.val().any() {
+                    self.l1.next = self.l1.val() | self.t_di.val();
+                }
+                if self.p7_b2.q.val().get_bit(i) & !self.bt_f2.val().any() {
+                    self.f2.next = self.f2.val() | self.t_di.val();
+                }
+                if self.p7_b2.q.val().get_bit(i) & !self.bt_l2.val().any() {
+                    self.l2.next = self.l2.val() | self.t_di.val();
+                }
+                if self.p7_ql.q.val().get_bit(i) & !self.bt_q.val().any() {
+                    self.q_d.next = self.q_d.val() | self.t_di.val();
+                    self.q_path.next = self.q_path.val() | self.p7_paths.q.val().get_bits::<4>(i * 4);
+                }
+            }
+        }
+        // more records: the model's walk, one record after the other (R^2 pairs would not fit)
+        for _c in 0..Self::WALK {
+            self.c_v1.next = false;
+            self.c_v2.next = false;
+            self.c_vq.next = false;
+            for i in 0..R {
+                self.t_di.next = (self.p7_offs.q.val().get_bits::<8>(i * 8) - self.x_base8.val()) & self.k_wm8.val();
+                if self.p7_b1.q.val().get_bit(i) {
+                    if !self.c_v1.val() | (self.t_di.val() < self.f1.val()) {
+                        self.f1.next = self.t_di.val();
+                    }
+                    if !self.c_v1.val() | (self.t_di.val() > self.l1.val()) {
+                        self.l1.next = self.t_di.val();
+                    }
+                    self.c_v1.next = true;
+                }
+                if self.p7_b2.q.val().get_bit(i) {
+                    if !self.c_v2.val() | (self.t_di.val() < self.f2.val()) {
+                        self.f2.next = self.t_di.val();
+                    }
+                    if !self.c_v2.val() | (self.t_di.val() > self.l2.val()) {
+                        self.l2.next = self.t_di.val();
+                    }
+                    self.c_v2.next = true;
+                }
+                if self.p7_ql.q.val().get_bit(i) & (!self.c_vq.val() | (self.t_di.val() < self.q_d.val())) {
+                    self.q_d.next = self.t_di.val();
+                    self.q_path.next = self.p7_paths.q.val().get_bits::<4>(i * 4);
+                    self.c_vq.next = true;
+                }
+            }
+        }
+        for i in 0..R {
+            if self.a_sel.val().get_bit(i) {
+                self.sel_path.next = self.sel_path.val() | self.p7_paths.q.val().get_bits::<4>(i * 4);
+            }
+            if self.a_hbl.val().get_bit(i) {
+                self.hb_sent.next = self.hb_sent.val() | self.p7_nsents.q.val().get_bits::<32>(i * 32);
+            }
+        }
+        // counts: records per batch, released records per path (not lost / lost on an ACK)
+        self.a_k1.next = self.k_zero9.val();
+        self.a_k2.next = self.k_zero9.val();
+        for i in 0..R {
+            self.t_bmin.next = self.p7_b1.q.val().get_bit(i);
+            self.t_bmax.next = self.p7_b2.q.val().get_bit(i);
+            self.a_k1.next = self.a_k1.val() + bit_cast::<9, 1>(self.t_bmin.val().into());
+            self.a_k2.next = self.a_k2.val() + bit_cast::<9, 1>(self.t_bmax.val().into());
+        }
+        self.a_cn.next = self.k_zero_np.val();
+        self.a_cl.next = self.k_zero_np.val();
+        self.t_p.next = self.k_zero4.val();
+        self.t_sh.next = self.k_zero8.val();
+        for _p in 0..P {
+            self.a_en.next = self.k_zero9.val();
+            self.a_el.next = self.k_zero9.val();
+            for i in 0..R {
+                self.t_f.next = self.p7_rel.q.val().get_bit(i) & (self.p7_paths.q.val().get_bits::<4>(i * 4) == self.t_p.val());
+                self.t_bmin.next = self.t_f.val() & !self.p7_lost.q.val().get_bit(i);
+                self.t_bmax.next = self.t_f.val() & self.p7_lost.q.val().get_bit(i) & (self.x_op.val() == self.k_op_ack.val());
+                self.a_en.next = self.a_en.val() + bit_cast::<9, 1>(self.t_bmin.val().into());
+                self.a_el.next = self.a_el.val() + bit_cast::<9, 1>(self.t_bmax.val().into());
+            }
+            self.a_cn.next = self.a_cn.val() | (bit_cast::<NP, 9>(self.a_en.val()) << self.t_sh.val());
+            self.a_cl.next = self.a_cl.val() | (bit_cast::<NP, 9>(self.a_el.val()) << self.t_sh.val());
+            self.t_p.next = self.t_p.val() + 1;
+            self.t_sh.next = self.t_sh.val() + 9;
+        }
+        self.n_outst.next = self.p7_nnext.q.val() - self.p7_nbase.q.val();
+        // flags: room 0, free 1, f1_v 2, f2_v 3, q_v 4, hb_v 5, head wait short 6
+        self.a_fl.next = bit_cast::<8, 1>((self.n_outst.val() < self.k_w24.val()).into())
+            | (bit_cast::<8, 1>((self.p7_nalloc.q.val() != self.k_ones_r.val()).into()) << 1)
+            | (bit_cast::<8, 1>(self.p7_b1.q.val().any().into()) << 2)
+            | (bit_cast::<8, 1>(self.p7_b2.q.val().any().into()) << 3)
+            | (bit_cast::<8, 1>(self.p7_ql.q.val().any().into()) << 4)
+            | (bit_cast::<8, 1>(self.a_hb.val().any().into()) << 5)
+            | (bit_cast::<8, 1>((self.n_outst.val() < self.k_w2.val()).into()) << 6);
+
+        // ================= stage B (register 8 -> 9): the PSNs (base + distance), the packed
+        // result and the head deadline
+        self.y_op.next = self.q8_f.q.val().get_bits::<4>(0);
+        self.y_psn.next = self.q8_f.q.val().get_bits::<24>(4);
+        self.y_path.next = self.q8_f.q.val().get_bits::<4>(29);
+        self.r_psn.next = self.k_zero24.val();
+        self.r_psn2.next = self.q8_nnext.q.val();
+        self.r_path.next = self.k_zero4.val();
+        self.r_psn3.next = self.k_zero24.val();
+        self.r_psn4.next = self.k_zero24.val();
+        self.r_k.next = self.k_zero9.val();
+        self.r_k2.next = self.k_zero9.val();
+        if (self.y_op.val() == self.k_op_send.val()) & self.q8_ok.q.val() {
+            self.r_psn.next = self.q8_spsn.q.val();
+        }
+        if (self.y_op.val() == self.k_op_ldet.val()) | (self.y_op.val() == self.k_op_drain.val()) {
+            if self.q8_ok.q.val() {
+                self.r_path.next = self.y_path.val();
+            }
+            self.r_psn2.next = self.k_zero24.val();
+            if self.q8_fl.q.val().get_bit(2) {
+                self.r_psn.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_f1.q.val());
+                self.r_psn2.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_l1.q.val());
+            }
+            if self.q8_fl.q.val().get_bit(3) {
+                self.r_psn3.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_f2.q.val());
+                self.r_psn4.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_l2.q.val());
+            }
+            self.r_k.next = self.q8_k1.q.val();
+            self.r_k2.next = self.q8_k2.q.val();
+        }
+        if (self.y_op.val() == self.k_op_query.val()) & self.q8_fl.q.val().get_bit(4) {
+            self.r_psn.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_qd.q.val());
+            self.r_path.next = self.q8_qpath.q.val();
+        }
+        if (self.y_op.val() == self.k_op_headtmo.val()) & self.q8_ok.q.val() {
+            self.r_psn.next = self.q8_base.q.val();
+            self.r_path.next = self.q8_selpath.q.val();
+        }
+        if self.y_op.val() == self.k_op_marklost.val() {
+            self.r_psn.next = self.y_psn.val();
+            if self.q8_ok.q.val() {
+                self.r_path.next = self.q8_selpath.q.val();
+            }
+        }
+        self.hd_v.next = self.k_head_on.val() & !(self.q8_fl.q.val().get_bit(6) & self.q8_nnd.q.val()) & self.q8_fl.q.val().get_bit(5) & self.q8_nhw.q.val().get_bit(31);
+        self.hw31.next = self.q8_nhw.q.val().get_bits::<31>(0);
+        self.hd_t.next = self.q8_hbsent.q.val() + bit_cast::<32, 31>(self.hw31.val());
+        self.hd.next = bit_cast::<33, 32>(self.hd_t.val()) | (bit_cast::<33, 1>(self.hd_v.val().into()) << 32);
+        // packed result: op 0..4, ok 4, psn 5..29, psn2 29..53, path 53..57, k 57..66,
+        // k2 66..75, psn3 75..99, psn4 99..123, room 123, free 124, retx 125
+        self.r_f.next = bit_cast::<128, 4>(self.y_op.val())
+            | (bit_cast::<128, 1>(self.q8_ok.q.val().into()) << 4)
+            | (bit_cast::<128, 24>(self.r_psn.val()) << 5)
+            | (bit_cast::<128, 24>(self.r_psn2.val()) << 29)
+            | (bit_cast::<128, 4>(self.r_path.val()) << 53)
+            | (bit_cast::<128, 9>(self.r_k.val()) << 57)
+            | (bit_cast::<128, 9>(self.r_k2.val()) << 66)
+            | (bit_cast::<128, 24>(self.r_psn3.val()) << 75)
+            | (bit_cast::<128, 24>(self.r_psn4.val()) << 99)
+            | (bit_cast::<128, 1>(self.q8_fl.q.val().get_bit(0).into()) << 123)
+            | (bit_cast::<128, 1>(self.q8_fl.q.val().get_bit(1).into()) << 124)
+            | (bit_cast::<128, 1>(self.q8_retx.q.val().into()) << 125);
+
         // ================= registers 7..=11 and the bank pipe 7..=10
         if self.rst.val() {
             self.o7_v.d.next = false;
@@ -1262,36 +1514,74 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.c_head.d.next = 0.into();
         }
         if self.rst.val() | !self.stall.val() {
-            // bank writes move on reset too (no op is half applied)
+            // bank writes, and the stages A and B that compute them, move on reset too (no op
+            // is half applied)
             self.b7_v.d.next = self.i6_v.q.val() & !self.rst.val();
-            self.b7_d.d.next = self.hd.val();
             self.b8_v.d.next = self.b7_v.q.val();
             self.b8_c.d.next = self.o7_c.q.val();
-            self.b8_d.d.next = self.b7_d.q.val();
             self.b9_v.d.next = self.b8_v.q.val();
             self.b9_c.d.next = self.b8_c.q.val();
-            self.b9_d.d.next = self.b8_d.q.val();
+            self.b9_d.d.next = self.hd.val();
             self.b10_v.d.next = self.b9_v.q.val();
             self.b10_c.d.next = self.b9_c.q.val();
             self.b10_d.d.next = self.b9_d.q.val();
             // o7_c also names the bank write of register 7 (so it moves on reset)
             self.o7_c.d.next = self.i6_c.q.val();
+            self.p7_f.d.next = self.i6_f.q.val();
+            self.p7_base.d.next = self.base.val();
+            self.p7_offs.d.next = self.offs.val();
+            self.p7_paths.d.next = self.paths.val();
+            self.p7_lost.d.next = self.lost.val();
+            self.p7_b1.d.next = self.v_b1.val();
+            self.p7_b2.d.next = self.v_b2.val();
+            self.p7_rel.d.next = self.v_rel.val();
+            self.p7_ql.d.next = self.v_ql.val();
+            self.p7_sel.d.next = self.v_match.val();
+            if self.u_op.val() == self.k_op_headtmo.val() {
+                self.p7_sel.d.next = self.v_basem.val();
+            }
+            self.p7_ok.d.next = self.r_ok.val();
+            self.p7_retx.d.next = self.r_retx.val();
+            self.p7_spsn.d.next = self.send_psn.val();
+            self.p7_nbase.d.next = self.n_base.val();
+            self.p7_nnext.d.next = self.n_next.val();
+            self.p7_nalloc.d.next = self.n_alloc.val();
+            self.p7_nlost.d.next = self.n_lost.val();
+            self.p7_noffs.d.next = self.n_offs.val();
+            self.p7_nsents.d.next = self.n_sents.val();
+            self.p7_nhw.d.next = self.n_hw.val();
+            self.p7_nnd.d.next = self.n_nd.val();
+            self.q8_f.d.next = self.p7_f.q.val().get_bits::<33>(0);
+            self.q8_base.d.next = self.p7_base.q.val();
+            self.q8_f1.d.next = self.f1.val();
+            self.q8_l1.d.next = self.l1.val();
+            self.q8_f2.d.next = self.f2.val();
+            self.q8_l2.d.next = self.l2.val();
+            self.q8_qd.d.next = self.q_d.val();
+            self.q8_qpath.d.next = self.q_path.val();
+            self.q8_selpath.d.next = self.sel_path.val();
+            self.q8_hbsent.d.next = self.hb_sent.val();
+            self.q8_k1.d.next = self.a_k1.val();
+            self.q8_k2.d.next = self.a_k2.val();
+            self.q8_n.d.next = self.a_cn.val();
+            self.q8_l.d.next = self.a_cl.val();
+            self.q8_fl.d.next = self.a_fl.val();
+            self.q8_ok.d.next = self.p7_ok.q.val();
+            self.q8_retx.d.next = self.p7_retx.q.val();
+            self.q8_spsn.d.next = self.p7_spsn.q.val();
+            self.q8_nnext.d.next = self.p7_nnext.q.val();
+            self.q8_nhw.d.next = self.p7_nhw.q.val();
+            self.q8_nnd.d.next = self.p7_nnd.q.val();
         }
         if self.adv.val() {
             self.o7_v.d.next = self.i6_v.q.val();
-            self.o7_f.d.next = self.r_f.val();
-            self.o7_n.d.next = self.r_n.val();
-            self.o7_l.d.next = self.r_l.val();
             self.o8_v.d.next = self.o7_v.q.val();
             self.o8_c.d.next = self.o7_c.q.val();
-            self.o8_f.d.next = self.o7_f.q.val();
-            self.o8_n.d.next = self.o7_n.q.val();
-            self.o8_l.d.next = self.o7_l.q.val();
             self.o9_v.d.next = self.o8_v.q.val();
             self.o9_c.d.next = self.o8_c.q.val();
-            self.o9_f.d.next = self.o8_f.q.val();
-            self.o9_n.d.next = self.o8_n.q.val();
-            self.o9_l.d.next = self.o8_l.q.val();
+            self.o9_f.d.next = self.r_f.val();
+            self.o9_n.d.next = self.q8_n.q.val();
+            self.o9_l.d.next = self.q8_l.q.val();
             self.o10_v.d.next = self.o9_v.q.val();
             self.o10_c.d.next = self.o9_c.q.val();
             self.o10_f.d.next = self.o9_f.q.val();

@@ -261,7 +261,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("new_send_does_not_advance_next", "n_next = next + k_one24;", "n_next = next;"),
     ("retransmission_not_flagged", "r_retx = send_ok;", "r_retx = 1'b0;"),
     ("retransmission_keeps_the_lost_flag", "n_lost = (lost | v_los) & ~v_rel & ~v_wr;", "n_lost = (lost | v_los) & ~v_rel;"),
-    ("head_deadline_ignores_new_data_and_half_window", "hd_v = k_head_on & ~((n_outst < k_w2) & n_nd) & hb_v & n_hw[32'h1f];", "hd_v = k_head_on & hb_v & n_hw[32'h1f];"),
+    ("head_deadline_ignores_new_data_and_half_window", "hd_v = k_head_on & ~(q8_fl$q[32'h6] & q8_nnd$q) & q8_fl$q[32'h5] & q8_nhw$q[32'h1f];", "hd_v = k_head_on & q8_fl$q[32'h5] & q8_nhw$q[32'h1f];"),
     ("head_deadline_written_one_register_early", "bank$write_address = b10_c$q;", "bank$write_address = b9_c$q;"),
     ("held_scanner_read_goes_stale", "sc_addr = rd_c$q;", "sc_addr = sc$q;"),
     ("timer_fires_on_an_invalid_deadline", "hit_v$d = rd_v$q & bank$read_data[32'h20] &", "hit_v$d = rd_v$q &"),
