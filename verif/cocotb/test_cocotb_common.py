@@ -1,6 +1,7 @@
 """Tests of the testbench base itself, without a simulator: the manifest reader (both shapes),
-the idle/backpressure generators, and the SACK tests' Python reference against the golden
-model's vectors (so the randomized test's reference is the golden model's semantics)."""
+the idle/backpressure generators, the no-reset vectors' transfer reader, and the SACK tests'
+Python reference against the golden model's vectors (so the randomized test's reference is
+the golden model's semantics)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from common import runner
 from common.manifest import block_entry
 from common.stream import bursts, never, pattern, phases, random_hold
-from common.vectors import read_header
+from common.vectors import read_header, read_transfers
 from sack.test_sack import Ref
 
 PORTS = [{"name": "clock", "width": 1, "direction": "input"}]
@@ -59,6 +60,43 @@ def test_generators_hold_back_as_described():
     assert all(5 <= n <= 9 for k, n in runs if k) and all(1 <= n <= 2 for k, n in runs if not k)
     # phases: 3 free, then 4 of a pattern, repeated.
     assert take(phases((3, never()), (4, pattern([1]))), 14) == ([False] * 3 + [True] * 4) * 2
+
+
+def test_transfer_reader_collects_in_order_and_cuts_ops_without_result(tmp_path):
+    """read_transfers on hand-written vectors: two input streams in one list (a cycle's in the
+    given order), `extra` ports with the op, reset cycles skipped, the transfers after the
+    last op with a result cut, the last result's outputs, the per-cycle hook; a reset after a
+    transfer refused."""
+    streams = [{"name": "s_cfg", "dir": "input", "valid": "w_valid", "ready": "w_ready", "payload": ["w_d"]},
+               {"name": "s", "dir": "input", "valid": "s_valid", "ready": "s_ready", "payload": ["s_d"]},
+               {"name": "m", "dir": "output", "valid": "m_valid", "ready": "m_ready", "payload": ["m_d"]}]
+    idle = {"rst": 0, "w_valid": 0, "w_d": 0, "s_valid": 0, "s_d": 0, "now": 0, "m_ready": 1}
+    quiet = {"w_ready": 1, "s_ready": 1, "m_valid": 0, "stat": 0}
+    cycles = [({"rst": 1}, {"w_ready": 0, "s_ready": 0}),
+              ({"w_valid": 1, "w_d": 1, "s_valid": 1, "s_d": 2, "now": 7}, {}),
+              ({"s_valid": 1, "s_d": 3, "now": 8}, {"s_ready": 0}),  # not taken
+              ({"s_valid": 1, "s_d": 3, "now": 9}, {"m_valid": 1, "m_d": 20, "stat": 1}),
+              ({"w_valid": 1, "w_d": 4, "m_ready": 0}, {"m_valid": 1, "m_d": 30, "stat": 1}),  # held
+              ({"s_valid": 1, "s_d": 5}, {"m_valid": 1, "m_d": 30, "stat": 2}),  # op 2: no result
+              ({"w_valid": 1, "w_d": 6}, {})]
+
+    def write(name: str, lines) -> str:
+        path = tmp_path / name
+        header = {"block": "t", "ports": [], "streams": streams, "latency": 1, "cycles": len(lines)}
+        path.write_text("\n".join(json.dumps(x) for x in [header, *lines]) + "\n")
+        return str(path)
+
+    lines = [{"in": {**idle, **i}, "out": {**quiet, **o}} for i, o in cycles]
+    seen = []
+    t = read_transfers(write("v.jsonl", lines), inputs=("s_cfg", "s"), extra={"s": ("now",)},
+                       on_cycle=lambda i, o, names: seen.append(names))
+    # 2 results: cut after op 1 (the write of cycle 4 and op 2 follow it)
+    assert t.taken == [("s_cfg", {"w_d": 1}), ("s", {"s_d": 2, "now": 7}), ("s", {"s_d": 3, "now": 9})]
+    assert t.of("s") == [{"s_d": 2, "now": 7}, {"s_d": 3, "now": 9}] and t.results == [{"m_d": 20}, {"m_d": 30}]
+    assert t.last["stat"] == 2 and t.header["block"] == "t"
+    assert seen == [[], ["s_cfg", "s"], [], ["s", "m"], ["s_cfg"], ["s", "m"], ["s_cfg"]]
+    with pytest.raises(AssertionError, match="a reset after the prologue"):
+        read_transfers(write("r.jsonl", lines[:3] + [{"in": {**idle, "rst": 1}, "out": quiet}]))
 
 
 @pytest.mark.parametrize("preset", ["small", "ice40"])

@@ -4,7 +4,8 @@
 - `stream`: valid/ready stream source, sink and monitor, with idle and backpressure
   generators (seeded random and patterns) and handshake-rule checks.
 - `vectors`: replay of `mrnic vectors` JSON Lines: drive every input per cycle, compare every
-  output per cycle (stream payloads only while their valid is 1).
+  output per cycle (stream payloads only while their valid is 1); and the stream transfers
+  of no-reset vectors, which the randomized tests offer again with their own timing.
 - `scoreboard`: in-order, per-stream transaction comparison against a reference.
 - `manifest`: reading `manifest.json` (pytest side).
 - `runner`: the pytest side: generate Verilog and vectors, build per simulator, run, report.

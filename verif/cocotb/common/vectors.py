@@ -12,6 +12,11 @@ that cycle's and the three previous cycles' inputs, and each differing output (e
 actual, and the differing bit positions of a port wider than 32 bits).
 
 The file is read line by line: memory does not grow with its length.
+
+`read_transfers` reads vectors without random resets (`mrnic vectors --no-resets`) for the
+randomized tests that offer the model's operations again with their own timing: the input
+transfers the model took after the prologue's reset, in order, cut after the last one whose
+result the file has; the results in order; the outputs of the last result's cycle.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import json
 import os
 import time
 from collections import deque
+from typing import NamedTuple
 
 from .tb import CLOCK_NS, fmt, next_cycle, read, settle, start_clock
 
@@ -35,6 +41,66 @@ def read_header(path: str) -> dict:
         if key not in h:
             raise ValueError(f"{path}: the header lacks {key!r} (an old vectors format?); regenerate it with `mrnic vectors`")
     return h
+
+
+class Transfers(NamedTuple):
+    """What `read_transfers` returns."""
+
+    header: dict
+    taken: list[tuple[str, dict]]  # (input stream, payload) in order
+    results: list[dict]  # the result stream's payloads in order
+    last: dict | None  # the outputs of the cycle of the last result's transfer (None: no result)
+
+    def of(self, stream: str) -> list[dict]:
+        """The payloads of `stream`'s transfers in `taken`, in order."""
+        return [p for n, p in self.taken if n == stream]
+
+
+def read_transfers(path: str, *, inputs: tuple[str, ...] = ("s",), result: str = "m", op: str = "s",
+                   extra: dict[str, tuple[str, ...]] | None = None, on_cycle=None) -> Transfers:
+    """The stream transfers of the vectors at `path` (without random resets).
+
+    `inputs`: the input streams collected into `taken`, a cycle's transfers in the order of
+    `inputs`, each payload the stream's payload ports plus `extra[stream]` (other input ports
+    that travel with it, e.g. `{"s": ("now",)}`). `result`: the output stream whose transfers
+    are the results. Each transfer of the input stream `op` has exactly one result, in order:
+    `taken` is cut after the op of the last result (ops still in the pipeline at the end of the
+    file have no result there). Reset cycles collect nothing, and a reset after the first
+    transfer collected fails (vectors with random resets). `last` holds the counters that
+    include exactly the results up to the last one. `on_cycle(i, o, names)`, if given, is
+    called every cycle, reset cycles included, with its inputs, outputs and the names of the
+    streams (`inputs`, `result`) with a transfer in it, for a block's own bookkeeping.
+    """
+    header = read_header(path)
+    st = {s["name"]: s for s in header["streams"]}
+    extra = extra or {}
+    ins = [(n, st[n]["valid"], st[n]["ready"], [*st[n]["payload"], *extra.get(n, ())]) for n in inputs]
+    m_valid, m_ready, m_fields = st[result]["valid"], st[result]["ready"], st[result]["payload"]
+    taken, results, op_end = [], [], []  # op_end[k]: len(taken) after op k
+    last = None
+    with open(path) as f:
+        f.readline()
+        for line in f:
+            c = json.loads(line)
+            i, o = c["in"], c["out"]
+            names = []
+            if i["rst"]:
+                assert not taken, "a reset after the prologue: generate these vectors with --no-resets"
+            else:
+                for n, valid, ready, fields in ins:
+                    if i[valid] and o[ready]:
+                        taken.append((n, {k: i[k] for k in fields}))
+                        names.append(n)
+                        if n == op:
+                            op_end.append(len(taken))
+                if o[m_valid] and i[m_ready]:
+                    results.append({k: o[k] for k in m_fields})
+                    names.append(result)
+                    last = o
+            if on_cycle is not None:
+                on_cycle(i, o, names)
+    assert len(results) <= len(op_end), f"{path}: {len(results)} results, {len(op_end)} transfers on {op}"
+    return Transfers(header, taken[:op_end[len(results) - 1] if results else 0], results, last)
 
 
 def _value(v) -> int:

@@ -57,7 +57,6 @@ Tests
 
 from __future__ import annotations
 
-import json
 import os
 
 import cocotb
@@ -66,7 +65,7 @@ from common.scoreboard import Scoreboard
 from common.stream import (StreamMonitor, StreamSink, StreamSource, default_backpressure, default_idle, random_hold,
                            run_until_drained)
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
-from common.vectors import read_header, replay, replay_block_vectors
+from common.vectors import read_header, read_transfers, replay, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 OP = dict(RESET_CONN=0, RESET_PATH=1, SELECT=2, PSENT=3, PTMO=4, PREPLY=5, ACKB=6, ACKP=7, LOSS=8, LOSTTMO=9,
@@ -590,27 +589,16 @@ def model_run(path: str, paths: int, conns: int) -> tuple[dict, list[dict], list
     the results in order; per result whether its op multiplied (stat_decrease or
     stat_ecn_cut rose as it entered the output register: the §2.9 bubble's condition); the
     counters in the cycle of the last result's transfer."""
-    ops, results, mult = [], [], []
-    prev_o, prev_i, last = None, None, None
-    with open(path) as f:
-        header = json.loads(f.readline())
-        st = {s["name"]: s for s in header["streams"]}
-        s_fields, m_fields = st["s"]["payload"], st["m"]["payload"]
-        for line in f:
-            c = json.loads(line)
-            i, o = c["in"], c["out"]
-            if i["rst"]:
-                assert not ops, "a reset after the prologue: generate these vectors with --no-resets"
-            elif i["s_valid"] and o["s_ready"]:
-                ops.append({**{n: i[n] for n in s_fields}, "now": i["now"]})
-            if o["m_valid"] and (prev_o is None or not prev_o["m_valid"] or prev_i["m_ready"]):
-                mult.append(o["stat_decrease"] + o["stat_ecn_cut"] > prev_o["stat_decrease"] + prev_o["stat_ecn_cut"])
-            if o["m_valid"] and i["m_ready"]:
-                results.append({n: o[n] for n in m_fields})
-                last = o  # the counters include exactly the results up to this one
-            prev_o, prev_i = o, i
-    # Ops still in the pipeline at the end of the file have no result there: not replayed.
-    return header, ops[:len(results)], results, mult[:len(results)], {s: last[s] for s in STATS}
+    mult = []
+    prev: dict = {}  # the previous cycle's inputs and outputs
+
+    def on_cycle(i, o, _names):
+        if o["m_valid"] and (not prev or not prev["o"]["m_valid"] or prev["i"]["m_ready"]):
+            mult.append(o["stat_decrease"] + o["stat_ecn_cut"] > prev["o"]["stat_decrease"] + prev["o"]["stat_ecn_cut"])
+        prev.update(i=i, o=o)
+
+    t = read_transfers(path, extra={"s": ("now",)}, on_cycle=on_cycle)
+    return t.header, t.of("s"), t.results, mult[:len(t.results)], {s: t.last[s] for s in STATS}
 
 
 class ShellTiming:

@@ -50,7 +50,6 @@ Tests
 
 from __future__ import annotations
 
-import json
 import os
 
 import cocotb
@@ -59,7 +58,7 @@ from common.scoreboard import Scoreboard
 from common.stream import (StreamMonitor, StreamSink, check_ready_equation, default_backpressure, default_idle,
                            run_until_drained)
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
-from common.vectors import read_header, replay_block_vectors
+from common.vectors import read_header, read_transfers, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 MR, RB, RQ, BAD_TABLE = 0, 1, 2, 3
@@ -371,42 +370,25 @@ def model_run(path: str) -> tuple[dict, list[tuple[str, dict]], list[dict], dict
     model took after the prologue's reset, in order (a cycle's write before its request), cut
     after the last request whose result the file has; the results in order; the counters
     those events make (results by outcome, writes and refusals as the model counted them)."""
-    events, results, refused = [], [], []
-    prev_write = None  # index in `events` of the previous cycle's write (its refusal shows now)
-    prev_refused = 0
-    with open(path) as f:
-        header = json.loads(f.readline())
-        for line in f:
-            c = json.loads(line)
-            i, o = c["in"], c["out"]
-            if prev_write is not None:
-                refused[prev_write] = o["stat_cfg_refused"] - prev_refused
-            prev_write, prev_refused = None, o["stat_cfg_refused"]
-            if i["rst"]:
-                assert not events, "a reset after the prologue: generate these vectors with --no-resets"
-                continue
-            if i["s_cfg_valid"] and o["s_cfg_ready"]:
-                prev_write = len(events)
-                events.append(("w", {n: i[n] for n in CFG_FIELDS}))
-                refused.append(None)
-            if i["s_valid"] and o["s_ready"]:
-                events.append(("r", {n: i[n] for n in REQ_FIELDS}))
-                refused.append(None)
-            if o["m_valid"] and i["m_ready"]:
-                results.append({n: o[n] for n in OUT_FIELDS})
-    req_at = [k for k, (kind, _) in enumerate(events) if kind == "r"]
-    assert len(results) <= len(req_at), (len(results), len(req_at))
-    cut = req_at[len(results) - 1] + 1  # requests still in the pipeline at the end: not replayed
-    events, refused = events[:cut], refused[:cut]
+    refused = []  # per write taken, in order: its rise of stat_cfg_refused, seen the next cycle
+    prev = {"write": False, "refused": 0}
+
+    def on_cycle(i, o, names):
+        if prev["write"]:
+            refused.append(o["stat_cfg_refused"] - prev["refused"])
+        prev.update(write="s_cfg" in names, refused=o["stat_cfg_refused"])
+
+    t = read_transfers(path, inputs=("s_cfg", "s"), on_cycle=on_cycle)
+    events = [("w" if n == "s_cfg" else "r", e) for n, e in t.taken]
     final = {s: 0 for s in STATS}
-    for r in results:
+    for r in t.results:
         final[NAK_STAT[r["m_nak"] if r["m_nak"] <= 5 else INVALID]] += 1
-    for (kind, _), bad in zip(events, refused):
-        if kind == "w":
-            assert bad in (0, 1), f"no refusal flag for a write (the file ends with it?): {bad}"
-            final["stat_cfg_writes"] += 1
-            final["stat_cfg_refused"] += bad
-    return header, events, results, final
+    for k in range(sum(1 for kind, _ in events if kind == "w")):
+        bad = refused[k] if k < len(refused) else None
+        assert bad in (0, 1), f"no refusal flag for a write (the file ends with it?): {bad}"
+        final["stat_cfg_writes"] += 1
+        final["stat_cfg_refused"] += bad
+    return t.header, events, t.results, final
 
 
 @cocotb.test()

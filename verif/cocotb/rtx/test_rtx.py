@@ -39,7 +39,6 @@ Tests
 
 from __future__ import annotations
 
-import json
 import os
 
 import cocotb
@@ -48,7 +47,7 @@ from common.scoreboard import Scoreboard
 from common.stream import (StreamMonitor, StreamSink, StreamSource, check_ready_equation, default_backpressure,
                            default_idle, random_hold, run_until_drained)
 from common.tb import drive, next_cycle, read, reset, settle, start_clock
-from common.vectors import replay, replay_block_vectors
+from common.vectors import read_transfers, replay, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 OP = dict(RESET=0, SEND=1, ACK=2, LDET=3, DRAIN=4, QUERY=5, HEADTMO=6, MARKLOST=7, ABANDON=8, HWAIT=9,
@@ -299,26 +298,8 @@ def model_run(path: str) -> tuple[dict, list[dict], list[dict], dict]:
     """From vectors without random resets: the header, the ops the model took (after the last
     reset cycle of the prologue) that have a result in the file, the results in order, and the
     counters in the cycle of the last result's transfer."""
-    ops, results = [], []
-    header, last = None, None
-    s_fields = m_fields = None
-    with open(path) as f:
-        header = json.loads(f.readline())
-        st = {s["name"]: s for s in header["streams"]}
-        s_fields, m_fields = st["s"]["payload"], st["m"]["payload"]
-        for line in f:
-            c = json.loads(line)
-            i, o = c["in"], c["out"]
-            if i["rst"]:
-                assert not ops, "a reset after the prologue: generate these vectors with --no-resets"
-                continue
-            if i["s_valid"] and o["s_ready"]:
-                ops.append({n: i[n] for n in s_fields})
-            if o["m_valid"] and i["m_ready"]:
-                results.append({n: o[n] for n in m_fields})
-                last = o  # the counters include exactly the results up to this one
-    # Ops still in the pipeline at the end of the file have no result there: not replayed.
-    return header, ops[:len(results)], results, {s: last[s] for s in STATS}
+    t = read_transfers(path)
+    return t.header, t.of("s"), t.results, {s: t.last[s] for s in STATS}
 
 
 @cocotb.test()
