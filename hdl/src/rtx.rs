@@ -24,14 +24,29 @@
 //! **Latency** 11 ([`mrnic_model::transport::rtx_shell::RTX_LATENCY`]), applied as the op
 //! leaves register 6; **II** 1, back to back on one connection included (no stall).
 //!
-//! **Pipeline.** Registers 1-5 carry the input beat; the state read is issued from register
-//! 5 (a stalled register 6 re-reads its own connection); register 6 holds the beat and the
-//! connection's words ([`crate::prim::BlockRam`], write-first: the write of the op leaving
-//! register 6 in the same cycle is forwarded). All of the op is computed combinationally
-//! from register 6 (this first version keeps every per-record predicate in the L stage;
-//! moving them before the loop as §2.6 plans is the next step) and written back as it
-//! leaves. Registers 7-11 carry the result (11 is the output register); registers 7-10
-//! carry the head deadline, written into the bank `rx_hd` as the op leaves register 10.
+//! **Pipeline.** Registers 1-5 carry the input beat; on the way into register 6 the SACK
+//! bitmap is rotated to the op's PSN ([`crate::prim::RotateRight`]: bit `off` of it is the
+//! SACK bit of the record with slot `off`). The state read is issued from register 4 (while
+//! the pipeline holds, again for the op in register 5, the next to move); register 6 holds
+//! the beat and the connection's words in the RAMs' output registers
+//! ([`crate::prim::BlockRamReg`], read latency 2: the writes of the ops 1 and 2 ahead are
+//! forwarded into the output register, so the loop starts from flip-flops, not from the
+//! block RAM's clock-to-out).
+//! - **L (register 6, the loop).** Only what the next op of the connection needs: per
+//!   record the predicates (slot match, SACK bit, cumulative release, path match, LDET key),
+//!   the LDET cut (up to R = 16 every pair of keys is compared, then a 16-input AND per
+//!   record; beyond, a walk), the new record (lowest free one, one-hot, from `alloc + 1`) and
+//!   the next state, written back as the op leaves. No search and no count.
+//! - **A (register 7 -> 8).** From the registered pre-state, post-state and record sets:
+//!   the first/last PSN of each LDET batch and the oldest lost PSN not held (distances from
+//!   the base; up to R = 16 every pair compared, beyond a walk; ties to the first record as
+//!   the model's walk), the path reported, the head record and its send time, the counts
+//!   per batch and per path, room and free.
+//! - **B (register 8 -> 9).** base + distance, the packed result, the head deadline.
+//! Registers 9-11 carry the result (11 is the output register); the bank pipe 7-10 carries
+//! the head deadline (computed at B), written into `rx_hd` as the op leaves register 10.
+//! Registers 7 and 8 (and the bank pipe) move on reset too, so a deadline computed there is
+//! never half applied.
 //!
 //! **Head-timer scanner.** `sc` counts connections; each unheld edge `rd` <- (sc,
 //! `rx_hd[sc]`) (raw RAM, read-before-write), `hit` <- rd's connection if its deadline is
@@ -51,7 +66,7 @@
 //! no deadline survives a reset, even the random contents of a RAM at power-up. Connection
 //! state is RAM (zero = RESET with isn 0): RESET every connection at setup.
 
-use crate::prim::{BlockRam, RotateRight};
+use crate::prim::{BlockRamReg, RotateRight};
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
@@ -121,16 +136,16 @@ pub struct RetxQueue<
     pub stat_head: Signal<Out, Bits<32>>,
     pub stat_tmo: Signal<Out, Bits<32>>,
     // ---- connection state (rx_word split by field) and the deadline bank
-    ram_base: BlockRam<24, CONN_BITS>,
-    ram_next: BlockRam<24, CONN_BITS>,
-    ram_alloc: BlockRam<R, CONN_BITS>,
-    ram_lost: BlockRam<R, CONN_BITS>,
-    ram_off: BlockRam<R8, CONN_BITS>,
-    ram_path: BlockRam<R4, CONN_BITS>,
-    ram_ppsn: BlockRam<R24, CONN_BITS>,
-    ram_sent: BlockRam<R32, CONN_BITS>,
-    ram_hw: BlockRam<32, CONN_BITS>,
-    ram_nd: BlockRam<1, CONN_BITS>,
+    ram_base: BlockRamReg<24, CONN_BITS>,
+    ram_next: BlockRamReg<24, CONN_BITS>,
+    ram_alloc: BlockRamReg<R, CONN_BITS>,
+    ram_lost: BlockRamReg<R, CONN_BITS>,
+    ram_off: BlockRamReg<R8, CONN_BITS>,
+    ram_path: BlockRamReg<R4, CONN_BITS>,
+    ram_ppsn: BlockRamReg<R24, CONN_BITS>,
+    ram_sent: BlockRamReg<R32, CONN_BITS>,
+    ram_hw: BlockRamReg<32, CONN_BITS>,
+    ram_nd: BlockRamReg<1, CONN_BITS>,
     bank: RAM<Bits<33>, CONN_BITS>,
     // ---- input registers 1..=6: valid, conn, packed fields, sack, held
     i1_v: DFF<bool>,
@@ -244,6 +259,8 @@ pub struct RetxQueue<
     v_pass: Signal<Local, Bits<R>>,
     t_blk: Signal<Local, Bits<R>>,
     t_kj: Signal<Local, Bits<24>>,
+    t_oh: Signal<Local, Bits<R>>,
+    t_ohj: Signal<Local, Bits<R>>,
     has_pass: Signal<Local, bool>,
     cut_key: Signal<Local, Bits<24>>,
     v_mlast: Signal<Local, Bits<R>>,
@@ -285,8 +302,8 @@ pub struct RetxQueue<
     y_op: Signal<Local, Bits<4>>,
     y_psn: Signal<Local, Bits<24>>,
     y_path: Signal<Local, Bits<4>>,
-    k_zero_r8: Constant<Bits<R8>>,
-    k_zero16: Constant<Bits<16>>,
+    k_one4: Constant<Bits<4>>,
+    k_nine8: Constant<Bits<8>>,
     k_zero32: Constant<Bits<32>>,
     // ---- counters
     c_send: DFF<Bits<32>>,
@@ -426,7 +443,6 @@ pub struct RetxQueue<
     hw31: Signal<Local, Bits<31>>,
     hd_t: Signal<Local, Bits<32>>,
     k_one24: Constant<Bits<24>>,
-    k_one_ri: Constant<Bits<RI>>,
     k_one_conn: Constant<Bits<CONN_BITS>>,
     k_zero_conn: Constant<Bits<CONN_BITS>>,
     k_last_conn: Constant<Bits<CONN_BITS>>,
@@ -446,18 +462,15 @@ pub struct RetxQueue<
     k_zero4: Constant<Bits<4>>,
     k_zero8: Constant<Bits<8>>,
     k_zero9: Constant<Bits<9>>,
-    k_one9: Constant<Bits<9>>,
     k_zero24: Constant<Bits<24>>,
     k_zero_r: Constant<Bits<R>>,
     k_ones_r: Constant<Bits<R>>,
     k_one_r: Constant<Bits<R>>,
     k_zero_np: Constant<Bits<NP>>,
-    k_one_np: Constant<Bits<NP>>,
     k_ff_r8: Constant<Bits<R8>>,
     k_f_r4: Constant<Bits<R4>>,
     k_ff_r24: Constant<Bits<R24>>,
     k_ff_r32: Constant<Bits<R32>>,
-    k_zero_ri: Constant<Bits<RI>>,
     k_op_reset: Constant<Bits<4>>,
     k_op_send: Constant<Bits<4>>,
     k_op_ack: Constant<Bits<4>>,
@@ -481,9 +494,10 @@ pub struct RtxConsts {
 impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, const RI: usize, const R4: usize, const R8: usize, const R24: usize, const R32: usize, const NP: usize>
     RetxQueue<CONN_BITS, W, P, R, RI, R4, R8, R24, R32, NP>
 {
-    /// Up to 64 records the searches after the loop compare every pair of records (depth:
-    /// one compare, then trees); beyond, they walk the records one after the other.
-    const PAIRWISE: usize = if R <= 64 { 1 } else { 0 };
+    /// Up to 16 records (`core`) the LDET cut and the searches after the loop compare every
+    /// pair of records (depth: one compare, then trees); beyond, they walk the records one
+    /// after the other (at R = 64 the pairs made yosys run for more than 15 minutes).
+    const PAIRWISE: usize = if R <= 16 { 1 } else { 0 };
     const WALK: usize = 1 - Self::PAIRWISE;
 
     /// Refuses inconsistent generics (the derived widths must be the products they name).
@@ -550,16 +564,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             stat_lost_drain: Default::default(),
             stat_head: Default::default(),
             stat_tmo: Default::default(),
-            ram_base: BlockRam::new(),
-            ram_next: BlockRam::new(),
-            ram_alloc: BlockRam::new(),
-            ram_lost: BlockRam::new(),
-            ram_off: BlockRam::new(),
-            ram_path: BlockRam::new(),
-            ram_ppsn: BlockRam::new(),
-            ram_sent: BlockRam::new(),
-            ram_hw: BlockRam::new(),
-            ram_nd: BlockRam::new(),
+            ram_base: BlockRamReg::new(),
+            ram_next: BlockRamReg::new(),
+            ram_alloc: BlockRamReg::new(),
+            ram_lost: BlockRamReg::new(),
+            ram_off: BlockRamReg::new(),
+            ram_path: BlockRamReg::new(),
+            ram_ppsn: BlockRamReg::new(),
+            ram_sent: BlockRamReg::new(),
+            ram_hw: BlockRamReg::new(),
+            ram_nd: BlockRamReg::new(),
             bank: Default::default(),
             i1_v: Default::default(),
             i1_c: Default::default(),
@@ -669,6 +683,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             v_pass: Default::default(),
             t_blk: Default::default(),
             t_kj: Default::default(),
+            t_oh: Default::default(),
+            t_ohj: Default::default(),
             has_pass: Default::default(),
             cut_key: Default::default(),
             v_mlast: Default::default(),
@@ -711,8 +727,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             y_psn: Default::default(),
             y_path: Default::default(),
             rot: RotateRight::new(),
-            k_zero_r8: Constant::new(Bits::<R8>::default()),
-            k_zero16: Constant::new(0u64.into()),
+            k_one4: Constant::new(1u64.into()),
+            k_nine8: Constant::new(9u64.into()),
             k_zero32: Constant::new(0u64.into()),
             c_send: Default::default(),
             c_retx: Default::default(),
@@ -835,7 +851,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             hw31: Default::default(),
             hd_t: Default::default(),
             k_one24: Constant::new(1u64.into()),
-            k_one_ri: Constant::new(1u64.into()),
             k_one_conn: Constant::new(1u64.into()),
             k_zero_conn: Constant::new(0u64.into()),
             k_last_conn: Constant::new((((1u64 << CONN_BITS) - 1) as u64).into()),
@@ -853,18 +868,15 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             k_zero4: Constant::new(0u64.into()),
             k_zero8: Constant::new(0u64.into()),
             k_zero9: Constant::new(0u64.into()),
-            k_one9: Constant::new(1u64.into()),
             k_zero24: Constant::new(0u64.into()),
             k_zero_r: Constant::new(Bits::<R>::default()),
             k_ones_r: Constant::new(!Bits::<R>::default()),
             k_one_r: Constant::new(Bits::<R>::default().replace_bit(0, true)),
             k_zero_np: Constant::new(Bits::<NP>::default()),
-            k_one_np: Constant::new(Bits::<NP>::default().replace_bit(0, true)),
             k_ff_r8: Constant::new(low_ones::<R8>(8)),
             k_f_r4: Constant::new(low_ones::<R4>(4)),
             k_ff_r24: Constant::new(low_ones::<R24>(24)),
             k_ff_r32: Constant::new(low_ones::<R32>(32)),
-            k_zero_ri: Constant::new(Bits::<RI>::default()),
             k_op_reset: Constant::new(0u64.into()),
             k_op_send: Constant::new(1u64.into()),
             k_op_ack: Constant::new(2u64.into()),
@@ -978,29 +990,41 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.rot.a.next = self.i5_s.q.val();
         self.rot.amount.next = self.k_zero8.val() - self.i5_f.q.val().get_bits::<8>(4);
 
-        // ================= state read: issued from register 5; a stalled register 6 re-reads
-        self.ram_base.read_address.next = self.i5_c.q.val();
-        self.ram_next.read_address.next = self.i5_c.q.val();
-        self.ram_alloc.read_address.next = self.i5_c.q.val();
-        self.ram_lost.read_address.next = self.i5_c.q.val();
-        self.ram_off.read_address.next = self.i5_c.q.val();
-        self.ram_path.read_address.next = self.i5_c.q.val();
-        self.ram_ppsn.read_address.next = self.i5_c.q.val();
-        self.ram_sent.read_address.next = self.i5_c.q.val();
-        self.ram_hw.read_address.next = self.i5_c.q.val();
-        self.ram_nd.read_address.next = self.i5_c.q.val();
-        if self.stall.val() {
-            self.ram_base.read_address.next = self.i6_c.q.val();
-            self.ram_next.read_address.next = self.i6_c.q.val();
-            self.ram_alloc.read_address.next = self.i6_c.q.val();
-            self.ram_lost.read_address.next = self.i6_c.q.val();
-            self.ram_off.read_address.next = self.i6_c.q.val();
-            self.ram_path.read_address.next = self.i6_c.q.val();
-            self.ram_ppsn.read_address.next = self.i6_c.q.val();
-            self.ram_sent.read_address.next = self.i6_c.q.val();
-            self.ram_hw.read_address.next = self.i6_c.q.val();
-            self.ram_nd.read_address.next = self.i6_c.q.val();
+        // ================= state read: issued from register 4 (the word is registered in the
+        // RAM's output register as the op enters register 6); while the pipeline holds, the
+        // read is issued again for the op in register 5, which is the next to enter it
+        self.ram_base.read_address.next = self.i4_c.q.val();
+        self.ram_next.read_address.next = self.i4_c.q.val();
+        self.ram_alloc.read_address.next = self.i4_c.q.val();
+        self.ram_lost.read_address.next = self.i4_c.q.val();
+        self.ram_off.read_address.next = self.i4_c.q.val();
+        self.ram_path.read_address.next = self.i4_c.q.val();
+        self.ram_ppsn.read_address.next = self.i4_c.q.val();
+        self.ram_sent.read_address.next = self.i4_c.q.val();
+        self.ram_hw.read_address.next = self.i4_c.q.val();
+        self.ram_nd.read_address.next = self.i4_c.q.val();
+        if !self.adv.val() {
+            self.ram_base.read_address.next = self.i5_c.q.val();
+            self.ram_next.read_address.next = self.i5_c.q.val();
+            self.ram_alloc.read_address.next = self.i5_c.q.val();
+            self.ram_lost.read_address.next = self.i5_c.q.val();
+            self.ram_off.read_address.next = self.i5_c.q.val();
+            self.ram_path.read_address.next = self.i5_c.q.val();
+            self.ram_ppsn.read_address.next = self.i5_c.q.val();
+            self.ram_sent.read_address.next = self.i5_c.q.val();
+            self.ram_hw.read_address.next = self.i5_c.q.val();
+            self.ram_nd.read_address.next = self.i5_c.q.val();
         }
+        self.ram_base.ce.next = self.adv.val();
+        self.ram_next.ce.next = self.adv.val();
+        self.ram_alloc.ce.next = self.adv.val();
+        self.ram_lost.ce.next = self.adv.val();
+        self.ram_off.ce.next = self.adv.val();
+        self.ram_path.ce.next = self.adv.val();
+        self.ram_ppsn.ce.next = self.adv.val();
+        self.ram_sent.ce.next = self.adv.val();
+        self.ram_hw.ce.next = self.adv.val();
+        self.ram_nd.ce.next = self.adv.val();
 
         // ================= register 6: apply (the L stage)
         self.u_op.next = self.i6_f.q.val().get_bits::<4>(0);
@@ -1037,6 +1061,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         // ---- per record predicates (the L loop: each depends on the state word, which the
         // op 1 ahead may have written; no search and no count is computed here)
         self.u_ppk.next = self.u_ppsn.val() - self.k_k.val();
+        self.t_ohj.next = self.k_one_r.val();
         self.e_psn.next = self.base.val() - self.u_psn.val();
         self.e_ldp.next = self.base.val() - self.u_ldp.val();
         self.v_match.next = self.k_zero_r.val();
@@ -1047,6 +1072,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.v_ld.next = self.k_zero_r.val();
         self.v_ql.next = self.k_zero_r.val();
         self.v_pass.next = self.k_zero_r.val();
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
             self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
             self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
@@ -1062,17 +1088,31 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | (self.t_pd.val() < self.k_half24.val()));
             // i6_s is the SACK bitmap rotated to the op's PSN: bit `off` is the record's SACK bit
             self.t_sb.next = ((self.i6_s.q.val() >> self.t_off.val()) & self.k_one_w.val()).any();
-            self.v_match.next = self.v_match.val().replace_bit(i, self.t_al.val() & (self.t_off.val() == self.psn_slot.val()));
-            self.v_basem.next = self.v_basem.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()));
-            self.v_ack.next = self.v_ack.val().replace_bit(
-                i,
-                self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.t_sb.val())),
-            );
-            self.v_ab.next = self.v_ab.val().replace_bit(i, self.t_al.val() & (self.t_e.val() < self.k_half24.val()));
-            self.v_pm.next = self.v_pm.val().replace_bit(i, self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()));
-            self.v_ld.next = self.v_ld.val().replace_bit(i, self.t_ld.val());
-            self.v_pass.next = self.v_pass.val().replace_bit(i, self.t_pass.val());
-            self.v_ql.next = self.v_ql.val().replace_bit(i, self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any());
+            if self.t_al.val() & (self.t_off.val() == self.psn_slot.val()) {
+                self.v_match.next = self.v_match.val() | self.t_oh.val();
+            }
+            if self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()) {
+                self.v_basem.next = self.v_basem.val() | self.t_oh.val();
+            }
+            if self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.t_sb.val())) {
+                self.v_ack.next = self.v_ack.val() | self.t_oh.val();
+            }
+            if self.t_al.val() & (self.t_e.val() < self.k_half24.val()) {
+                self.v_ab.next = self.v_ab.val() | self.t_oh.val();
+            }
+            if self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) {
+                self.v_pm.next = self.v_pm.val() | self.t_oh.val();
+            }
+            if self.t_ld.val() {
+                self.v_ld.next = self.v_ld.val() | self.t_oh.val();
+            }
+            if self.t_pass.val() {
+                self.v_pass.next = self.v_pass.val() | self.t_oh.val();
+            }
+            if self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any() {
+                self.v_ql.next = self.v_ql.val() | self.t_oh.val();
+            }
+            self.t_oh.next = self.t_oh.val() << 1;
         }
 
         // ---- LDET / DRAIN batches. LDET's first batch: the records at or above the highest
@@ -1083,7 +1123,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.v_b2.next = self.k_zero_r.val();
         self.v_mlast.next = self.k_zero_r.val();
         self.t_hm.next = self.k_ones_r.val() << 1;
-        // beyond 64 records, the highest key of a passing record by a walk
+        // beyond 16 records, the highest key of a passing record by a walk
         self.t_kj.next = self.k_zero24.val();
         self.has_pass.next = false;
         self.cut_key.next = self.k_zero24.val();
@@ -1096,17 +1136,24 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 }
             }
         }
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
             self.t_key.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(i * 24);
             self.t_blk.next = self.k_zero_r.val();
             for _m in 0..Self::PAIRWISE {
+                self.t_ohj.next = self.k_one_r.val();
                 for j in 0..R {
                     self.t_kj.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(j * 24);
-                    self.t_blk.next = self.t_blk.val().replace_bit(j, self.v_pass.val().get_bit(j) & (self.t_key.val() < self.t_kj.val()));
+                    if self.v_pass.val().get_bit(j) & (self.t_key.val() < self.t_kj.val()) {
+                        self.t_blk.next = self.t_blk.val() | self.t_ohj.val();
+                    }
+                    self.t_ohj.next = self.t_ohj.val() << 1;
                 }
             }
             for _c in 0..Self::WALK {
-                self.t_blk.next = self.k_zero_r.val().replace_bit(0, self.has_pass.val() & (self.t_key.val() < self.cut_key.val()));
+                if self.has_pass.val() & (self.t_key.val() < self.cut_key.val()) {
+                    self.t_blk.next = self.k_one_r.val();
+                }
             }
             self.t_b1.next = false;
             self.t_ld.next = false;
@@ -1117,11 +1164,18 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.t_b1.next = self.v_ld.val().get_bit(i) & !self.t_blk.val().any();
                 self.t_ld.next = self.v_ld.val().get_bit(i) & !self.t_b1.val();
             }
-            self.v_b1.next = self.v_b1.val().replace_bit(i, self.t_b1.val());
-            self.v_b2.next = self.v_b2.val().replace_bit(i, self.t_ld.val());
+            if self.t_b1.val() {
+                self.v_b1.next = self.v_b1.val() | self.t_oh.val();
+            }
+            if self.t_ld.val() {
+                self.v_b2.next = self.v_b2.val() | self.t_oh.val();
+            }
             // the last matching record (the retransmission's record, as the model's walk finds it)
-            self.v_mlast.next = self.v_mlast.val().replace_bit(i, self.v_match.val().get_bit(i) & !(self.v_match.val() & self.t_hm.val()).any());
+            if self.v_match.val().get_bit(i) & !(self.v_match.val() & self.t_hm.val()).any() {
+                self.v_mlast.next = self.v_mlast.val() | self.t_oh.val();
+            }
             self.t_hm.next = self.t_hm.val() << 1;
+            self.t_oh.next = self.t_oh.val() << 1;
         }
         // the lowest free record (one-hot): a new SEND's record
         self.v_lz.next = !self.alloc.val() & (self.alloc.val() + self.k_one_r.val());
@@ -1280,19 +1334,29 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.a_sel.next = self.k_zero_r.val();
         self.a_hb.next = self.k_zero_r.val();
         self.t_hm.next = self.k_ones_r.val() << 1;
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
             // the last record wins: the path of the record the model's walk reports
-            self.a_sel.next = self.a_sel.val().replace_bit(i, self.p7_sel.q.val().get_bit(i) & !(self.p7_sel.q.val() & self.t_hm.val()).any());
+            if self.p7_sel.q.val().get_bit(i) & !(self.p7_sel.q.val() & self.t_hm.val()).any() {
+                self.a_sel.next = self.a_sel.val() | self.t_oh.val();
+            }
             self.t_f.next = self.p7_nalloc.q.val().get_bit(i) & !self.p7_nlost.q.val().get_bit(i) & (self.p7_noffs.q.val().get_bits::<8>(i * 8) == self.n_bslot.val());
-            self.a_hb.next = self.a_hb.val().replace_bit(i, self.t_f.val());
+            if self.t_f.val() {
+                self.a_hb.next = self.a_hb.val() | self.t_oh.val();
+            }
             self.t_hm.next = self.t_hm.val() << 1;
+            self.t_oh.next = self.t_oh.val() << 1;
         }
         // the head record (in flight at the new base): the last one that matches
         self.t_hm.next = self.k_ones_r.val() << 1;
         self.a_hbl.next = self.k_zero_r.val();
+        self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
-            self.a_hbl.next = self.a_hbl.val().replace_bit(i, self.a_hb.val().get_bit(i) & !(self.a_hb.val() & self.t_hm.val()).any());
+            if self.a_hb.val().get_bit(i) & !(self.a_hb.val() & self.t_hm.val()).any() {
+                self.a_hbl.next = self.a_hbl.val() | self.t_oh.val();
+            }
             self.t_hm.next = self.t_hm.val() << 1;
+            self.t_oh.next = self.t_oh.val() << 1;
         }
         // defaults of the temporaries of the variant not generated at this R
         self.c_v1.next = false;
@@ -1312,7 +1376,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.q_path.next = self.k_zero4.val();
         self.sel_path.next = self.k_zero4.val();
         self.hb_sent.next = self.k_zero32.val();
-        // up to 64 records: every pair of distances compared (one compare level, then
+        // up to 16 records: every pair of distances compared (one compare level, then
         // 16-input ANDs and a one-hot select)
         for _m in 0..Self::PAIRWISE {
             for i in 0..R {
@@ -1322,6 +1386,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.bt_f2.next = self.k_zero_r.val();
                 self.bt_l2.next = self.k_zero_r.val();
                 self.bt_q.next = self.k_zero_r.val();
+                self.t_ohj.next = self.k_one_r.val();
                 for j in 0..R {
                     self.t_dj.next = (self.p7_offs.q.val().get_bits::<8>(j * 8) - self.x_base8.val()) & self.k_wm8.val();
                     // j beats i: a smaller (larger) distance, or an equal one and earlier
@@ -1332,11 +1397,22 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                         self.t_bmin.next = self.t_dj.val() < self.t_di.val();
                         self.t_bmax.next = self.t_dj.val() > self.t_di.val();
                     }
-                    self.bt_f1.next = self.bt_f1.val().replace_bit(j, self.p7_b1.q.val().get_bit(j) & self.t_bmin.val());
-                    self.bt_l1.next = self.bt_l1.val().replace_bit(j, self.p7_b1.q.val().get_bit(j) & self.t_bmax.val());
-                    self.bt_f2.next = self.bt_f2.val().replace_bit(j, self.p7_b2.q.val().get_bit(j) & self.t_bmin.val());
-                    self.bt_l2.next = self.bt_l2.val().replace_bit(j, self.p7_b2.q.val().get_bit(j) & self.t_bmax.val());
-                    self.bt_q.next = self.bt_q.val().replace_bit(j, self.p7_ql.q.val().get_bit(j) & self.t_bmin.val());
+                    if self.p7_b1.q.val().get_bit(j) & self.t_bmin.val() {
+                        self.bt_f1.next = self.bt_f1.val() | self.t_ohj.val();
+                    }
+                    if self.p7_b1.q.val().get_bit(j) & self.t_bmax.val() {
+                        self.bt_l1.next = self.bt_l1.val() | self.t_ohj.val();
+                    }
+                    if self.p7_b2.q.val().get_bit(j) & self.t_bmin.val() {
+                        self.bt_f2.next = self.bt_f2.val() | self.t_ohj.val();
+                    }
+                    if self.p7_b2.q.val().get_bit(j) & self.t_bmax.val() {
+                        self.bt_l2.next = self.bt_l2.val() | self.t_ohj.val();
+                    }
+                    if self.p7_ql.q.val().get_bit(j) & self.t_bmin.val() {
+                        self.bt_q.next = self.bt_q.val() | self.t_ohj.val();
+                    }
+                    self.t_ohj.next = self.t_ohj.val() << 1;
                 }
                 if self.p7_b1.q.val().get_bit(i) & !self.bt_f1.val().any() {
                     self.f1.next = self.f1.val() | self.t_di.val();
@@ -1421,8 +1497,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             }
             self.a_cn.next = self.a_cn.val() | (bit_cast::<NP, 9>(self.a_en.val()) << self.t_sh.val());
             self.a_cl.next = self.a_cl.val() | (bit_cast::<NP, 9>(self.a_el.val()) << self.t_sh.val());
-            self.t_p.next = self.t_p.val() + 1;
-            self.t_sh.next = self.t_sh.val() + 9;
+            self.t_p.next = self.t_p.val() + self.k_one4.val();
+            self.t_sh.next = self.t_sh.val() + self.k_nine8.val();
         }
         self.n_outst.next = self.p7_nnext.q.val() - self.p7_nbase.q.val();
         // flags: room 0, free 1, f1_v 2, f2_v 3, q_v 4, hb_v 5, head wait short 6

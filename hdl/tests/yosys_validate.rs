@@ -4,7 +4,7 @@
 //! the top module `top`; here the top is the block's own module (`mrnic_sack`).
 //! Needs `yosys` on PATH (`bash scripts/setup.sh` installs a wrapper for YoWASP's).
 
-use mrnic_hdl::prim::{BlockRam, ByteStrobes, Crc32Stream, CrcFold, FirstZero, OnesSum, PrefixAnd, RotateRight, SkidBuffer};
+use mrnic_hdl::prim::{BlockRam, BlockRamReg, ByteStrobes, Crc32Stream, CrcFold, FirstZero, OnesSum, PrefixAnd, RotateRight, SkidBuffer};
 use mrnic_model::Config;
 use rust_hdl::prelude::*;
 use std::process::Command;
@@ -110,6 +110,7 @@ fn primitives_pass_yosys_validate() {
     prim(RotateRight::<2>::new(), "rotate2");
     prim(SkidBuffer::<40>::new(), "skid40");
     prim(BlockRam::<40, 10>::new(), "bram40x1024");
+    prim(BlockRamReg::<40, 10>::new(), "bramreg40x1024");
     prim(CrcFold::<64>::new(8), "crcfold64");
     prim(Crc32Stream::<64>::new(0xDEBB_20E3), "crcstream64");
     prim(Crc32Stream::<512>::new(0xDEBB_20E3), "crcstream512");

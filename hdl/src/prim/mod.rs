@@ -12,6 +12,8 @@
 //! - [`SegSearch`]: pipelined circular first-one search in 16-bit segments (registered
 //!   per-segment summaries; the wide vector is never searched in one cycle).
 //! - [`BlockRam`]: block RAM with a registered read and forwarding of the write in flight.
+//! - [`BlockRamReg`]: block RAM with a read latency of 2 (an output register with a clock
+//!   enable), both writes in flight forwarded: a loop starts from a flip-flop.
 //! - [`CrcFold`], [`Crc32Stream`]: CRC-32 of one D-bit beat as an XOR matrix, and a message's
 //!   CRC register at one beat per cycle with a pipelined partial last beat (the ICRC).
 //! - [`OnesSum`]: the Internet checksum's one's-complement sum at one beat per cycle, byte
@@ -23,6 +25,7 @@
 //! with a [`PrimError`] naming the parameter and the reason (`new`/`default` panic with it).
 
 mod bram;
+mod bram_reg;
 mod crc;
 mod first_zero;
 mod ones_sum;
@@ -33,6 +36,7 @@ mod skid;
 mod strobes;
 
 pub use bram::BlockRam;
+pub use bram_reg::BlockRamReg;
 pub use crc::{crc_fold_model, Crc32Stream, CrcFold, CrcTailStage, CRC_MAX_D};
 pub use first_zero::FirstZero;
 pub use ones_sum::{ones_sum_model, OnesSum, ONES_SUM_MAX_D};

@@ -249,7 +249,7 @@ pub fn mutants() -> Vec<Mutant> {
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[
-    ("stalled_register_6_does_not_reread_its_connection", "ram_base$read_address = i6_c$q;", "ram_base$read_address = i5_c$q;"),
+    ("held_pipeline_does_not_reread_the_next_ops_connection", "ram_base$read_address = i5_c$q;", "ram_base$read_address = i4_c$q;"),
     ("no_global_stall", "stall = o11_v$q & ~m_ready & ~rst;", "stall = 1'b0;"),
     ("state_written_during_a_stall", "ram_alloc$write_enable = i6_v$q & adv;", "ram_alloc$write_enable = i6_v$q;"),
     ("new_send_ignores_the_free_record_check", "free0 = alloc != k_ones_r;", "free0 = 1'b1;"),
