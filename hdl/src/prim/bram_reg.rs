@@ -14,7 +14,7 @@
 //!
 //! **Latency** 2. In a cycle with `ce`, the output register loads the word at the
 //! `read_address` of the *previous* cycle, as it is after this cycle's write: a write in the
-//! previous cycle (registered hit flag and data, as in [`super::BlockRam`]) and a write in
+//! previous cycle (forwarded by the inner [`super::BlockRam`], write-first) and a write in
 //! this cycle (compared with the registered address, its data muxed into the register) are
 //! both forwarded. Without `ce` the register holds its word, and a write to the held word's
 //! address is forwarded into it. So an owner whose pipeline stalls presents, in the cycle
@@ -28,6 +28,7 @@
 //!
 //! **Reset** none: the contents and the output register are data.
 
+use super::BlockRam;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
@@ -39,10 +40,10 @@ pub struct BlockRamReg<const D: usize, const ADDR: usize> {
     pub write_data: Signal<In, Bits<D>>,
     pub read_address: Signal<In, Bits<ADDR>>,
     pub read_data: Signal<Out, Bits<D>>,
-    mem: RAM<Bits<D>, ADDR>,
-    fwd_hit: DFF<bool>,
-    fwd_data: DFF<Bits<D>>,
+    // stage 1: the RAM with last cycle's write forwarded (write-first)
+    ram: BlockRam<D, ADDR>,
     ra: DFF<Bits<ADDR>>,
+    // stage 2: the output register and the address of its word
     word: DFF<Bits<D>>,
     word_a: DFF<Bits<ADDR>>,
 }
@@ -56,24 +57,19 @@ impl<const D: usize, const ADDR: usize> BlockRamReg<D, ADDR> {
 impl<const D: usize, const ADDR: usize> Logic for BlockRamReg<D, ADDR> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fwd_hit, fwd_data, ra, word, word_a);
-        self.mem.read_clock.next = self.clock.val();
-        self.mem.write_clock.next = self.clock.val();
-        self.mem.read_address.next = self.read_address.val();
-        self.mem.write_address.next = self.write_address.val();
-        self.mem.write_data.next = self.write_data.val();
-        self.mem.write_enable.next = self.write_enable.val();
-        // stage 1: the word at last cycle's address, with last cycle's write forwarded
-        self.fwd_hit.d.next = self.write_enable.val() & (self.write_address.val() == self.read_address.val());
-        self.fwd_data.d.next = self.write_data.val();
+        dff_setup!(self, clock, ra, word, word_a);
+        // stage 1: [`super::BlockRam`] gives the word at last cycle's address, with last
+        // cycle's write forwarded
+        self.ram.clock.next = self.clock.val();
+        self.ram.read_address.next = self.read_address.val();
+        self.ram.write_enable.next = self.write_enable.val();
+        self.ram.write_address.next = self.write_address.val();
+        self.ram.write_data.next = self.write_data.val();
         self.ra.d.next = self.read_address.val();
         // stage 2: the output register, with this cycle's write forwarded
         if self.ce.val() {
             self.word_a.d.next = self.ra.q.val();
-            self.word.d.next = self.mem.read_data.val();
-            if self.fwd_hit.q.val() {
-                self.word.d.next = self.fwd_data.q.val();
-            }
+            self.word.d.next = self.ram.read_data.val();
             if self.write_enable.val() & (self.write_address.val() == self.ra.q.val()) {
                 self.word.d.next = self.write_data.val();
             }
