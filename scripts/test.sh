@@ -6,7 +6,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-step() { printf '\n==== %s [%s]\n' "$1" "$(date +%H:%M:%S)"; }
+# Each step prints the free disk space: a test run needs several GB (target/, Verilator
+# models), and a full disk shows up as odd compiler errors far from the cause.
+step() {
+  printf '\n==== %s [%s, %s free]\n' "$1" "$(date +%H:%M:%S)" \
+    "$(df -h --output=avail . 2>/dev/null | tail -1 | tr -d ' ')"
+}
 
 step "setup: pinned tools"
 bash scripts/setup.sh
@@ -31,3 +36,4 @@ step "cocotb (Verilator and Icarus)"
 python -m pytest verif/cocotb -q -p no:cacheprovider
 
 step "done"
+du -sh target target/vlcache target/cocotb 2>/dev/null || true

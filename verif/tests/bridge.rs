@@ -448,7 +448,7 @@ fn failing_run_is_rerun_with_a_waveform() {
 }
 
 #[test]
-fn second_build_comes_from_the_cache() {
+fn second_build_comes_from_the_cache_which_keeps_sources_and_library_only() {
     let first = acc_model();
     let mut uut = Acc::default();
     uut.connect_all();
@@ -473,6 +473,12 @@ fn second_build_comes_from_the_cache() {
     // The cache entry keeps what it was built from.
     assert!(again.dir().join("top.v").is_file());
     assert!(again.dir().join("shim.cpp").is_file());
+    // ... and not the C++ build's objects and precompiled headers (~140 MB for a wide model).
+    assert!(
+        !again.dir().join("obj_dir").exists(),
+        "obj_dir/ left in the cache entry {}",
+        again.dir().display()
+    );
 }
 
 #[test]

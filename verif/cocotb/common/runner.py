@@ -117,6 +117,15 @@ def frames(seed: int, n_random: int) -> Path:
     return out
 
 
+def drop_build_products(build_dir: Path) -> None:
+    """Remove what the C++ build left beside the simulation executable: objects, archives and
+    the two precompiled headers (~70 MB each for a wide block). The executable is all
+    `runner.test` runs; without this the build folders grow by gigabytes over a test run."""
+    for p in build_dir.rglob("*"):
+        if p.is_file() and p.suffix in (".o", ".a", ".gch"):
+            p.unlink()
+
+
 @functools.cache
 def built(sim: str, block_name: str, preset: str, source: Path | None = None):
     """A cocotb runner with the block's Verilog (or `source`, e.g. a mutant of it, with the same
@@ -144,6 +153,8 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None):
         waves=waves,
         log_file=OUT / "build" / f"{name}.log",
     )
+    if sim == "verilator":
+        drop_build_products(OUT / "build" / name)
     print(f"[cocotb] built {name} in {time.perf_counter() - t0:.1f} s")
     return runner
 

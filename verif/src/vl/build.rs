@@ -3,7 +3,9 @@
 //! the shim, computes the cache key and, on a miss, runs `verilator --cc` (verilate only),
 //! checks the port list against `Vtop.h`, reuses or compiles the Verilator runtime objects, and
 //! runs Verilator's own makefiles (`make -f Vtop.mk`) to link a shared library exporting only
-//! the shim's `mrnic_vl_*` symbols. A failed build is kept as `failed-<key>/` with its log.
+//! the shim's `mrnic_vl_*` symbols. A built model keeps `top.v`, `shim.cpp`, `build.log` and the
+//! library, not `obj_dir/`. A failed build is kept as `failed-<key>/` with its log and its
+//! generated C++, without objects and precompiled headers.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -295,10 +297,16 @@ fn build_into(
         }
         fs::rename(obj.join(SO_NAME), tmp.join(SO_NAME))
             .map_err(io_err("move the built library"))?;
+        // Only the library is loaded: the objects and the two precompiled headers
+        // (~70 MB each for a wide model) would make the cache grow by gigabytes over a
+        // test run, which filled a CI machine's disk once.
+        let _ = fs::remove_dir_all(&obj);
         Ok(())
     })();
     if let Err(e) = result {
-        // Keep the failed build for inspection next to the cache, replacing older ones.
+        // Keep the failed build for inspection next to the cache, replacing older ones;
+        // its generated C++, makefiles and log stay, its bulky binaries go.
+        remove_build_products(&tmp.join("obj_dir"));
         let failed = root.join(format!("failed-{key}"));
         let _ = fs::remove_dir_all(&failed);
         let _ = fs::rename(&tmp, &failed);
@@ -315,5 +323,17 @@ fn build_into(
             what: format!("rename into {}", dir.display()),
             source: e,
         }),
+    }
+}
+
+/// Removes what a C++ build left that is large and can be remade (objects, archives,
+/// precompiled headers, the library), keeping sources, makefiles and logs.
+fn remove_build_products(obj: &Path) {
+    let Ok(entries) = fs::read_dir(obj) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if [".o", ".a", ".gch", ".so"].iter().any(|x| name.ends_with(x)) {
+            let _ = fs::remove_file(e.path());
+        }
     }
 }

@@ -128,7 +128,7 @@ impl Model {
     pub fn top(&self) -> &str {
         &self.top
     }
-    /// Cache directory (holds top.v, shim.cpp, build.log, obj_dir/, libvltop.so).
+    /// Cache directory (holds top.v, shim.cpp, ports.tsv, build.log, libvltop.so).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
