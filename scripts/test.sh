@@ -36,4 +36,5 @@ step "cocotb (Verilator and Icarus)"
 python -m pytest verif/cocotb -q -p no:cacheprovider
 
 step "done"
-du -sh target target/vlcache target/cocotb 2>/dev/null || true
+# One du per folder: a single du counts the nested folders once, under target/ only.
+for d in target target/vlcache target/cocotb; do du -sh "$d" 2>/dev/null || true; done
