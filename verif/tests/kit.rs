@@ -421,3 +421,28 @@ fn the_sliding_lag_maximum_equals_the_maximum_over_each_window() {
         }
     }
 }
+
+/// The mutant sweep builds each block's mutants as one schema: every mutant of every block is
+/// guarded by the run-time selector (none needs a build of its own; a declaration such as a
+/// `localparam` would, so the tables mutate its use instead), and the schema's source holds
+/// the guards. (The sweeps themselves, in each `<block>_diff` test, run the schema with no
+/// mutant selected and require a pass, then each mutant and require a mismatch.)
+#[test]
+fn every_blocks_mutants_fit_one_schema_build() {
+    use mrnic_verif::kit::schema;
+    for (block, preset) in [("sack", "default"), ("parser", "default"), ("rtx", "core"), ("placement", "core"), ("path", "core"), ("place_chk", "core")] {
+        let spec = blocks::block(block).unwrap();
+        let cfg = Config::preset(preset).unwrap();
+        let g = spec.generate(&cfg).unwrap();
+        let ms = (spec.mutants)();
+        let s = schema(&g.verilog, &ms).unwrap_or_else(|e| panic!("{block}: {e}"));
+        let alone: Vec<String> = s.alone.iter().map(|(i, why)| format!("{}: {why}", ms[*i].name)).collect();
+        assert!(alone.is_empty(), "{block}: mutants that need a build of their own: {alone:?}");
+        let ks: Vec<u32> = s.guarded.iter().map(|g| g.1).collect();
+        assert_eq!(ks, (1..=ms.len() as u32).collect::<Vec<_>>(), "{block}");
+        for k in ks {
+            assert!(s.source.contains(&format!("mrnic_mutant == 16'd{k})")), "{block}: no guard for mutant {k}");
+        }
+        println!("{block}: {} mutants in one build", ms.len());
+    }
+}

@@ -23,7 +23,7 @@ pub mod txn;
 pub use device::{Device, DeviceFactory, SimOpener, VlDevice, VlFactory};
 pub use diff::{run_differential, Failure, Mismatch, Progress, RunOpts, RunReport};
 pub use iface::{infer_streams, Interface, Io, StreamIdx, StreamSpec, TimerSpec};
-pub use mutant::{check_mutants, Caught, Mutant, MutantError};
+pub use mutant::{check_mutants, schema, Caught, Mutant, MutantError, Schema, SCHEMA_PLUSARG};
 pub use signals::{Layout, Sig, Values};
 pub use testing::DiffBench;
 pub use txn::{match_timer_events, run_transaction, timer_keys, DeviceClock, TimerHistory};

@@ -11,9 +11,10 @@
 //! Environment: `MRNIC_SEED=n` adds seed n to every [`DiffBench::check`];
 //! `MRNIC_DIFF_SCALE=k` multiplies its cycles; `MRNIC_MUTANT=name` runs only that mutant.
 
-use super::{check_mutants, run_differential, Caught, Interface, Io, Mutant, RunOpts, RunReport, StimOpts, Testbench, VlFactory};
+use super::mutant::outcome;
+use super::{check_mutants, run_differential, schema, Caught, Interface, Io, Mutant, RunOpts, RunReport, StimOpts, Testbench, VlFactory, SCHEMA_PLUSARG};
 use crate::blocks;
-use crate::vl::{BuildOpts, Model};
+use crate::vl::{BuildOpts, Model, SimOpts};
 use mrnic_model::Config;
 
 /// How mutants are built: without FST support and at `-O0`. A mutant is expected to fail, so
@@ -81,22 +82,51 @@ impl DiffBench {
             .collect()
     }
 
-    /// Builds each mutant of the generated Verilog ([`mutant_build`]; only `MRNIC_MUTANT` if set) and runs
-    /// seed `seed` for `cycles`: returns how each was caught; panics if a pattern does not
-    /// occur exactly once, if fewer than `min` mutants are run (without `MRNIC_MUTANT`),
-    /// or if one is not caught.
+    /// Runs every mutant of the generated Verilog (only `MRNIC_MUTANT` if set) for seed
+    /// `seed` and `cycles` cycles; returns how each was caught. The guardable mutants share
+    /// one build, the [`mutant schema`](super::mutant::schema) ([`mutant_build`]), run once
+    /// with no mutant selected (it must pass: the guards leave the design as it was) and once
+    /// per mutant with `+mrnic_mutant=K`; the others are built alone. Panics if a pattern
+    /// does not occur exactly once, if fewer than `min` mutants are run (without
+    /// `MRNIC_MUTANT`), or if one is not caught.
     pub fn mutants(&self, mutants: Vec<Mutant>, min: usize, seed: u64, cycles: u64) -> Vec<Caught> {
         let only = std::env::var("MRNIC_MUTANT").ok();
         let mutants: Vec<_> = mutants.into_iter().filter(|m| only.as_deref().is_none_or(|o| m.name == o)).collect();
         assert!(only.is_some() || mutants.len() >= min, "{} mutants, fewer than {min}", mutants.len());
         assert!(!mutants.is_empty(), "no mutant called {only:?}");
         let block = &self.iface.block;
-        let caught = check_mutants(&self.verilog, &mutants, |m, bad| {
-            let label = format!("{block}_mutant_{}", m.name);
-            let dev = VlFactory::new(Model::build(&label, bad, &self.iface.ports, &mutant_build()).unwrap_or_else(|e| panic!("{e}")));
-            run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(label))
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
+        let sch = schema(&self.verilog, &mutants).unwrap_or_else(|e| panic!("{e}"));
+        let mut caught: Vec<Option<Caught>> = vec![None; mutants.len()];
+        if !sch.guarded.is_empty() {
+            let label = format!("{block}_mutant_schema");
+            let model = Model::build(&label, &sch.source, &self.iface.ports, &mutant_build()).unwrap_or_else(|e| panic!("{e}"));
+            let none = run_differential(self.tb.as_ref(), &self.io, &VlFactory::new(model.clone()), RunOpts::new(seed, cycles).label(format!("{label}_none")));
+            match none {
+                Err(f) => panic!("the mutant schema with no mutant selected differs from the model: a guard changed the design\n{f}"),
+                Ok(r) => {
+                    assert_eq!(r.cycles, cycles, "the schema's run with no mutant stopped early: {r:?}");
+                    println!("mutant schema of {} mutants, none selected: {} cycles match", sch.guarded.len(), r.cycles);
+                }
+            }
+            for &(i, k) in &sch.guarded {
+                let opts = SimOpts { plusargs: vec![format!("+{SCHEMA_PLUSARG}={k}")], ..SimOpts::default() };
+                let dev = VlFactory::with_opener(model.clone(), Box::new(move |m: &Model| m.sim_with(&opts)));
+                let m = &mutants[i];
+                let r = run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(format!("{block}_mutant_{}", m.name)));
+                caught[i] = Some(outcome(m, r).unwrap_or_else(|e| panic!("{e}")));
+            }
+        }
+        for (i, why) in &sch.alone {
+            let m = &mutants[*i];
+            println!("mutant {}: built alone: {why}", m.name);
+            let r = check_mutants(&self.verilog, std::slice::from_ref(m), |m, bad| {
+                let label = format!("{block}_mutant_{}", m.name);
+                let dev = VlFactory::new(Model::build(&label, bad, &self.iface.ports, &mutant_build()).unwrap_or_else(|e| panic!("{e}")));
+                run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(label))
+            });
+            caught[*i] = Some(r.unwrap_or_else(|e| panic!("{e}")).remove(0));
+        }
+        let caught: Vec<Caught> = caught.into_iter().map(|c| c.expect("every mutant is guarded or alone")).collect();
         for c in &caught {
             println!("mutant {}: caught at cycle {}: {}", c.name, c.cycle, c.headline);
         }

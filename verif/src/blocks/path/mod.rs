@@ -263,7 +263,7 @@ pub fn mutants() -> Vec<Mutant> {
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[
-    ("probe_timeout_rerolls_one_try_late", "localparam  kc_mp = 9'b1;", "localparam  kc_mp = 9'h2;"),
+    ("probe_timeout_rerolls_one_try_late", "+ l_c9_1) >= kc_mp) begin", "+ l_c9_1) >= 9'h2) begin"),
     ("path_fails_one_strike_early", "st_fail = st_strk >= kc_ft;", "st_fail = st_strk + 8'h1 >= kc_ft;"),
     ("loss_ignores_the_decrease_point", "ls_dec = (u_n != l_c9_0) & (~r_dany | ~d_first[32'h17] | ~d_last[32'h17]);", "ls_dec = (u_n != l_c9_0);"),
     ("ecn_cut_ignores_the_decrease_point", "ec_cutok = ec_close & (ec_pka != l_c17_0) & (ec_cea != l_c17_0) & (~r_dany | ~d_cut[32'h17]);", "ec_cutok = ec_close & (ec_pka != l_c17_0) & (ec_cea != l_c17_0);"),

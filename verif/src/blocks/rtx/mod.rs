@@ -256,7 +256,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("send_accepts_any_path", "path_ok = u_path < k_p;", "path_ok = 1'b1;"),
     ("cumulative_ack_never_moves_the_base", "if (cum_adv) begin\n                n_base = u_psn;", "if (1'b0) begin\n                n_base = u_psn;"),
     ("ack_past_next_accepted", "ack_ok = ~(((u_psn - next) != k_zero24) & ((u_psn - next) < k_half24));", "ack_ok = 1'b1;"),
-    ("reorder_threshold_off_by_one", "localparam  k_k = 24'h1;", "localparam  k_k = 24'h2;"),
+    ("reorder_threshold_off_by_one", "u_ppk = u_ppsn - k_k;", "u_ppk = u_ppsn - 24'h2;"),
     ("ldet_decrease_point_always_invalid", "u_ldpv = i6_f$q[32'h5a];", "u_ldpv = 1'b0;"),
     ("new_send_does_not_advance_next", "n_next = next + k_one24;", "n_next = next;"),
     ("retransmission_not_flagged", "r_retx = send_ok;", "r_retx = 1'b0;"),
