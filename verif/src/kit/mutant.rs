@@ -24,6 +24,8 @@ pub enum MutantError {
     Survived { name: String, cycles: u64 },
     #[error("mutant {name}: {source}")]
     Kit { name: String, source: KitError },
+    #[error("the source already uses the name {0}, which a mutant schema needs for its selector")]
+    SelectorTaken(&'static str),
 }
 
 /// A mutant the harness caught.
@@ -210,6 +212,9 @@ fn token_diff(from: &str, to: &str) -> (usize, usize, usize) {
     (p, f.len() - s, t.len() - s)
 }
 
+/// Words that start a declaration: a statement starting with one cannot be guarded.
+const DECLARATIONS: &[&str] = &["localparam", "parameter", "wire", "reg", "input", "output", "inout", "integer", "assign", "module"];
+
 /// True when `t` is a sequence of whole procedural statements: it ends with `;` or `end`,
 /// its `begin`s and `end`s and its brackets balance, and it declares nothing.
 fn statements(t: &str) -> bool {
@@ -217,7 +222,7 @@ fn statements(t: &str) -> bool {
     let words: Vec<&str> = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).collect();
     let begins = words.iter().filter(|w| **w == "begin").count();
     let ends = words.iter().filter(|w| **w == "end").count();
-    let decl = words.first().is_some_and(|w| matches!(*w, "localparam" | "parameter" | "wire" | "reg" | "input" | "output" | "inout" | "integer" | "assign" | "module" | "end" | "else"));
+    let decl = words.first().is_some_and(|w| DECLARATIONS.contains(w) || matches!(*w, "end" | "else"));
     let bal = |o: char, c: char| t.matches(o).count() == t.matches(c).count();
     (t.ends_with(';') || t.ends_with("end")) && begins == ends && bal('(', ')') && bal('[', ']') && bal('{', '}') && !decl && !t.is_empty()
 }
@@ -257,9 +262,10 @@ fn enclosing_parens(orig: &str, mutated: &str, lo: usize, hi: usize, hm: usize) 
 /// (as for [`Mutant::apply`]), and the source must not already use the selector's name.
 pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
     if source.contains(SCHEMA_PLUSARG) {
-        return Err(MutantError::Pattern { name: "<schema>".into(), count: 1, from: SCHEMA_PLUSARG.into() });
+        return Err(MutantError::SelectorTaken(SCHEMA_PLUSARG));
     }
-    // (start, end, replacement chain) per statement, or (start, end, operand) per operand site.
+    // Guarded assignments (one chain of arms per statement) and the other sites (start, end,
+    // replacement text: an operand or a block of statements).
     struct Stmt {
         start: usize,
         end: usize,
@@ -269,10 +275,13 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
         arms: Vec<(u32, String)>,
     }
     let mut stmts: Vec<Stmt> = vec![];
-    let mut operands: Vec<(usize, usize, String)> = vec![];
+    let mut edits: Vec<(usize, usize, String)> = vec![];
     let mut guarded = vec![];
     let mut alone = vec![];
     let overlaps = |a: (usize, usize), b: (usize, usize)| a.0 < b.1 && b.0 < a.1;
+    let taken = |stmts: &[Stmt], edits: &[(usize, usize, String)], site: (usize, usize)| {
+        stmts.iter().any(|s| overlaps((s.start, s.end), site)) || edits.iter().any(|e| overlaps((e.0, e.1), site))
+    };
     for (i, m) in mutants.iter().enumerate() {
         let count = source.matches(&m.from).count();
         if count != 1 {
@@ -290,17 +299,17 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
         let start = line + (source[line..].len() - source[line..].trim_start().len());
         let tail = pos + m.from.len().max(1) - 1;
         let end = source[tail..].find(';').map(|n| tail + n + 1);
-        let as_stmt = end.filter(|_| start <= pos).and_then(|end| {
-            let orig = &source[start..end];
-            let mutated = format!("{}{}{}", &source[start..pos], m.to, &source[pos + m.from.len()..end]);
+        // The statement as it is and as the mutant makes it.
+        let region = end.filter(|_| start <= pos).map(|end| (end, &source[start..end], format!("{}{}{}", &source[start..pos], m.to, &source[pos + m.from.len()..end])));
+        let as_stmt = region.as_ref().and_then(|(end, orig, mutated)| {
             let (l0, o0, r0) = parse_assignment(orig)?;
-            let (l1, o1, r1) = parse_assignment(&mutated)?;
-            (l0 == l1 && o0 == o1).then(|| (end, l0.to_string(), o0.to_string(), r0.to_string(), r1.to_string()))
+            let (l1, o1, r1) = parse_assignment(mutated)?;
+            (l0 == l1 && o0 == o1).then(|| (*end, l0.to_string(), o0.to_string(), r0.to_string(), r1.to_string()))
         });
         if let Some((end, lhs, op, r0, r1)) = as_stmt {
             if let Some(st) = stmts.iter_mut().find(|s| s.start == start && s.end == end) {
                 st.arms.push((k, r1));
-            } else if stmts.iter().any(|s| overlaps((s.start, s.end), (start, end))) || operands.iter().any(|o| overlaps((o.0, o.1), (start, end))) {
+            } else if taken(&stmts, &edits, (start, end)) {
                 alone.push((i, "its statement overlaps another mutant's site".to_string()));
                 continue;
             } else {
@@ -310,7 +319,7 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
             continue;
         }
         let first = source[start..].split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
-        if matches!(first, "localparam" | "parameter" | "wire" | "reg" | "input" | "output" | "inout" | "integer" | "assign" | "module") {
+        if DECLARATIONS.contains(&first) {
             alone.push((i, format!("a declaration ({first}) cannot depend on a run-time selector")));
             continue;
         }
@@ -318,12 +327,12 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
         // balanced) in and out: guard them as a block.
         if source[line..pos].trim().is_empty() && statements(&m.from) && statements(&m.to) {
             let site = (line, pos + m.from.len());
-            if stmts.iter().any(|s| overlaps((s.start, s.end), site)) || operands.iter().any(|o| overlaps((o.0, o.1), site)) {
+            if taken(&stmts, &edits, site) {
                 alone.push((i, "its statements overlap another mutant's site".to_string()));
             } else {
                 let ind = &source[line..pos];
                 let t = format!("{ind}if ({SCHEMA_PLUSARG} == 16'd{k}) begin\n{}\n{ind}end else begin\n{}\n{ind}end", m.to, m.from);
-                operands.push((site.0, site.1, t));
+                edits.push((site.0, site.1, t));
                 guarded.push((i, k));
             }
             continue;
@@ -341,12 +350,10 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
                 && matches!(next, Some(')' | ',' | '}' | ';' | ':' | '?'));
             expression_like(a) && expression_like(b) && next != Some('[') && ((primary(a) && primary(b)) || bounded)
         };
-        if let Some(end) = end.filter(|_| start <= pos) {
-            let orig = &source[start..end];
-            let mutated = format!("{}{}{}", &source[start..pos], m.to, &source[pos + m.from.len()..end]);
+        if let Some((_, orig, mutated)) = &region {
             let (mut lo, mut hi, mut hm) = (pos - start + a0, pos - start + a1, pos - start + b1);
             while !fits(&a, &b, site) {
-                let Some((l, r, rm)) = enclosing_parens(orig, &mutated, lo, hi, hm) else { break };
+                let Some((l, r, rm)) = enclosing_parens(orig, mutated, lo, hi, hm) else { break };
                 (lo, hi, hm) = (l + 1, r, rm);
                 (a, b) = (orig[lo..hi].to_string(), mutated[lo..hm].to_string());
                 site = (start + lo, start + hi);
@@ -356,14 +363,13 @@ pub fn schema(source: &str, mutants: &[Mutant]) -> Result<Schema, MutantError> {
             alone.push((i, format!("not an assignment and the change {a:?} -> {b:?} is not an operand where it stands")));
             continue;
         }
-        if stmts.iter().any(|s| overlaps((s.start, s.end), site)) || operands.iter().any(|o| overlaps((o.0, o.1), site)) {
+        if taken(&stmts, &edits, site) {
             alone.push((i, "its operand overlaps another mutant's site".to_string()));
         } else {
-            operands.push((site.0, site.1, format!("(({SCHEMA_PLUSARG} == 16'd{k}) ? ({b}) : ({a}))")));
+            edits.push((site.0, site.1, format!("(({SCHEMA_PLUSARG} == 16'd{k}) ? ({b}) : ({a}))")));
             guarded.push((i, k));
         }
     }
-    let mut edits: Vec<(usize, usize, String)> = operands;
     for s in &stmts {
         let mut t = String::from("begin ");
         for (k, r) in &s.arms {
@@ -480,6 +486,8 @@ mod tests {
     fn a_schema_refuses_a_pattern_that_is_not_unique() {
         let m = [Mutant::new("dup", "a", "b")];
         assert!(matches!(schema(SRC, &m), Err(MutantError::Pattern { .. })));
+        let taken = SRC.replace("input a;", "input mrnic_mutant;");
+        assert!(matches!(schema(&taken, &[]), Err(MutantError::SelectorTaken(_))));
     }
 
     #[test]
