@@ -176,8 +176,135 @@ pub struct RetxQueue<
     i6_v: DFF<bool>,
     i6_c: DFF<Bits<CONN_BITS>>,
     i6_f: DFF<Bits<160>>,
-    i6_s: DFF<Bits<W>>,
-    i6_h: DFF<Bits<W>>,
+    // ---- register 6: the connection's word, forwarded from the loop (the op 1 ahead's
+    // write), and the predicates stage 5 computed from the RAM's word (`pr_*`: per record
+    // on its stored tag; `pn_*`: on the tag the op 1 ahead writes, if it is a SEND;
+    // `pc_*`: the op-level predicates for the four (base, next) the op 1 ahead can leave)
+    s6_base: DFF<Bits<24>>,
+    s6_next: DFF<Bits<24>>,
+    s6_alloc: DFF<Bits<R>>,
+    s6_lost: DFF<Bits<R>>,
+    s6_offs: DFF<Bits<R8>>,
+    s6_paths: DFF<Bits<R4>>,
+    s6_ppsns: DFF<Bits<R24>>,
+    s6_sents: DFF<Bits<R32>>,
+    s6_hw: DFF<Bits<32>>,
+    s6_nd: DFF<bool>,
+    pr_m: DFF<Bits<R>>,
+    pr_bm0: DFF<Bits<R>>,
+    pr_bm1: DFF<Bits<R>>,
+    pr_cum: DFF<Bits<R>>,
+    pr_sack: DFF<Bits<R>>,
+    pr_ab: DFF<Bits<R>>,
+    pr_pm: DFF<Bits<R>>,
+    pr_ld: DFF<Bits<R>>,
+    pr_pass: DFF<Bits<R>>,
+    pr_qh: DFF<Bits<R>>,
+    /// Up to R = 16: bit 16 i + j is set iff record i's LDET key is below record j's (both
+    /// eligible); stored path PSNs only, so the op's own fields do not enter it.
+    pr_lt: DFF<Bits<256>>,
+    pn_m: DFF<bool>,
+    pn_bm: DFF<bool>,
+    pn_cum: DFF<bool>,
+    pn_sack: DFF<bool>,
+    pn_ab: DFF<bool>,
+    pn_pm: DFF<bool>,
+    pn_ld: DFF<bool>,
+    pn_pass: DFF<bool>,
+    pn_qh: DFF<bool>,
+    pn_ltc: DFF<Bits<R>>,
+    pn_ltr: DFF<Bits<R>>,
+    pc_room: DFF<Bits<4>>,
+    pc_live: DFF<Bits<4>>,
+    pc_cadv: DFF<Bits<4>>,
+    pc_ackok: DFF<Bits<4>>,
+    /// The op 1 ahead is on the same connection (and valid); what its L did: the records it
+    /// wrote (one-hot), RESET, base moved to its PSN (ACK), next + 1 (new SEND).
+    a1_f: DFF<bool>,
+    a1_wr: DFF<Bits<R>>,
+    a1_rst: DFF<bool>,
+    a1_badv: DFF<bool>,
+    a1_ninc: DFF<bool>,
+    // ---- stage 5 (P) combinational
+    g_psn: Signal<Local, Bits<24>>,
+    g_path: Signal<Local, Bits<4>>,
+    g_ppsn: Signal<Local, Bits<24>>,
+    g_ldpv: Signal<Local, bool>,
+    g_ldp: Signal<Local, Bits<24>>,
+    g_ppk: Signal<Local, Bits<24>>,
+    g_pslot: Signal<Local, Bits<8>>,
+    g_base: Signal<Local, Bits<24>>,
+    g_next: Signal<Local, Bits<24>>,
+    g_next1: Signal<Local, Bits<24>>,
+    g_offs: Signal<Local, Bits<R8>>,
+    g_paths: Signal<Local, Bits<R4>>,
+    g_ppsns: Signal<Local, Bits<R24>>,
+    g_e_psn: Signal<Local, Bits<24>>,
+    g_e_ldp: Signal<Local, Bits<24>>,
+    g_bslot: Signal<Local, Bits<8>>,
+    g_bslot1: Signal<Local, Bits<8>>,
+    g_off: Signal<Local, Bits<8>>,
+    g_d: Signal<Local, Bits<8>>,
+    g_e: Signal<Local, Bits<24>>,
+    g_pd: Signal<Local, Bits<24>>,
+    g_key: Signal<Local, Bits<24>>,
+    g_pi: Signal<Local, Bits<24>>,
+    g_pj: Signal<Local, Bits<24>>,
+    g_dd: Signal<Local, Bits<24>>,
+    g_sb: Signal<Local, bool>,
+    g_oh: Signal<Local, Bits<R>>,
+    g_ohl: Signal<Local, Bits<256>>,
+    g_m: Signal<Local, Bits<R>>,
+    g_bm0: Signal<Local, Bits<R>>,
+    g_bm1: Signal<Local, Bits<R>>,
+    g_cum: Signal<Local, Bits<R>>,
+    g_sack: Signal<Local, Bits<R>>,
+    g_ab: Signal<Local, Bits<R>>,
+    g_pm: Signal<Local, Bits<R>>,
+    g_ld: Signal<Local, Bits<R>>,
+    g_pass: Signal<Local, Bits<R>>,
+    g_qh: Signal<Local, Bits<R>>,
+    g_lt: Signal<Local, Bits<256>>,
+    g_ltc: Signal<Local, Bits<R>>,
+    g_ltr: Signal<Local, Bits<R>>,
+    g_noff: Signal<Local, Bits<8>>,
+    g_ne: Signal<Local, Bits<24>>,
+    g_npd: Signal<Local, Bits<24>>,
+    g_nkey: Signal<Local, Bits<24>>,
+    g_o0: Signal<Local, Bits<24>>,
+    g_o1: Signal<Local, Bits<24>>,
+    g_o2: Signal<Local, Bits<24>>,
+    g_d0: Signal<Local, Bits<24>>,
+    g_d2: Signal<Local, Bits<24>>,
+    g_a0: Signal<Local, Bits<24>>,
+    g_a1: Signal<Local, Bits<24>>,
+    g_a3: Signal<Local, Bits<24>>,
+    g_fwd: Signal<Local, bool>,
+    g_r0: Signal<Local, bool>,
+    g_r1: Signal<Local, bool>,
+    g_r2: Signal<Local, bool>,
+    g_l0: Signal<Local, bool>,
+    g_l1: Signal<Local, bool>,
+    g_l2: Signal<Local, bool>,
+    g_c0: Signal<Local, bool>,
+    g_c2: Signal<Local, bool>,
+    g_k0: Signal<Local, bool>,
+    g_k1: Signal<Local, bool>,
+    g_k3: Signal<Local, bool>,
+    // ---- L: the predicates patched for the op 1 ahead
+    w1: Signal<Local, Bits<R>>,
+    x_m: Signal<Local, Bits<R>>,
+    x_bm: Signal<Local, Bits<R>>,
+    x_cum: Signal<Local, Bits<R>>,
+    x_sack: Signal<Local, Bits<R>>,
+    x_ab: Signal<Local, Bits<R>>,
+    x_pm: Signal<Local, Bits<R>>,
+    x_ld: Signal<Local, Bits<R>>,
+    x_pass: Signal<Local, Bits<R>>,
+    x_qh: Signal<Local, Bits<R>>,
+    t_lt: Signal<Local, bool>,
+    k_one256: Constant<Bits<256>>,
+    k_zero256: Constant<Bits<256>>,
     // ---- result registers 7..=11 (11: the output register) and bank writes 7..=10
     o7_v: DFF<bool>,
     o7_c: DFF<Bits<CONN_BITS>>,
@@ -252,13 +379,8 @@ pub struct RetxQueue<
     q8_nnd: DFF<bool>,
     rot: RotateRight<W>,
     u_ppk: Signal<Local, Bits<24>>,
-    e_psn: Signal<Local, Bits<24>>,
-    e_ldp: Signal<Local, Bits<24>>,
-    t_pd: Signal<Local, Bits<24>>,
-    t_sb: Signal<Local, bool>,
     v_pass: Signal<Local, Bits<R>>,
     t_blk: Signal<Local, Bits<R>>,
-    t_kj: Signal<Local, Bits<24>>,
     t_oh: Signal<Local, Bits<R>>,
     t_ohj: Signal<Local, Bits<R>>,
     has_pass: Signal<Local, bool>,
@@ -339,8 +461,6 @@ pub struct RetxQueue<
     u_hwv: Signal<Local, bool>,
     u_hw: Signal<Local, Bits<31>>,
     u_nd: Signal<Local, bool>,
-    u_ldpv: Signal<Local, bool>,
-    u_ldp: Signal<Local, Bits<24>>,
     u_now: Signal<Local, Bits<32>>,
     // state read
     base: Signal<Local, Bits<24>>,
@@ -352,28 +472,16 @@ pub struct RetxQueue<
     ppsns: Signal<Local, Bits<R24>>,
     sents: Signal<Local, Bits<R32>>,
     // op-level predicates
-    outst: Signal<Local, Bits<24>>,
     room0: Signal<Local, bool>,
     free0: Signal<Local, bool>,
     path_ok: Signal<Local, bool>,
-    psn_slot: Signal<Local, Bits<8>>,
-    base_slot: Signal<Local, Bits<8>>,
     psn_live: Signal<Local, bool>,
-    cum_d: Signal<Local, Bits<24>>,
     cum_adv: Signal<Local, bool>,
     ack_ok: Signal<Local, bool>,
     // per record temporaries
-    t_off: Signal<Local, Bits<8>>,
-    t_d: Signal<Local, Bits<8>>,
-    t_path: Signal<Local, Bits<4>>,
-    t_ppsn: Signal<Local, Bits<24>>,
-    t_e: Signal<Local, Bits<24>>,
     t_key: Signal<Local, Bits<24>>,
     t_sh: Signal<Local, Bits<8>>,
-    t_al: Signal<Local, bool>,
-    t_lo: Signal<Local, bool>,
     t_ld: Signal<Local, bool>,
-    t_pass: Signal<Local, bool>,
     t_b1: Signal<Local, bool>,
     // per record vectors
     v_match: Signal<Local, Bits<R>>,
@@ -603,8 +711,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             i6_v: Default::default(),
             i6_c: Default::default(),
             i6_f: Default::default(),
-            i6_s: Default::default(),
-            i6_h: Default::default(),
             o7_v: Default::default(),
             o7_c: Default::default(),
             o8_v: Default::default(),
@@ -676,13 +782,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             q8_nhw: Default::default(),
             q8_nnd: Default::default(),
             u_ppk: Default::default(),
-            e_psn: Default::default(),
-            e_ldp: Default::default(),
-            t_pd: Default::default(),
-            t_sb: Default::default(),
             v_pass: Default::default(),
             t_blk: Default::default(),
-            t_kj: Default::default(),
             t_oh: Default::default(),
             t_ohj: Default::default(),
             has_pass: Default::default(),
@@ -759,8 +860,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             u_hwv: Default::default(),
             u_hw: Default::default(),
             u_nd: Default::default(),
-            u_ldpv: Default::default(),
-            u_ldp: Default::default(),
             u_now: Default::default(),
             base: Default::default(),
             next: Default::default(),
@@ -770,27 +869,15 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             paths: Default::default(),
             ppsns: Default::default(),
             sents: Default::default(),
-            outst: Default::default(),
             room0: Default::default(),
             free0: Default::default(),
             path_ok: Default::default(),
-            psn_slot: Default::default(),
-            base_slot: Default::default(),
             psn_live: Default::default(),
-            cum_d: Default::default(),
             cum_adv: Default::default(),
             ack_ok: Default::default(),
-            t_off: Default::default(),
-            t_d: Default::default(),
-            t_path: Default::default(),
-            t_ppsn: Default::default(),
-            t_e: Default::default(),
             t_key: Default::default(),
             t_sh: Default::default(),
-            t_al: Default::default(),
-            t_lo: Default::default(),
             t_ld: Default::default(),
-            t_pass: Default::default(),
             t_b1: Default::default(),
             v_match: Default::default(),
             v_basem: Default::default(),
@@ -877,6 +964,125 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             k_f_r4: Constant::new(low_ones::<R4>(4)),
             k_ff_r24: Constant::new(low_ones::<R24>(24)),
             k_ff_r32: Constant::new(low_ones::<R32>(32)),
+            s6_base: Default::default(),
+            s6_next: Default::default(),
+            s6_alloc: Default::default(),
+            s6_lost: Default::default(),
+            s6_offs: Default::default(),
+            s6_paths: Default::default(),
+            s6_ppsns: Default::default(),
+            s6_sents: Default::default(),
+            s6_hw: Default::default(),
+            s6_nd: Default::default(),
+            pr_m: Default::default(),
+            pr_bm0: Default::default(),
+            pr_bm1: Default::default(),
+            pr_cum: Default::default(),
+            pr_sack: Default::default(),
+            pr_ab: Default::default(),
+            pr_pm: Default::default(),
+            pr_ld: Default::default(),
+            pr_pass: Default::default(),
+            pr_qh: Default::default(),
+            pr_lt: Default::default(),
+            pn_m: Default::default(),
+            pn_bm: Default::default(),
+            pn_cum: Default::default(),
+            pn_sack: Default::default(),
+            pn_ab: Default::default(),
+            pn_pm: Default::default(),
+            pn_ld: Default::default(),
+            pn_pass: Default::default(),
+            pn_qh: Default::default(),
+            pn_ltc: Default::default(),
+            pn_ltr: Default::default(),
+            pc_room: Default::default(),
+            pc_live: Default::default(),
+            pc_cadv: Default::default(),
+            pc_ackok: Default::default(),
+            a1_f: Default::default(),
+            a1_wr: Default::default(),
+            a1_rst: Default::default(),
+            a1_badv: Default::default(),
+            a1_ninc: Default::default(),
+            g_psn: Default::default(),
+            g_path: Default::default(),
+            g_ppsn: Default::default(),
+            g_ldpv: Default::default(),
+            g_ldp: Default::default(),
+            g_ppk: Default::default(),
+            g_pslot: Default::default(),
+            g_base: Default::default(),
+            g_next: Default::default(),
+            g_next1: Default::default(),
+            g_offs: Default::default(),
+            g_paths: Default::default(),
+            g_ppsns: Default::default(),
+            g_e_psn: Default::default(),
+            g_e_ldp: Default::default(),
+            g_bslot: Default::default(),
+            g_bslot1: Default::default(),
+            g_off: Default::default(),
+            g_d: Default::default(),
+            g_e: Default::default(),
+            g_pd: Default::default(),
+            g_key: Default::default(),
+            g_pi: Default::default(),
+            g_pj: Default::default(),
+            g_dd: Default::default(),
+            g_sb: Default::default(),
+            g_oh: Default::default(),
+            g_ohl: Default::default(),
+            g_m: Default::default(),
+            g_bm0: Default::default(),
+            g_bm1: Default::default(),
+            g_cum: Default::default(),
+            g_sack: Default::default(),
+            g_ab: Default::default(),
+            g_pm: Default::default(),
+            g_ld: Default::default(),
+            g_pass: Default::default(),
+            g_qh: Default::default(),
+            g_lt: Default::default(),
+            g_ltc: Default::default(),
+            g_ltr: Default::default(),
+            g_noff: Default::default(),
+            g_ne: Default::default(),
+            g_npd: Default::default(),
+            g_nkey: Default::default(),
+            g_o0: Default::default(),
+            g_o1: Default::default(),
+            g_o2: Default::default(),
+            g_d0: Default::default(),
+            g_d2: Default::default(),
+            g_a0: Default::default(),
+            g_a1: Default::default(),
+            g_a3: Default::default(),
+            g_fwd: Default::default(),
+            g_r0: Default::default(),
+            g_r1: Default::default(),
+            g_r2: Default::default(),
+            g_l0: Default::default(),
+            g_l1: Default::default(),
+            g_l2: Default::default(),
+            g_c0: Default::default(),
+            g_c2: Default::default(),
+            g_k0: Default::default(),
+            g_k1: Default::default(),
+            g_k3: Default::default(),
+            w1: Default::default(),
+            x_m: Default::default(),
+            x_bm: Default::default(),
+            x_cum: Default::default(),
+            x_sack: Default::default(),
+            x_ab: Default::default(),
+            x_pm: Default::default(),
+            x_ld: Default::default(),
+            x_pass: Default::default(),
+            x_qh: Default::default(),
+            t_lt: Default::default(),
+            k_one256: Constant::new(1u64.into()),
+            k_zero256: Constant::new(0u64.into()),
             k_op_reset: Constant::new(0u64.into()),
             k_op_send: Constant::new(1u64.into()),
             k_op_ack: Constant::new(2u64.into()),
@@ -919,10 +1125,11 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.bank.write_clock.next = self.clock.val();
         dff_setup!(
             self, clock, i1_v, i1_c, i1_f, i1_s, i1_h, i2_v, i2_c, i2_f, i2_s, i2_h, i3_v, i3_c, i3_f, i3_s, i3_h, i4_v, i4_c, i4_f, i4_s, i4_h, i5_v, i5_c, i5_f, i5_s, i5_h, i6_v,
-            i6_c, i6_f, i6_s, i6_h, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
+            i6_c, i6_f, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
             o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
             hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
-            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd
+            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
+            s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_rst, a1_badv, a1_ninc
         );
 
         // ================= global stall
@@ -976,44 +1183,43 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.i5_v.d.next = self.i4_v.q.val();
             self.i5_c.d.next = self.i4_c.q.val();
             self.i5_f.d.next = self.i4_f.q.val();
-            self.i5_s.d.next = self.i4_s.q.val();
+            self.i5_s.d.next = self.rot.y.val();
             self.i5_h.d.next = self.i4_h.q.val();
             self.i6_v.d.next = self.i5_v.q.val();
             self.i6_c.d.next = self.i5_c.q.val();
             self.i6_f.d.next = self.i5_f.q.val();
-            self.i6_s.d.next = self.rot.y.val();
-            self.i6_h.d.next = self.i5_h.q.val();
         }
 
-        // the SACK bitmap rotated to the op's PSN on its way into register 6: bit `off` of
-        // i6_s is bit (off - psn) mod W of s_sack
-        self.rot.a.next = self.i5_s.q.val();
-        self.rot.amount.next = self.k_zero8.val() - self.i5_f.q.val().get_bits::<8>(4);
+        // the SACK bitmap rotated to the op's PSN on its way into register 5: bit `off` of
+        // i5_s is bit (off - psn) mod W of s_sack
+        self.rot.a.next = self.i4_s.q.val();
+        self.rot.amount.next = self.k_zero8.val() - self.i4_f.q.val().get_bits::<8>(4);
 
-        // ================= state read: issued from register 4 (the word is registered in the
-        // RAM's output register as the op enters register 6); while the pipeline holds, the
-        // read is issued again for the op in register 5, which is the next to enter it
-        self.ram_base.read_address.next = self.i4_c.q.val();
-        self.ram_next.read_address.next = self.i4_c.q.val();
-        self.ram_alloc.read_address.next = self.i4_c.q.val();
-        self.ram_lost.read_address.next = self.i4_c.q.val();
-        self.ram_off.read_address.next = self.i4_c.q.val();
-        self.ram_path.read_address.next = self.i4_c.q.val();
-        self.ram_ppsn.read_address.next = self.i4_c.q.val();
-        self.ram_sent.read_address.next = self.i4_c.q.val();
-        self.ram_hw.read_address.next = self.i4_c.q.val();
-        self.ram_nd.read_address.next = self.i4_c.q.val();
+        // ================= state read: issued from register 3 (the word is registered in the
+        // RAM's output register as the op enters register 5, and in s6_* as it enters 6, with
+        // the write of the op 1 ahead forwarded); while the pipeline holds, the read is issued
+        // again for the op in register 4, which is the next to enter register 5
+        self.ram_base.read_address.next = self.i3_c.q.val();
+        self.ram_next.read_address.next = self.i3_c.q.val();
+        self.ram_alloc.read_address.next = self.i3_c.q.val();
+        self.ram_lost.read_address.next = self.i3_c.q.val();
+        self.ram_off.read_address.next = self.i3_c.q.val();
+        self.ram_path.read_address.next = self.i3_c.q.val();
+        self.ram_ppsn.read_address.next = self.i3_c.q.val();
+        self.ram_sent.read_address.next = self.i3_c.q.val();
+        self.ram_hw.read_address.next = self.i3_c.q.val();
+        self.ram_nd.read_address.next = self.i3_c.q.val();
         if !self.adv.val() {
-            self.ram_base.read_address.next = self.i5_c.q.val();
-            self.ram_next.read_address.next = self.i5_c.q.val();
-            self.ram_alloc.read_address.next = self.i5_c.q.val();
-            self.ram_lost.read_address.next = self.i5_c.q.val();
-            self.ram_off.read_address.next = self.i5_c.q.val();
-            self.ram_path.read_address.next = self.i5_c.q.val();
-            self.ram_ppsn.read_address.next = self.i5_c.q.val();
-            self.ram_sent.read_address.next = self.i5_c.q.val();
-            self.ram_hw.read_address.next = self.i5_c.q.val();
-            self.ram_nd.read_address.next = self.i5_c.q.val();
+            self.ram_base.read_address.next = self.i4_c.q.val();
+            self.ram_next.read_address.next = self.i4_c.q.val();
+            self.ram_alloc.read_address.next = self.i4_c.q.val();
+            self.ram_lost.read_address.next = self.i4_c.q.val();
+            self.ram_off.read_address.next = self.i4_c.q.val();
+            self.ram_path.read_address.next = self.i4_c.q.val();
+            self.ram_ppsn.read_address.next = self.i4_c.q.val();
+            self.ram_sent.read_address.next = self.i4_c.q.val();
+            self.ram_hw.read_address.next = self.i4_c.q.val();
+            self.ram_nd.read_address.next = self.i4_c.q.val();
         }
         self.ram_base.ce.next = self.adv.val();
         self.ram_next.ce.next = self.adv.val();
@@ -1035,96 +1241,115 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.u_hwv.next = self.i6_f.q.val().get_bit(57);
         self.u_hw.next = self.i6_f.q.val().get_bits::<31>(58);
         self.u_nd.next = self.i6_f.q.val().get_bit(89);
-        self.u_ldpv.next = self.i6_f.q.val().get_bit(90);
-        self.u_ldp.next = self.i6_f.q.val().get_bits::<24>(91);
         self.u_now.next = self.i6_f.q.val().get_bits::<32>(115);
-        self.base.next = self.ram_base.read_data.val();
-        self.next.next = self.ram_next.read_data.val();
-        self.alloc.next = self.ram_alloc.read_data.val();
-        self.lost.next = self.ram_lost.read_data.val();
-        self.offs.next = self.ram_off.read_data.val();
-        self.paths.next = self.ram_path.read_data.val();
-        self.ppsns.next = self.ram_ppsn.read_data.val();
-        self.sents.next = self.ram_sent.read_data.val();
+        self.base.next = self.s6_base.q.val();
+        self.next.next = self.s6_next.q.val();
+        self.alloc.next = self.s6_alloc.q.val();
+        self.lost.next = self.s6_lost.q.val();
+        self.offs.next = self.s6_offs.q.val();
+        self.paths.next = self.s6_paths.q.val();
+        self.ppsns.next = self.s6_ppsns.q.val();
+        self.sents.next = self.s6_sents.q.val();
 
-        self.outst.next = self.next.val() - self.base.val();
-        self.room0.next = self.outst.val() < self.k_w24.val();
+        // op-level predicates: computed at stage 5 for each (base, next) the op 1 ahead can
+        // leave (0: unchanged, 1: next + 1, 2: base = its PSN, 3: both = its PSN), selected
+        // here by what it did
+        self.room0.next = self.pc_room.q.val().get_bit(0);
+        self.psn_live.next = self.pc_live.q.val().get_bit(0);
+        self.cum_adv.next = self.pc_cadv.q.val().get_bit(0);
+        self.ack_ok.next = self.pc_ackok.q.val().get_bit(0);
+        if self.a1_f.q.val() & self.a1_ninc.q.val() {
+            self.room0.next = self.pc_room.q.val().get_bit(1);
+            self.psn_live.next = self.pc_live.q.val().get_bit(1);
+            self.cum_adv.next = self.pc_cadv.q.val().get_bit(1);
+            self.ack_ok.next = self.pc_ackok.q.val().get_bit(1);
+        }
+        if self.a1_f.q.val() & self.a1_badv.q.val() {
+            self.room0.next = self.pc_room.q.val().get_bit(2);
+            self.psn_live.next = self.pc_live.q.val().get_bit(2);
+            self.cum_adv.next = self.pc_cadv.q.val().get_bit(2);
+            self.ack_ok.next = self.pc_ackok.q.val().get_bit(2);
+        }
+        if self.a1_f.q.val() & self.a1_rst.q.val() {
+            self.room0.next = self.pc_room.q.val().get_bit(3);
+            self.psn_live.next = self.pc_live.q.val().get_bit(3);
+            self.cum_adv.next = self.pc_cadv.q.val().get_bit(3);
+            self.ack_ok.next = self.pc_ackok.q.val().get_bit(3);
+        }
         self.free0.next = self.alloc.val() != self.k_ones_r.val();
         self.path_ok.next = self.u_path.val() < self.k_p.val();
-        self.psn_slot.next = self.u_psn.val().get_bits::<8>(0) & self.k_wm8.val();
-        self.base_slot.next = self.base.val().get_bits::<8>(0) & self.k_wm8.val();
-        self.psn_live.next = (self.u_psn.val() - self.base.val()) < self.outst.val();
-        self.cum_d.next = self.u_psn.val() - self.base.val();
-        self.cum_adv.next = (self.cum_d.val() != self.k_zero24.val()) & (self.cum_d.val() < self.k_half24.val());
-        self.ack_ok.next = !(((self.u_psn.val() - self.next.val()) != self.k_zero24.val()) & ((self.u_psn.val() - self.next.val()) < self.k_half24.val()));
-
-        // ---- per record predicates (the L loop: each depends on the state word, which the
-        // op 1 ahead may have written; no search and no count is computed here)
         self.u_ppk.next = self.u_ppsn.val() - self.k_k.val();
         self.t_ohj.next = self.k_one_r.val();
-        self.e_psn.next = self.base.val() - self.u_psn.val();
-        self.e_ldp.next = self.base.val() - self.u_ldp.val();
-        self.v_match.next = self.k_zero_r.val();
-        self.v_basem.next = self.k_zero_r.val();
-        self.v_ack.next = self.k_zero_r.val();
-        self.v_ab.next = self.k_zero_r.val();
-        self.v_pm.next = self.k_zero_r.val();
-        self.v_ld.next = self.k_zero_r.val();
-        self.v_ql.next = self.k_zero_r.val();
-        self.v_pass.next = self.k_zero_r.val();
-        self.t_oh.next = self.k_one_r.val();
-        for i in 0..R {
-            self.t_off.next = self.offs.val().get_bits::<8>(i * 8);
-            self.t_d.next = (self.t_off.val() - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
-            self.t_path.next = self.paths.val().get_bits::<4>(i * 4);
-            self.t_ppsn.next = self.ppsns.val().get_bits::<24>(i * 24);
-            self.t_al.next = self.alloc.val().get_bit(i);
-            self.t_lo.next = self.lost.val().get_bit(i);
-            // t_e = (record PSN) - u_psn, t_pd = (record PSN) - ldp: the record PSN is base + t_d
-            self.t_e.next = self.e_psn.val() + bit_cast::<24, 8>(self.t_d.val());
-            self.t_pd.next = self.e_ldp.val() + bit_cast::<24, 8>(self.t_d.val());
-            self.t_key.next = self.u_ppk.val() - self.t_ppsn.val();
-            self.t_ld.next = self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) & (self.t_key.val() < self.k_half24.val());
-            self.t_pass.next = self.t_ld.val() & (!self.u_ldpv.val() | (self.t_pd.val() < self.k_half24.val()));
-            // i6_s is the SACK bitmap rotated to the op's PSN: bit `off` is the record's SACK bit
-            self.t_sb.next = ((self.i6_s.q.val() >> self.t_off.val()) & self.k_one_w.val()).any();
-            if self.t_al.val() & (self.t_off.val() == self.psn_slot.val()) {
-                self.v_match.next = self.v_match.val() | self.t_oh.val();
-            }
-            if self.t_al.val() & !self.t_lo.val() & (self.t_off.val() == self.base_slot.val()) {
-                self.v_basem.next = self.v_basem.val() | self.t_oh.val();
-            }
-            if self.t_al.val() & ((self.cum_adv.val() & (bit_cast::<24, 8>(self.t_d.val()) < self.cum_d.val())) | ((self.t_e.val() < self.k_w24.val()) & self.t_sb.val())) {
-                self.v_ack.next = self.v_ack.val() | self.t_oh.val();
-            }
-            if self.t_al.val() & (self.t_e.val() < self.k_half24.val()) {
-                self.v_ab.next = self.v_ab.val() | self.t_oh.val();
-            }
-            if self.t_al.val() & !self.t_lo.val() & (self.t_path.val() == self.u_path.val()) {
-                self.v_pm.next = self.v_pm.val() | self.t_oh.val();
-            }
-            if self.t_ld.val() {
-                self.v_ld.next = self.v_ld.val() | self.t_oh.val();
-            }
-            if self.t_pass.val() {
-                self.v_pass.next = self.v_pass.val() | self.t_oh.val();
-            }
-            if self.t_al.val() & self.t_lo.val() & !((self.i6_h.q.val() >> self.t_off.val()) & self.k_one_w.val()).any() {
-                self.v_ql.next = self.v_ql.val() | self.t_oh.val();
-            }
-            self.t_oh.next = self.t_oh.val() << 1;
+
+        // ---- per record predicates (the L loop): stage 5's, on each record's stored tag, with
+        // the record the op 1 ahead wrote (w1) taking the ones on its new tag; then masked by
+        // the allocated and lost flags, which the op 1 ahead may have changed
+        self.w1.next = self.k_zero_r.val();
+        if self.a1_f.q.val() {
+            self.w1.next = self.a1_wr.q.val();
         }
+        self.x_m.next = self.pr_m.q.val() & !self.w1.val();
+        if self.pn_m.q.val() {
+            self.x_m.next = self.x_m.val() | self.w1.val();
+        }
+        self.x_bm.next = self.pr_bm0.q.val() & !self.w1.val();
+        if self.a1_f.q.val() & self.a1_badv.q.val() {
+            self.x_bm.next = self.pr_bm1.q.val() & !self.w1.val();
+        }
+        if self.pn_bm.q.val() {
+            self.x_bm.next = self.x_bm.val() | self.w1.val();
+        }
+        self.x_cum.next = self.pr_cum.q.val() & !self.w1.val();
+        if self.pn_cum.q.val() {
+            self.x_cum.next = self.x_cum.val() | self.w1.val();
+        }
+        self.x_sack.next = self.pr_sack.q.val() & !self.w1.val();
+        if self.pn_sack.q.val() {
+            self.x_sack.next = self.x_sack.val() | self.w1.val();
+        }
+        self.x_ab.next = self.pr_ab.q.val() & !self.w1.val();
+        if self.pn_ab.q.val() {
+            self.x_ab.next = self.x_ab.val() | self.w1.val();
+        }
+        self.x_pm.next = self.pr_pm.q.val() & !self.w1.val();
+        if self.pn_pm.q.val() {
+            self.x_pm.next = self.x_pm.val() | self.w1.val();
+        }
+        self.x_ld.next = self.pr_ld.q.val() & !self.w1.val();
+        if self.pn_ld.q.val() {
+            self.x_ld.next = self.x_ld.val() | self.w1.val();
+        }
+        self.x_pass.next = self.pr_pass.q.val() & !self.w1.val();
+        if self.pn_pass.q.val() {
+            self.x_pass.next = self.x_pass.val() | self.w1.val();
+        }
+        self.x_qh.next = self.pr_qh.q.val() & !self.w1.val();
+        if self.pn_qh.q.val() {
+            self.x_qh.next = self.x_qh.val() | self.w1.val();
+        }
+        self.v_match.next = self.alloc.val() & self.x_m.val();
+        self.v_basem.next = self.alloc.val() & !self.lost.val() & self.x_bm.val();
+        self.v_ack.next = self.alloc.val() & self.x_sack.val();
+        if self.cum_adv.val() {
+            self.v_ack.next = self.alloc.val() & (self.x_cum.val() | self.x_sack.val());
+        }
+        self.v_ab.next = self.alloc.val() & self.x_ab.val();
+        self.v_pm.next = self.alloc.val() & !self.lost.val() & self.x_pm.val();
+        self.v_ld.next = self.alloc.val() & !self.lost.val() & self.x_ld.val();
+        self.v_pass.next = self.alloc.val() & !self.lost.val() & self.x_pass.val();
+        self.v_ql.next = self.alloc.val() & self.lost.val() & self.x_qh.val();
 
         // ---- LDET / DRAIN batches. LDET's first batch: the records at or above the highest
-        // key of a record past the decrease point (all of them if none is), found by comparing
-        // every pair of keys (a tree, not a chain; yosys shares each key's subtraction); the
-        // second: the rest.
+        // key of a record past the decrease point (all of them if none is); the second: the
+        // rest. Up to 16 records every pair's order is stage 5's (pr_lt, patched for the
+        // record the op 1 ahead wrote): a 16-input OR per record; beyond, a walk over keys.
         self.v_b1.next = self.k_zero_r.val();
         self.v_b2.next = self.k_zero_r.val();
         self.v_mlast.next = self.k_zero_r.val();
         self.t_hm.next = self.k_ones_r.val() << 1;
         // beyond 16 records, the highest key of a passing record by a walk
-        self.t_kj.next = self.k_zero24.val();
+        self.t_key.next = self.k_zero24.val();
+        self.t_lt.next = false;
         self.has_pass.next = false;
         self.cut_key.next = self.k_zero24.val();
         for _c in 0..Self::WALK {
@@ -1138,19 +1363,27 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         }
         self.t_oh.next = self.k_one_r.val();
         for i in 0..R {
-            self.t_key.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(i * 24);
             self.t_blk.next = self.k_zero_r.val();
             for _m in 0..Self::PAIRWISE {
                 self.t_ohj.next = self.k_one_r.val();
                 for j in 0..R {
-                    self.t_kj.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(j * 24);
-                    if self.v_pass.val().get_bit(j) & (self.t_key.val() < self.t_kj.val()) {
-                        self.t_blk.next = self.t_blk.val() | self.t_ohj.val();
+                    if j != i {
+                        self.t_lt.next = self.pr_lt.q.val().get_bit(i * 16 + j);
+                        if self.w1.val().get_bit(i) {
+                            self.t_lt.next = self.pn_ltr.q.val().get_bit(j);
+                        }
+                        if self.w1.val().get_bit(j) {
+                            self.t_lt.next = self.pn_ltc.q.val().get_bit(i);
+                        }
+                        if self.v_pass.val().get_bit(j) & self.t_lt.val() {
+                            self.t_blk.next = self.t_blk.val() | self.t_ohj.val();
+                        }
                     }
                     self.t_ohj.next = self.t_ohj.val() << 1;
                 }
             }
             for _c in 0..Self::WALK {
+                self.t_key.next = self.u_ppk.val() - self.ppsns.val().get_bits::<24>(i * 24);
                 if self.has_pass.val() & (self.t_key.val() < self.cut_key.val()) {
                     self.t_blk.next = self.k_one_r.val();
                 }
@@ -1190,8 +1423,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.r_retx.next = false;
         self.n_base.next = self.base.val();
         self.n_next.next = self.next.val();
-        self.n_hw.next = self.ram_hw.read_data.val();
-        self.n_nd.next = self.ram_nd.read_data.val().any();
+        self.n_hw.next = self.s6_hw.q.val();
+        self.n_nd.next = self.s6_nd.q.val();
         if self.u_op.val() == self.k_op_reset.val() {
             self.r_ok.next = true;
             self.n_base.next = self.u_psn.val();
@@ -1322,6 +1555,213 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.ram_sent.write_data.next = self.n_sents.val();
         self.ram_hw.write_data.next = self.n_hw.val();
         self.ram_nd.write_data.next = bit_cast::<1, 1>(self.n_nd.val().into());
+
+        // ================= stage 5 (P): from the RAM's word (every write but the op 1 ahead's)
+        // and the op's own fields, the per-record predicates on each stored tag; the same on
+        // the tag the op 1 ahead (in L now) writes if it is a SEND; the op-level predicates
+        // for each (base, next) it can leave. All registered into register 6.
+        self.g_psn.next = self.i5_f.q.val().get_bits::<24>(4);
+        self.g_path.next = self.i5_f.q.val().get_bits::<4>(29);
+        self.g_ppsn.next = self.i5_f.q.val().get_bits::<24>(33);
+        self.g_ldpv.next = self.i5_f.q.val().get_bit(90);
+        self.g_ldp.next = self.i5_f.q.val().get_bits::<24>(91);
+        self.g_ppk.next = self.g_ppsn.val() - self.k_k.val();
+        self.g_pslot.next = self.g_psn.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.g_base.next = self.ram_base.read_data.val();
+        self.g_next.next = self.ram_next.read_data.val();
+        self.g_offs.next = self.ram_off.read_data.val();
+        self.g_paths.next = self.ram_path.read_data.val();
+        self.g_ppsns.next = self.ram_ppsn.read_data.val();
+        self.g_e_psn.next = self.g_base.val() - self.g_psn.val();
+        self.g_e_ldp.next = self.g_base.val() - self.g_ldp.val();
+        self.g_bslot.next = self.g_base.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.g_bslot1.next = self.u_psn.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.g_m.next = self.k_zero_r.val();
+        self.g_bm0.next = self.k_zero_r.val();
+        self.g_bm1.next = self.k_zero_r.val();
+        self.g_cum.next = self.k_zero_r.val();
+        self.g_sack.next = self.k_zero_r.val();
+        self.g_ab.next = self.k_zero_r.val();
+        self.g_pm.next = self.k_zero_r.val();
+        self.g_ld.next = self.k_zero_r.val();
+        self.g_pass.next = self.k_zero_r.val();
+        self.g_qh.next = self.k_zero_r.val();
+        self.g_oh.next = self.k_one_r.val();
+        for i in 0..R {
+            self.g_off.next = self.g_offs.val().get_bits::<8>(i * 8);
+            self.g_d.next = (self.g_off.val() - self.g_base.val().get_bits::<8>(0)) & self.k_wm8.val();
+            // g_e = (record PSN) - psn, g_pd = (record PSN) - ldp: the record PSN is base + g_d
+            self.g_e.next = self.g_e_psn.val() + bit_cast::<24, 8>(self.g_d.val());
+            self.g_pd.next = self.g_e_ldp.val() + bit_cast::<24, 8>(self.g_d.val());
+            self.g_key.next = self.g_ppk.val() - self.g_ppsns.val().get_bits::<24>(i * 24);
+            // i5_s is the SACK bitmap rotated to the op's PSN: bit `off` is the record's SACK bit
+            self.g_sb.next = ((self.i5_s.q.val() >> self.g_off.val()) & self.k_one_w.val()).any();
+            if self.g_off.val() == self.g_pslot.val() {
+                self.g_m.next = self.g_m.val() | self.g_oh.val();
+            }
+            if self.g_off.val() == self.g_bslot.val() {
+                self.g_bm0.next = self.g_bm0.val() | self.g_oh.val();
+            }
+            if self.g_off.val() == self.g_bslot1.val() {
+                self.g_bm1.next = self.g_bm1.val() | self.g_oh.val();
+            }
+            if self.g_e.val() >= self.k_half24.val() {
+                self.g_cum.next = self.g_cum.val() | self.g_oh.val();
+            }
+            if (self.g_e.val() < self.k_w24.val()) & self.g_sb.val() {
+                self.g_sack.next = self.g_sack.val() | self.g_oh.val();
+            }
+            if self.g_e.val() < self.k_half24.val() {
+                self.g_ab.next = self.g_ab.val() | self.g_oh.val();
+            }
+            if self.g_paths.val().get_bits::<4>(i * 4) == self.g_path.val() {
+                self.g_pm.next = self.g_pm.val() | self.g_oh.val();
+                if self.g_key.val() < self.k_half24.val() {
+                    self.g_ld.next = self.g_ld.val() | self.g_oh.val();
+                    if !self.g_ldpv.val() | (self.g_pd.val() < self.k_half24.val()) {
+                        self.g_pass.next = self.g_pass.val() | self.g_oh.val();
+                    }
+                }
+            }
+            if !((self.i5_h.q.val() >> self.g_off.val()) & self.k_one_w.val()).any() {
+                self.g_qh.next = self.g_qh.val() | self.g_oh.val();
+            }
+            self.g_oh.next = self.g_oh.val() << 1;
+        }
+        // the order of two eligible keys (both below 2^23): key i < key j iff path PSN j is
+        // before path PSN i, the sign of their difference (the op's highest PSN cancels)
+        self.g_lt.next = self.k_zero256.val();
+        self.g_ltc.next = self.k_zero_r.val();
+        self.g_ltr.next = self.k_zero_r.val();
+        self.g_ohl.next = self.k_one256.val();
+        self.g_pi.next = self.k_zero24.val();
+        self.g_pj.next = self.k_zero24.val();
+        self.g_dd.next = self.k_zero24.val();
+        for _m in 0..Self::PAIRWISE {
+            self.g_oh.next = self.k_one_r.val();
+            for i in 0..R {
+                self.g_pi.next = self.g_ppsns.val().get_bits::<24>(i * 24);
+                for j in 0..R {
+                    self.g_pj.next = self.g_ppsns.val().get_bits::<24>(j * 24);
+                    self.g_dd.next = self.g_pj.val() - self.g_pi.val();
+                    if self.g_dd.val().get_bit(23) {
+                        self.g_lt.next = self.g_lt.val() | self.g_ohl.val();
+                    }
+                    self.g_ohl.next = self.g_ohl.val() << 1;
+                }
+                for _k in R..16 {
+                    self.g_ohl.next = self.g_ohl.val() << 1;
+                }
+                // against the path PSN the op 1 ahead writes: column (key i < its key) and row
+                self.g_dd.next = self.u_ppsn.val() - self.g_pi.val();
+                if self.g_dd.val().get_bit(23) {
+                    self.g_ltc.next = self.g_ltc.val() | self.g_oh.val();
+                }
+                self.g_dd.next = self.g_pi.val() - self.u_ppsn.val();
+                if self.g_dd.val().get_bit(23) {
+                    self.g_ltr.next = self.g_ltr.val() | self.g_oh.val();
+                }
+                self.g_oh.next = self.g_oh.val() << 1;
+            }
+        }
+        // the tag the op 1 ahead writes: slot of its PSN, its path and path PSN
+        self.g_noff.next = self.send_psn.val().get_bits::<8>(0) & self.k_wm8.val();
+        self.g_ne.next = self.send_psn.val() - self.g_psn.val();
+        self.g_npd.next = self.send_psn.val() - self.g_ldp.val();
+        self.g_nkey.next = self.g_ppk.val() - self.u_ppsn.val();
+        // op-level, for (base, next) = 0: (B, N), 1: (B, N + 1), 2: (its PSN, N), 3: (its PSN, its PSN)
+        self.g_next1.next = self.g_next.val() + self.k_one24.val();
+        self.g_o0.next = self.g_next.val() - self.g_base.val();
+        self.g_o1.next = self.g_next1.val() - self.g_base.val();
+        self.g_o2.next = self.g_next.val() - self.u_psn.val();
+        self.g_d0.next = self.g_psn.val() - self.g_base.val();
+        self.g_d2.next = self.g_psn.val() - self.u_psn.val();
+        self.g_a0.next = self.g_psn.val() - self.g_next.val();
+        self.g_a1.next = self.g_psn.val() - self.g_next1.val();
+        self.g_a3.next = self.g_psn.val() - self.u_psn.val();
+        // each candidate's predicate as a 1-bit signal first: inside a bit_cast rust-hdl writes
+        // `(expr & 4'hf)`, and Verilog widens a negated 1-bit expression before the `~`
+        self.g_r0.next = self.g_o0.val() < self.k_w24.val();
+        self.g_r1.next = self.g_o1.val() < self.k_w24.val();
+        self.g_r2.next = self.g_o2.val() < self.k_w24.val();
+        self.g_l0.next = self.g_d0.val() < self.g_o0.val();
+        self.g_l1.next = self.g_d0.val() < self.g_o1.val();
+        self.g_l2.next = self.g_d2.val() < self.g_o2.val();
+        self.g_c0.next = (self.g_d0.val() != self.k_zero24.val()) & (self.g_d0.val() < self.k_half24.val());
+        self.g_c2.next = (self.g_d2.val() != self.k_zero24.val()) & (self.g_d2.val() < self.k_half24.val());
+        self.g_k0.next = !((self.g_a0.val() != self.k_zero24.val()) & (self.g_a0.val() < self.k_half24.val()));
+        self.g_k1.next = !((self.g_a1.val() != self.k_zero24.val()) & (self.g_a1.val() < self.k_half24.val()));
+        self.g_k3.next = !((self.g_a3.val() != self.k_zero24.val()) & (self.g_a3.val() < self.k_half24.val()));
+        // forwarding into register 6: the op 1 ahead writes this connection as this op moves
+        self.g_fwd.next = self.i6_v.q.val() & (self.i6_c.q.val() == self.i5_c.q.val());
+        if self.adv.val() {
+            self.pr_m.d.next = self.g_m.val();
+            self.pr_bm0.d.next = self.g_bm0.val();
+            self.pr_bm1.d.next = self.g_bm1.val();
+            self.pr_cum.d.next = self.g_cum.val();
+            self.pr_sack.d.next = self.g_sack.val();
+            self.pr_ab.d.next = self.g_ab.val();
+            self.pr_pm.d.next = self.g_pm.val();
+            self.pr_ld.d.next = self.g_ld.val();
+            self.pr_pass.d.next = self.g_pass.val();
+            self.pr_qh.d.next = self.g_qh.val();
+            self.pr_lt.d.next = self.g_lt.val();
+            self.pn_m.d.next = self.g_noff.val() == self.g_pslot.val();
+            self.pn_bm.d.next = self.g_noff.val() == self.g_bslot.val();
+            self.pn_cum.d.next = self.g_ne.val() >= self.k_half24.val();
+            self.pn_sack.d.next = (self.g_ne.val() < self.k_w24.val()) & ((self.i5_s.q.val() >> self.g_noff.val()) & self.k_one_w.val()).any();
+            self.pn_ab.d.next = self.g_ne.val() < self.k_half24.val();
+            self.pn_pm.d.next = self.u_path.val() == self.g_path.val();
+            self.pn_ld.d.next = (self.u_path.val() == self.g_path.val()) & (self.g_nkey.val() < self.k_half24.val());
+            self.pn_pass.d.next = (self.u_path.val() == self.g_path.val()) & (self.g_nkey.val() < self.k_half24.val()) & (!self.g_ldpv.val() | (self.g_npd.val() < self.k_half24.val()));
+            self.pn_qh.d.next = !((self.i5_h.q.val() >> self.g_noff.val()) & self.k_one_w.val()).any();
+            self.pn_ltc.d.next = self.g_ltc.val();
+            self.pn_ltr.d.next = self.g_ltr.val();
+            self.pc_room.d.next = bit_cast::<4, 1>(self.g_r0.val().into())
+                | (bit_cast::<4, 1>(self.g_r1.val().into()) << 1)
+                | (bit_cast::<4, 1>(self.g_r2.val().into()) << 2)
+                | (bit_cast::<4, 1>(true.into()) << 3);
+            self.pc_live.d.next = bit_cast::<4, 1>(self.g_l0.val().into())
+                | (bit_cast::<4, 1>(self.g_l1.val().into()) << 1)
+                | (bit_cast::<4, 1>(self.g_l2.val().into()) << 2);
+            self.pc_cadv.d.next = bit_cast::<4, 1>(self.g_c0.val().into())
+                | (bit_cast::<4, 1>(self.g_c0.val().into()) << 1)
+                | (bit_cast::<4, 1>(self.g_c2.val().into()) << 2)
+                | (bit_cast::<4, 1>(self.g_c2.val().into()) << 3);
+            self.pc_ackok.d.next = bit_cast::<4, 1>(self.g_k0.val().into())
+                | (bit_cast::<4, 1>(self.g_k1.val().into()) << 1)
+                | (bit_cast::<4, 1>(self.g_k0.val().into()) << 2)
+                | (bit_cast::<4, 1>(self.g_k3.val().into()) << 3);
+            self.a1_f.d.next = self.g_fwd.val();
+            // what the op now in L does (its write lands as this op enters L)
+            self.a1_wr.d.next = self.v_wr.val();
+            self.a1_rst.d.next = self.u_op.val() == self.k_op_reset.val();
+            self.a1_badv.d.next = (self.u_op.val() == self.k_op_ack.val()) & self.ack_ok.val() & self.cum_adv.val();
+            self.a1_ninc.d.next = (self.u_op.val() == self.k_op_send.val()) & self.u_new.val() & self.send_ok.val();
+            // register 6's word: the RAM's, or the op 1 ahead's write to the same connection
+            self.s6_base.d.next = self.ram_base.read_data.val();
+            self.s6_next.d.next = self.ram_next.read_data.val();
+            self.s6_alloc.d.next = self.ram_alloc.read_data.val();
+            self.s6_lost.d.next = self.ram_lost.read_data.val();
+            self.s6_offs.d.next = self.ram_off.read_data.val();
+            self.s6_paths.d.next = self.ram_path.read_data.val();
+            self.s6_ppsns.d.next = self.ram_ppsn.read_data.val();
+            self.s6_sents.d.next = self.ram_sent.read_data.val();
+            self.s6_hw.d.next = self.ram_hw.read_data.val();
+            self.s6_nd.d.next = self.ram_nd.read_data.val().any();
+            if self.g_fwd.val() {
+                self.s6_base.d.next = self.n_base.val();
+                self.s6_next.d.next = self.n_next.val();
+                self.s6_alloc.d.next = self.n_alloc.val();
+                self.s6_lost.d.next = self.n_lost.val();
+                self.s6_offs.d.next = self.n_offs.val();
+                self.s6_paths.d.next = self.n_paths.val();
+                self.s6_ppsns.d.next = self.n_ppsns.val();
+                self.s6_sents.d.next = self.n_sents.val();
+                self.s6_hw.d.next = self.n_hw.val();
+                self.s6_nd.d.next = self.n_nd.val();
+            }
+        }
 
         // ================= stage A (register 7 -> 8): after the loop, from the registered
         // pre- and post-state and the op's record sets: the searches (first and last PSN of

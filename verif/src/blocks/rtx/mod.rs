@@ -249,15 +249,15 @@ pub fn mutants() -> Vec<Mutant> {
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[
-    ("held_pipeline_does_not_reread_the_next_ops_connection", "ram_base$read_address = i5_c$q;", "ram_base$read_address = i4_c$q;"),
+    ("held_pipeline_does_not_reread_the_next_ops_connection", "ram_base$read_address = i4_c$q;", "ram_base$read_address = i3_c$q;"),
     ("no_global_stall", "stall = o11_v$q & ~m_ready & ~rst;", "stall = 1'b0;"),
     ("state_written_during_a_stall", "ram_alloc$write_enable = i6_v$q & adv;", "ram_alloc$write_enable = i6_v$q;"),
     ("new_send_ignores_the_free_record_check", "free0 = alloc != k_ones_r;", "free0 = 1'b1;"),
     ("send_accepts_any_path", "path_ok = u_path < k_p;", "path_ok = 1'b1;"),
     ("cumulative_ack_never_moves_the_base", "if (cum_adv) begin\n                n_base = u_psn;", "if (1'b0) begin\n                n_base = u_psn;"),
-    ("ack_past_next_accepted", "ack_ok = ~(((u_psn - next) != k_zero24) & ((u_psn - next) < k_half24));", "ack_ok = 1'b1;"),
-    ("reorder_threshold_off_by_one", "u_ppk = u_ppsn - k_k;", "u_ppk = u_ppsn - 24'h2;"),
-    ("ldet_decrease_point_always_invalid", "u_ldpv = i6_f$q[32'h5a];", "u_ldpv = 1'b0;"),
+    ("ack_past_next_accepted", "g_k0 = ~((g_a0 != k_zero24) & (g_a0 < k_half24));", "g_k0 = 1'b1;"),
+    ("reorder_threshold_off_by_one", "g_ppk = g_ppsn - k_k;", "g_ppk = g_ppsn - 24'h2;"),
+    ("ldet_decrease_point_always_invalid", "g_ldpv = i5_f$q[32'h5a];", "g_ldpv = 1'b0;"),
     ("new_send_does_not_advance_next", "n_next = next + k_one24;", "n_next = next;"),
     ("retransmission_not_flagged", "r_retx = send_ok;", "r_retx = 1'b0;"),
     ("retransmission_keeps_the_lost_flag", "n_lost = (lost | v_los) & ~v_rel & ~v_wr;", "n_lost = (lost | v_los) & ~v_rel;"),
@@ -268,5 +268,9 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("abandon_releases_nothing", "v_rel = v_ab;", "v_rel = k_zero_r;"),
     ("headtmo_marks_nothing_lost", "v_los = v_basem;", "v_los = k_zero_r;"),
     ("retx_counter_never_counts", "c_retx$d = c_retx$q + 32'h1;", "c_retx$d = c_retx$q;"),
+    ("op_1_ahead_write_not_forwarded_into_register_6", "g_fwd = i6_v$q & (i6_c$q == i5_c$q);", "g_fwd = 1'b0;"),
+    ("predicates_not_patched_for_the_record_the_op_1_ahead_wrote", "w1 = a1_wr$q;", "w1 = k_zero_r;"),
+    ("op_level_predicates_miss_a_base_the_op_1_ahead_moved", "a1_badv$d = (u_op == k_op_ack) & ack_ok & cum_adv;", "a1_badv$d = 1'b0;"),
+    ("op_level_predicates_miss_a_next_the_op_1_ahead_moved", "a1_ninc$d = (u_op == k_op_send) & u_new & send_ok;", "a1_ninc$d = 1'b0;"),
     ("head_wait_valid_bit_dropped", "n_hw = (((u_hwv) & 32'hffffffff) << 32'h1f) | ((u_hw) & 32'hffffffff);", "n_hw = ((u_hw) & 32'hffffffff);"),
 ];
