@@ -24,19 +24,27 @@
 //! **Latency** 11 ([`mrnic_model::transport::rtx_shell::RTX_LATENCY`]), applied as the op
 //! leaves register 6; **II** 1, back to back on one connection included (no stall).
 //!
-//! **Pipeline.** Registers 1-5 carry the input beat; on the way into register 6 the SACK
+//! **Pipeline.** Registers 1-5 carry the input beat; on the way into register 5 the SACK
 //! bitmap is rotated to the op's PSN ([`crate::prim::RotateRight`]: bit `off` of it is the
-//! SACK bit of the record with slot `off`). The state read is issued from register 4 (while
-//! the pipeline holds, again for the op in register 5, the next to move); register 6 holds
-//! the beat and the connection's words in the RAMs' output registers
-//! ([`crate::prim::BlockRamReg`], read latency 2: the writes of the ops 1 and 2 ahead are
-//! forwarded into the output register, so the loop starts from flip-flops, not from the
-//! block RAM's clock-to-out).
-//! - **L (register 6, the loop).** Only what the next op of the connection needs: per
-//!   record the predicates (slot match, SACK bit, cumulative release, path match, LDET key),
-//!   the LDET cut (up to R = 16 every pair of keys is compared, then a 16-input AND per
-//!   record; beyond, a walk), the new record (lowest free one, one-hot, from `alloc + 1`) and
-//!   the next state, written back as the op leaves. No search and no count.
+//! SACK bit of the record with slot `off`). The state read is issued from register 3 (while
+//! the pipeline holds, again for the op in register 4, the next to move); the words sit in
+//! the RAMs' output registers ([`crate::prim::BlockRamReg`], read latency 2) as the op
+//! enters register 5, with every write but the op 1 ahead's (which is in L then).
+//! - **P (register 5 -> 6).** From that word and the op's fields, everything that depends on
+//!   a record's stored tag: per record the slot match, head slot (for the stored base and
+//!   for the op 1 ahead's PSN), cumulative (record PSN before the op's), SACK bit, abandon
+//!   range, path match, LDET eligible and past the decrease point, held (`pr_*`); up to
+//!   R = 16 the LDET order of every pair (the sign of the path PSNs' difference: the op's
+//!   highest PSN cancels). The same on the tag the op 1 ahead writes if it is a SEND
+//!   (`pn_*`). The op-level compares (room, PSN live, cumulative advance, ACK not past
+//!   next) for each of the four (base, next) the op 1 ahead can leave (`pc_*`). Register 6
+//!   takes the word again (`s6_*`) with the op 1 ahead's write muxed in (same connection).
+//! - **L (register 6, the loop).** Only what the next op of the connection needs: select
+//!   the op-level predicates by what the op 1 ahead did (`a1_*`), patch the record it wrote
+//!   (its one-hot), mask with alloc/lost, the LDET cut (up to R = 16 a 16-input OR per
+//!   record over the pairs' order; beyond, a walk over the keys), the new record (lowest
+//!   free, one-hot, from `alloc + 1`) and the next state, written back and forwarded into
+//!   register 6 as the op leaves. No search, no count, no wide compare.
 //! - **A (register 7 -> 8).** From the registered pre-state, post-state and record sets:
 //!   the first/last PSN of each LDET batch and the oldest lost PSN not held (distances from
 //!   the base; up to R = 16 every pair compared, beyond a walk; ties to the first record as
@@ -56,8 +64,9 @@
 //! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM read address / write
 //! enable`, `rst -> s_ready` (and `cl_on` registered -> `s_ready`). No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** None left to the user: the state RAM forwards the write of the op 1 ahead,
-//! and every earlier write has landed before the read.
+//! **Hazards.** None left to the user: the RAMs' output registers forward the writes of the
+//! ops 2 and 3 ahead, register 6 the write of the op 1 ahead, and L patches P's predicates
+//! for what the op 1 ahead changed (one record's tag, base, next, alloc and lost bits).
 //!
 //! **Reset** empties registers 1-6 (never applied) and 7-11, clears counters and scanner;
 //! bank writes of ops past the apply stage still land while `rst` is high. Then the
