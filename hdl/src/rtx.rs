@@ -363,6 +363,24 @@ pub struct RetxQueue<
     p7_nlost: DFF<Bits<R>>,
     p7_noffs: DFF<Bits<R8>>,
     p7_nsents: DFF<Bits<R32>>,
+    p7_npaths: DFF<Bits<R4>>,
+    p7_nppsns: DFF<Bits<R24>>,
+    /// The RAM write of the op in register 7 (it left L at an advancing edge).
+    w_v: DFF<bool>,
+    /// The op 1 ahead (register 6) and the op 2 ahead (its write in flight from p7) are on
+    /// this op's connection: register 6's and stage 5's forwards.
+    fw1: DFF<bool>,
+    fw2: DFF<bool>,
+    w5_base: Signal<Local, Bits<24>>,
+    w5_next: Signal<Local, Bits<24>>,
+    w5_alloc: Signal<Local, Bits<R>>,
+    w5_lost: Signal<Local, Bits<R>>,
+    w5_offs: Signal<Local, Bits<R8>>,
+    w5_paths: Signal<Local, Bits<R4>>,
+    w5_ppsns: Signal<Local, Bits<R24>>,
+    w5_sents: Signal<Local, Bits<R32>>,
+    w5_hw: Signal<Local, Bits<32>>,
+    w5_nd: Signal<Local, bool>,
     p7_nhw: DFF<Bits<32>>,
     p7_nnd: DFF<bool>,
     q8_f: DFF<Bits<33>>,
@@ -767,6 +785,21 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             p7_nlost: Default::default(),
             p7_noffs: Default::default(),
             p7_nsents: Default::default(),
+            p7_npaths: Default::default(),
+            p7_nppsns: Default::default(),
+            w_v: Default::default(),
+            fw1: Default::default(),
+            fw2: Default::default(),
+            w5_base: Default::default(),
+            w5_next: Default::default(),
+            w5_alloc: Default::default(),
+            w5_lost: Default::default(),
+            w5_offs: Default::default(),
+            w5_paths: Default::default(),
+            w5_ppsns: Default::default(),
+            w5_sents: Default::default(),
+            w5_hw: Default::default(),
+            w5_nd: Default::default(),
             p7_nhw: Default::default(),
             p7_nnd: Default::default(),
             q8_f: Default::default(),
@@ -1137,7 +1170,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             i6_c, i6_f, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
             o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
             hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
-            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
+            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
             s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_rst, a1_badv, a1_ninc
         );
 
@@ -1533,37 +1566,71 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.w_x32.next = self.w_x32.val() << 32;
         }
 
-        // ---- the write-back
-        self.ram_base.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_next.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_alloc.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_lost.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_off.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_path.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_ppsn.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_sent.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_hw.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_nd.write_enable.next = self.i6_v.q.val() & self.adv.val();
-        self.ram_base.write_address.next = self.i6_c.q.val();
-        self.ram_next.write_address.next = self.i6_c.q.val();
-        self.ram_alloc.write_address.next = self.i6_c.q.val();
-        self.ram_lost.write_address.next = self.i6_c.q.val();
-        self.ram_off.write_address.next = self.i6_c.q.val();
-        self.ram_path.write_address.next = self.i6_c.q.val();
-        self.ram_ppsn.write_address.next = self.i6_c.q.val();
-        self.ram_sent.write_address.next = self.i6_c.q.val();
-        self.ram_hw.write_address.next = self.i6_c.q.val();
-        self.ram_nd.write_address.next = self.i6_c.q.val();
-        self.ram_base.write_data.next = self.n_base.val();
-        self.ram_next.write_data.next = self.n_next.val();
-        self.ram_alloc.write_data.next = self.n_alloc.val();
-        self.ram_lost.write_data.next = self.n_lost.val();
-        self.ram_off.write_data.next = self.n_offs.val();
-        self.ram_path.write_data.next = self.n_paths.val();
-        self.ram_ppsn.write_data.next = self.n_ppsns.val();
-        self.ram_sent.write_data.next = self.n_sents.val();
-        self.ram_hw.write_data.next = self.n_hw.val();
-        self.ram_nd.write_data.next = bit_cast::<1, 1>(self.n_nd.val().into());
+        // ---- the write-back: registered. The op leaving L writes its word in the next cycle,
+        // from p7_n* (w_v: it left at an advancing edge), so L's next state drives only
+        // flip-flops (register 6's forward, p7, a1), not the block RAMs' pins
+        self.w_v.d.next = self.i6_v.q.val() & self.adv.val();
+        self.ram_base.write_enable.next = self.w_v.q.val();
+        self.ram_next.write_enable.next = self.w_v.q.val();
+        self.ram_alloc.write_enable.next = self.w_v.q.val();
+        self.ram_lost.write_enable.next = self.w_v.q.val();
+        self.ram_off.write_enable.next = self.w_v.q.val();
+        self.ram_path.write_enable.next = self.w_v.q.val();
+        self.ram_ppsn.write_enable.next = self.w_v.q.val();
+        self.ram_sent.write_enable.next = self.w_v.q.val();
+        self.ram_hw.write_enable.next = self.w_v.q.val();
+        self.ram_nd.write_enable.next = self.w_v.q.val();
+        self.ram_base.write_address.next = self.o7_c.q.val();
+        self.ram_next.write_address.next = self.o7_c.q.val();
+        self.ram_alloc.write_address.next = self.o7_c.q.val();
+        self.ram_lost.write_address.next = self.o7_c.q.val();
+        self.ram_off.write_address.next = self.o7_c.q.val();
+        self.ram_path.write_address.next = self.o7_c.q.val();
+        self.ram_ppsn.write_address.next = self.o7_c.q.val();
+        self.ram_sent.write_address.next = self.o7_c.q.val();
+        self.ram_hw.write_address.next = self.o7_c.q.val();
+        self.ram_nd.write_address.next = self.o7_c.q.val();
+        self.ram_base.write_data.next = self.p7_nbase.q.val();
+        self.ram_next.write_data.next = self.p7_nnext.q.val();
+        self.ram_alloc.write_data.next = self.p7_nalloc.q.val();
+        self.ram_lost.write_data.next = self.p7_nlost.q.val();
+        self.ram_off.write_data.next = self.p7_noffs.q.val();
+        self.ram_path.write_data.next = self.p7_npaths.q.val();
+        self.ram_ppsn.write_data.next = self.p7_nppsns.q.val();
+        self.ram_sent.write_data.next = self.p7_nsents.q.val();
+        self.ram_hw.write_data.next = self.p7_nhw.q.val();
+        self.ram_nd.write_data.next = bit_cast::<1, 1>(self.p7_nnd.q.val().into());
+        // the op 2 ahead's write, in flight from p7 while this op is in register 5 (fw2: it
+        // left L at the edge this op entered 5, to the same connection; cleared by a hold,
+        // during which the RAM's output register takes the write itself)
+        self.fw2.d.next = self.adv.val() & self.i6_v.q.val() & (self.i6_c.q.val() == self.i4_c.q.val());
+        self.w5_base.next = self.ram_base.read_data.val();
+        self.w5_next.next = self.ram_next.read_data.val();
+        self.w5_alloc.next = self.ram_alloc.read_data.val();
+        self.w5_lost.next = self.ram_lost.read_data.val();
+        self.w5_offs.next = self.ram_off.read_data.val();
+        self.w5_paths.next = self.ram_path.read_data.val();
+        self.w5_ppsns.next = self.ram_ppsn.read_data.val();
+        self.w5_sents.next = self.ram_sent.read_data.val();
+        self.w5_hw.next = self.ram_hw.read_data.val();
+        self.w5_nd.next = self.ram_nd.read_data.val().any();
+        if self.fw2.q.val() {
+            self.w5_base.next = self.p7_nbase.q.val();
+            self.w5_next.next = self.p7_nnext.q.val();
+            self.w5_alloc.next = self.p7_nalloc.q.val();
+            self.w5_lost.next = self.p7_nlost.q.val();
+            self.w5_offs.next = self.p7_noffs.q.val();
+            self.w5_paths.next = self.p7_npaths.q.val();
+            self.w5_ppsns.next = self.p7_nppsns.q.val();
+            self.w5_sents.next = self.p7_nsents.q.val();
+            self.w5_hw.next = self.p7_nhw.q.val();
+            self.w5_nd.next = self.p7_nnd.q.val();
+        }
+        // the op 1 ahead, in L now, to the same connection (fw1: registered as the two ops
+        // entered registers 5 and 6)
+        if self.adv.val() {
+            self.fw1.d.next = self.i5_v.q.val() & (self.i5_c.q.val() == self.i4_c.q.val());
+        }
 
         // ================= stage 5 (P): from the RAM's word (every write but the op 1 ahead's)
         // and the op's own fields, the per-record predicates on each stored tag; the same on
@@ -1576,11 +1643,11 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.g_ldp.next = self.i5_f.q.val().get_bits::<24>(91);
         self.g_ppk.next = self.g_ppsn.val() - self.k_k.val();
         self.g_pslot.next = self.g_psn.val().get_bits::<8>(0) & self.k_wm8.val();
-        self.g_base.next = self.ram_base.read_data.val();
-        self.g_next.next = self.ram_next.read_data.val();
-        self.g_offs.next = self.ram_off.read_data.val();
-        self.g_paths.next = self.ram_path.read_data.val();
-        self.g_ppsns.next = self.ram_ppsn.read_data.val();
+        self.g_base.next = self.w5_base.val();
+        self.g_next.next = self.w5_next.val();
+        self.g_offs.next = self.w5_offs.val();
+        self.g_paths.next = self.w5_paths.val();
+        self.g_ppsns.next = self.w5_ppsns.val();
         self.g_e_psn.next = self.g_base.val() - self.g_psn.val();
         self.g_e_ldp.next = self.g_base.val() - self.g_ldp.val();
         self.g_bslot.next = self.g_base.val().get_bits::<8>(0) & self.k_wm8.val();
@@ -1702,7 +1769,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.g_k1.next = !((self.g_a1.val() != self.k_zero24.val()) & (self.g_a1.val() < self.k_half24.val()));
         self.g_k3.next = !((self.g_a3.val() != self.k_zero24.val()) & (self.g_a3.val() < self.k_half24.val()));
         // forwarding into register 6: the op 1 ahead writes this connection as this op moves
-        self.g_fwd.next = self.i6_v.q.val() & (self.i6_c.q.val() == self.i5_c.q.val());
+        self.g_fwd.next = self.fw1.q.val() & self.i6_v.q.val();
         if self.adv.val() {
             self.pr_m.d.next = self.g_m.val();
             self.pr_bm0.d.next = self.g_bm0.val();
@@ -1748,16 +1815,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.a1_badv.d.next = (self.u_op.val() == self.k_op_ack.val()) & self.ack_ok.val() & self.cum_adv.val();
             self.a1_ninc.d.next = (self.u_op.val() == self.k_op_send.val()) & self.u_new.val() & self.send_ok.val();
             // register 6's word: the RAM's, or the op 1 ahead's write to the same connection
-            self.s6_base.d.next = self.ram_base.read_data.val();
-            self.s6_next.d.next = self.ram_next.read_data.val();
-            self.s6_alloc.d.next = self.ram_alloc.read_data.val();
-            self.s6_lost.d.next = self.ram_lost.read_data.val();
-            self.s6_offs.d.next = self.ram_off.read_data.val();
-            self.s6_paths.d.next = self.ram_path.read_data.val();
-            self.s6_ppsns.d.next = self.ram_ppsn.read_data.val();
-            self.s6_sents.d.next = self.ram_sent.read_data.val();
-            self.s6_hw.d.next = self.ram_hw.read_data.val();
-            self.s6_nd.d.next = self.ram_nd.read_data.val().any();
+            self.s6_base.d.next = self.w5_base.val();
+            self.s6_next.d.next = self.w5_next.val();
+            self.s6_alloc.d.next = self.w5_alloc.val();
+            self.s6_lost.d.next = self.w5_lost.val();
+            self.s6_offs.d.next = self.w5_offs.val();
+            self.s6_paths.d.next = self.w5_paths.val();
+            self.s6_ppsns.d.next = self.w5_ppsns.val();
+            self.s6_sents.d.next = self.w5_sents.val();
+            self.s6_hw.d.next = self.w5_hw.val();
+            self.s6_nd.d.next = self.w5_nd.val();
             if self.g_fwd.val() {
                 self.s6_base.d.next = self.n_base.val();
                 self.s6_next.d.next = self.n_next.val();
@@ -2074,6 +2141,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.p7_nlost.d.next = self.n_lost.val();
             self.p7_noffs.d.next = self.n_offs.val();
             self.p7_nsents.d.next = self.n_sents.val();
+            self.p7_npaths.d.next = self.n_paths.val();
+            self.p7_nppsns.d.next = self.n_ppsns.val();
             self.p7_nhw.d.next = self.n_hw.val();
             self.p7_nnd.d.next = self.n_nd.val();
             self.q8_f.d.next = self.p7_f.q.val().get_bits::<33>(0);

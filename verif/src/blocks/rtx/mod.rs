@@ -251,7 +251,7 @@ pub fn mutants() -> Vec<Mutant> {
 const MUTANTS: &[(&str, &str, &str)] = &[
     ("held_pipeline_does_not_reread_the_next_ops_connection", "ram_base$read_address = i4_c$q;", "ram_base$read_address = i3_c$q;"),
     ("no_global_stall", "stall = o11_v$q & ~m_ready & ~rst;", "stall = 1'b0;"),
-    ("state_written_during_a_stall", "ram_alloc$write_enable = i6_v$q & adv;", "ram_alloc$write_enable = i6_v$q;"),
+    ("state_written_during_a_stall", "w_v$d = i6_v$q & adv;", "w_v$d = i6_v$q;"),
     ("new_send_ignores_the_free_record_check", "free0 = alloc != k_ones_r;", "free0 = 1'b1;"),
     ("send_accepts_any_path", "path_ok = u_path < k_p;", "path_ok = 1'b1;"),
     ("cumulative_ack_never_moves_the_base", "if (cum_adv) begin\n                n_base = u_psn;", "if (1'b0) begin\n                n_base = u_psn;"),
@@ -268,7 +268,8 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("abandon_releases_nothing", "v_rel = v_ab;", "v_rel = k_zero_r;"),
     ("headtmo_marks_nothing_lost", "v_los = v_basem;", "v_los = k_zero_r;"),
     ("retx_counter_never_counts", "c_retx$d = c_retx$q + 32'h1;", "c_retx$d = c_retx$q;"),
-    ("op_1_ahead_write_not_forwarded_into_register_6", "g_fwd = i6_v$q & (i6_c$q == i5_c$q);", "g_fwd = 1'b0;"),
+    ("op_1_ahead_write_not_forwarded_into_register_6", "g_fwd = fw1$q & i6_v$q;", "g_fwd = 1'b0;"),
+    ("op_2_ahead_write_not_forwarded_into_stage_5", "fw2$d = adv & i6_v$q & (i6_c$q == i4_c$q);", "fw2$d = 1'b0;"),
     ("predicates_not_patched_for_the_record_the_op_1_ahead_wrote", "w1 = a1_wr$q;", "w1 = k_zero_r;"),
     ("op_level_predicates_miss_a_base_the_op_1_ahead_moved", "a1_badv$d = (u_op == k_op_ack) & ack_ok & cum_adv;", "a1_badv$d = 1'b0;"),
     ("op_level_predicates_miss_a_next_the_op_1_ahead_moved", "a1_ninc$d = (u_op == k_op_send) & u_new & send_ok;", "a1_ninc$d = 1'b0;"),
