@@ -29,7 +29,10 @@
 //! SACK bit of the record with slot `off`). The state read is issued from register 3 (while
 //! the pipeline holds, again for the op in register 4, the next to move); the words sit in
 //! the RAMs' output registers ([`crate::prim::BlockRamReg`], read latency 2) as the op
-//! enters register 5, with every write but the op 1 ahead's (which is in L then).
+//! enters register 5. The RAMs are written one cycle after L, from register 7 (`p7_n*`,
+//! `w_v`), so L's next state drives flip-flops only; stage 5 muxes in the op 2 ahead's
+//! word from register 7 while its write is in flight (`fw2`): the word then holds every
+//! write but the op 1 ahead's, which is in L.
 //! - **P (register 5 -> 6).** From that word and the op's fields, everything that depends on
 //!   a record's stored tag: per record the slot match, head slot (for the stored base and
 //!   for the op 1 ahead's PSN), cumulative (record PSN before the op's), SACK bit, abandon
@@ -64,8 +67,9 @@
 //! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM read address / write
 //! enable`, `rst -> s_ready` (and `cl_on` registered -> `s_ready`). No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** None left to the user: the RAMs' output registers forward the writes of the
-//! ops 2 and 3 ahead, register 6 the write of the op 1 ahead, and L patches P's predicates
+//! **Hazards.** None left to the user: the RAMs' output registers forward the writes that
+//! land while they load, stage 5 muxes in the op 2 ahead's (register 7), register 6 the op 1
+//! ahead's next state, and L patches P's predicates
 //! for what the op 1 ahead changed (one record's tag, base, next, alloc and lost bits).
 //!
 //! **Reset** empties registers 1-6 (never applied) and 7-11, clears counters and scanner;
