@@ -235,6 +235,11 @@ pub struct RetxQueue<
     /// wrote (one-hot), RESET, base moved to its PSN (ACK), next + 1 (new SEND).
     a1_f: DFF<bool>,
     a1_wr: DFF<Bits<R>>,
+    /// The tag the op 1 ahead wrote into that record: slot, path, path PSN, send time.
+    a1_off: DFF<Bits<8>>,
+    a1_path: DFF<Bits<4>>,
+    a1_ppsn: DFF<Bits<24>>,
+    a1_sent: DFF<Bits<32>>,
     a1_rst: DFF<bool>,
     a1_badv: DFF<bool>,
     a1_ninc: DFF<bool>,
@@ -1048,6 +1053,10 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             pc_ackok: Default::default(),
             a1_f: Default::default(),
             a1_wr: Default::default(),
+            a1_off: Default::default(),
+            a1_path: Default::default(),
+            a1_ppsn: Default::default(),
+            a1_sent: Default::default(),
             a1_rst: Default::default(),
             a1_badv: Default::default(),
             a1_ninc: Default::default(),
@@ -1175,7 +1184,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
             hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
             p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
-            s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_rst, a1_badv, a1_ninc
+            s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_off, a1_path, a1_ppsn, a1_sent, a1_rst, a1_badv, a1_ninc
         );
 
         // ================= global stall
@@ -1333,6 +1342,32 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.w1.next = self.k_zero_r.val();
         if self.a1_f.q.val() {
             self.w1.next = self.a1_wr.q.val();
+        }
+        // the records' tags are not in the loop: register 6 holds them without the op 1
+        // ahead's write, patched in here from registers (its one-hot and the tag it wrote)
+        self.w_m8.next = self.k_ff_r8.val();
+        self.w_x8.next = bit_cast::<R8, 8>(self.a1_off.q.val());
+        self.w_m4.next = self.k_f_r4.val();
+        self.w_x4.next = bit_cast::<R4, 4>(self.a1_path.q.val());
+        self.w_m24.next = self.k_ff_r24.val();
+        self.w_x24.next = bit_cast::<R24, 24>(self.a1_ppsn.q.val());
+        self.w_m32.next = self.k_ff_r32.val();
+        self.w_x32.next = bit_cast::<R32, 32>(self.a1_sent.q.val());
+        for i in 0..R {
+            if self.w1.val().get_bit(i) {
+                self.offs.next = (self.offs.val() & !self.w_m8.val()) | self.w_x8.val();
+                self.paths.next = (self.paths.val() & !self.w_m4.val()) | self.w_x4.val();
+                self.ppsns.next = (self.ppsns.val() & !self.w_m24.val()) | self.w_x24.val();
+                self.sents.next = (self.sents.val() & !self.w_m32.val()) | self.w_x32.val();
+            }
+            self.w_m8.next = self.w_m8.val() << 8;
+            self.w_x8.next = self.w_x8.val() << 8;
+            self.w_m4.next = self.w_m4.val() << 4;
+            self.w_x4.next = self.w_x4.val() << 4;
+            self.w_m24.next = self.w_m24.val() << 24;
+            self.w_x24.next = self.w_x24.val() << 24;
+            self.w_m32.next = self.w_m32.val() << 32;
+            self.w_x32.next = self.w_x32.val() << 32;
         }
         self.x_m.next = self.pr_m.q.val() & !self.w1.val();
         if self.pn_m.q.val() {
@@ -1815,6 +1850,10 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.a1_f.d.next = self.g_fwd.val();
             // what the op now in L does (its write lands as this op enters L)
             self.a1_wr.d.next = self.v_wr.val();
+            self.a1_off.d.next = self.t_slot8.val();
+            self.a1_path.d.next = self.u_path.val();
+            self.a1_ppsn.d.next = self.u_ppsn.val();
+            self.a1_sent.d.next = self.u_now.val();
             self.a1_rst.d.next = self.u_op.val() == self.k_op_reset.val();
             self.a1_badv.d.next = (self.u_op.val() == self.k_op_ack.val()) & self.ack_ok.val() & self.cum_adv.val();
             self.a1_ninc.d.next = (self.u_op.val() == self.k_op_send.val()) & self.u_new.val() & self.send_ok.val();
@@ -1834,10 +1873,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.s6_next.d.next = self.n_next.val();
                 self.s6_alloc.d.next = self.n_alloc.val();
                 self.s6_lost.d.next = self.n_lost.val();
-                self.s6_offs.d.next = self.n_offs.val();
-                self.s6_paths.d.next = self.n_paths.val();
-                self.s6_ppsns.d.next = self.n_ppsns.val();
-                self.s6_sents.d.next = self.n_sents.val();
                 self.s6_hw.d.next = self.n_hw.val();
                 self.s6_nd.d.next = self.n_nd.val();
             }
