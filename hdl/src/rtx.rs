@@ -356,6 +356,14 @@ pub struct RetxQueue<
     p7_f: DFF<Bits<160>>,
     p7_base: DFF<Bits<24>>,
     p7_offs: DFF<Bits<R8>>,
+    /// Up to R = 16, bit 16 i + j: record j beats record i for the first (last) of a batch.
+    p7_dmin: DFF<Bits<256>>,
+    p7_dmax: DFF<Bits<256>>,
+    l_di: Signal<Local, Bits<8>>,
+    l_dj: Signal<Local, Bits<8>>,
+    l_ohl: Signal<Local, Bits<256>>,
+    l_dmin: Signal<Local, Bits<256>>,
+    l_dmax: Signal<Local, Bits<256>>,
     p7_paths: DFF<Bits<R4>>,
     p7_lost: DFF<Bits<R>>,
     p7_b1: DFF<Bits<R>>,
@@ -778,6 +786,13 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             p7_f: Default::default(),
             p7_base: Default::default(),
             p7_offs: Default::default(),
+            p7_dmin: Default::default(),
+            p7_dmax: Default::default(),
+            l_di: Default::default(),
+            l_dj: Default::default(),
+            l_ohl: Default::default(),
+            l_dmin: Default::default(),
+            l_dmax: Default::default(),
             p7_paths: Default::default(),
             p7_lost: Default::default(),
             p7_b1: Default::default(),
@@ -1183,7 +1198,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             i6_c, i6_f, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
             o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
             hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
-            p7_f, p7_base, p7_offs, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
+            p7_f, p7_base, p7_offs, p7_dmin, p7_dmax, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
             s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_off, a1_path, a1_ppsn, a1_sent, a1_rst, a1_badv, a1_ninc
         );
 
@@ -1490,6 +1505,41 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             }
             self.t_hm.next = self.t_hm.val() << 1;
             self.t_oh.next = self.t_oh.val() << 1;
+        }
+        // the order of the records' distances from the base, for stage A's searches (up to 16
+        // records; from the pre-state, off the loop: it only feeds register 7). j beats i: a
+        // smaller (larger) distance, or an equal one and earlier
+        self.l_dmin.next = self.k_zero256.val();
+        self.l_dmax.next = self.k_zero256.val();
+        self.l_ohl.next = self.k_one256.val();
+        self.l_di.next = self.k_zero8.val();
+        self.l_dj.next = self.k_zero8.val();
+        self.t_bmin.next = false;
+        self.t_bmax.next = false;
+        for _m in 0..Self::PAIRWISE {
+            for i in 0..R {
+                self.l_di.next = (self.offs.val().get_bits::<8>(i * 8) - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
+                for j in 0..R {
+                    self.l_dj.next = (self.offs.val().get_bits::<8>(j * 8) - self.base.val().get_bits::<8>(0)) & self.k_wm8.val();
+                    if j < i {
+                        self.t_bmin.next = self.l_dj.val() <= self.l_di.val();
+                        self.t_bmax.next = self.l_dj.val() >= self.l_di.val();
+                    } else {
+                        self.t_bmin.next = self.l_dj.val() < self.l_di.val();
+                        self.t_bmax.next = self.l_dj.val() > self.l_di.val();
+                    }
+                    if self.t_bmin.val() {
+                        self.l_dmin.next = self.l_dmin.val() | self.l_ohl.val();
+                    }
+                    if self.t_bmax.val() {
+                        self.l_dmax.next = self.l_dmax.val() | self.l_ohl.val();
+                    }
+                    self.l_ohl.next = self.l_ohl.val() << 1;
+                }
+                for _k in R..16 {
+                    self.l_ohl.next = self.l_ohl.val() << 1;
+                }
+            }
         }
         // the lowest free record (one-hot): a new SEND's record
         self.v_lz.next = !self.alloc.val() & (self.alloc.val() + self.k_one_r.val());
@@ -1943,15 +1993,9 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.bt_q.next = self.k_zero_r.val();
                 self.t_ohj.next = self.k_one_r.val();
                 for j in 0..R {
-                    self.t_dj.next = (self.p7_offs.q.val().get_bits::<8>(j * 8) - self.x_base8.val()) & self.k_wm8.val();
-                    // j beats i: a smaller (larger) distance, or an equal one and earlier
-                    if j < i {
-                        self.t_bmin.next = self.t_dj.val() <= self.t_di.val();
-                        self.t_bmax.next = self.t_dj.val() >= self.t_di.val();
-                    } else {
-                        self.t_bmin.next = self.t_dj.val() < self.t_di.val();
-                        self.t_bmax.next = self.t_dj.val() > self.t_di.val();
-                    }
+                    // j beats i (compared in L, from the pre-state: p7_dmin / p7_dmax)
+                    self.t_bmin.next = self.p7_dmin.q.val().get_bit(i * 16 + j);
+                    self.t_bmax.next = self.p7_dmax.q.val().get_bit(i * 16 + j);
                     if self.p7_b1.q.val().get_bit(j) & self.t_bmin.val() {
                         self.bt_f1.next = self.bt_f1.val() | self.t_ohj.val();
                     }
@@ -2161,6 +2205,8 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.p7_f.d.next = self.i6_f.q.val();
             self.p7_base.d.next = self.base.val();
             self.p7_offs.d.next = self.offs.val();
+            self.p7_dmin.d.next = self.l_dmin.val();
+            self.p7_dmax.d.next = self.l_dmax.val();
             self.p7_paths.d.next = self.paths.val();
             self.p7_lost.d.next = self.lost.val();
             self.p7_b1.d.next = self.v_b1.val();
