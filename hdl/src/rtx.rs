@@ -330,7 +330,6 @@ pub struct RetxQueue<
     o8_c: DFF<Bits<CONN_BITS>>,
     o9_v: DFF<bool>,
     o9_c: DFF<Bits<CONN_BITS>>,
-    o9_f: DFF<Bits<128>>,
     o9_n: DFF<Bits<NP>>,
     o9_l: DFF<Bits<NP>>,
     o10_v: DFF<bool>,
@@ -348,7 +347,6 @@ pub struct RetxQueue<
     b8_c: DFF<Bits<CONN_BITS>>,
     b9_v: DFF<bool>,
     b9_c: DFF<Bits<CONN_BITS>>,
-    b9_d: DFF<Bits<33>>,
     b10_v: DFF<bool>,
     b10_c: DFF<Bits<CONN_BITS>>,
     b10_d: DFF<Bits<33>>,
@@ -408,8 +406,18 @@ pub struct RetxQueue<
     q8_l2: DFF<Bits<8>>,
     q8_qd: DFF<Bits<8>>,
     q8_qpath: DFF<Bits<4>>,
-    q8_selpath: DFF<Bits<4>>,
-    q8_hbsent: DFF<Bits<32>>,
+    /// Stage A's one-hot winners (first/last of each batch, oldest lost, the reported
+    /// path's record, the head record) and what stage B selects with them.
+    q8_offs: DFF<Bits<R8>>,
+    q8_of1: DFF<Bits<R>>,
+    q8_ol1: DFF<Bits<R>>,
+    q8_of2: DFF<Bits<R>>,
+    q8_ol2: DFF<Bits<R>>,
+    q8_oq: DFF<Bits<R>>,
+    q8_osel: DFF<Bits<R>>,
+    q8_ohb: DFF<Bits<R>>,
+    q8_paths: DFF<Bits<R4>>,
+    q8_sents: DFF<Bits<R32>>,
     q8_k1: DFF<Bits<9>>,
     q8_k2: DFF<Bits<9>>,
     q8_n: DFF<Bits<NP>>,
@@ -421,6 +429,39 @@ pub struct RetxQueue<
     q8_nnext: DFF<Bits<24>>,
     q8_nhw: DFF<Bits<32>>,
     q8_nnd: DFF<bool>,
+    // ---- register 9: stage B's selections, for stage C
+    r9_f: DFF<Bits<33>>,
+    r9_base: DFF<Bits<24>>,
+    r9_f1: DFF<Bits<8>>,
+    r9_l1: DFF<Bits<8>>,
+    r9_f2: DFF<Bits<8>>,
+    r9_l2: DFF<Bits<8>>,
+    r9_qd: DFF<Bits<8>>,
+    r9_qpath: DFF<Bits<4>>,
+    r9_selpath: DFF<Bits<4>>,
+    r9_hbsent: DFF<Bits<32>>,
+    r9_k1: DFF<Bits<9>>,
+    r9_k2: DFF<Bits<9>>,
+    r9_fl: DFF<Bits<8>>,
+    r9_ok: DFF<bool>,
+    r9_retx: DFF<bool>,
+    r9_spsn: DFF<Bits<24>>,
+    r9_nnext: DFF<Bits<24>>,
+    r9_nhw: DFF<Bits<32>>,
+    r9_nnd: DFF<bool>,
+    t_ohi: Signal<Local, Bits<R>>,
+    b_o: Signal<Local, Bits<8>>,
+    t_of1: Signal<Local, Bits<R>>,
+    t_ol1: Signal<Local, Bits<R>>,
+    t_of2: Signal<Local, Bits<R>>,
+    t_ol2: Signal<Local, Bits<R>>,
+    t_oq: Signal<Local, Bits<R>>,
+    b_f1: Signal<Local, Bits<8>>,
+    b_l1: Signal<Local, Bits<8>>,
+    b_f2: Signal<Local, Bits<8>>,
+    b_l2: Signal<Local, Bits<8>>,
+    b_qd: Signal<Local, Bits<8>>,
+    b_qpath: Signal<Local, Bits<4>>,
     rot: RotateRight<W>,
     u_ppk: Signal<Local, Bits<24>>,
     v_pass: Signal<Local, Bits<R>>,
@@ -761,7 +802,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             o8_c: Default::default(),
             o9_v: Default::default(),
             o9_c: Default::default(),
-            o9_f: Default::default(),
             o9_n: Default::default(),
             o9_l: Default::default(),
             o10_v: Default::default(),
@@ -779,7 +819,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             b8_c: Default::default(),
             b9_v: Default::default(),
             b9_c: Default::default(),
-            b9_d: Default::default(),
             b10_v: Default::default(),
             b10_c: Default::default(),
             b10_d: Default::default(),
@@ -834,8 +873,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             q8_l2: Default::default(),
             q8_qd: Default::default(),
             q8_qpath: Default::default(),
-            q8_selpath: Default::default(),
-            q8_hbsent: Default::default(),
+            q8_offs: Default::default(),
+            q8_of1: Default::default(),
+            q8_ol1: Default::default(),
+            q8_of2: Default::default(),
+            q8_ol2: Default::default(),
+            q8_oq: Default::default(),
+            q8_osel: Default::default(),
+            q8_ohb: Default::default(),
+            q8_paths: Default::default(),
+            q8_sents: Default::default(),
             q8_k1: Default::default(),
             q8_k2: Default::default(),
             q8_n: Default::default(),
@@ -847,6 +894,38 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             q8_nnext: Default::default(),
             q8_nhw: Default::default(),
             q8_nnd: Default::default(),
+            r9_f: Default::default(),
+            r9_base: Default::default(),
+            r9_f1: Default::default(),
+            r9_l1: Default::default(),
+            r9_f2: Default::default(),
+            r9_l2: Default::default(),
+            r9_qd: Default::default(),
+            r9_qpath: Default::default(),
+            r9_selpath: Default::default(),
+            r9_hbsent: Default::default(),
+            r9_k1: Default::default(),
+            r9_k2: Default::default(),
+            r9_fl: Default::default(),
+            r9_ok: Default::default(),
+            r9_retx: Default::default(),
+            r9_spsn: Default::default(),
+            r9_nnext: Default::default(),
+            r9_nhw: Default::default(),
+            r9_nnd: Default::default(),
+            t_ohi: Default::default(),
+            b_o: Default::default(),
+            t_of1: Default::default(),
+            t_ol1: Default::default(),
+            t_of2: Default::default(),
+            t_ol2: Default::default(),
+            t_oq: Default::default(),
+            b_f1: Default::default(),
+            b_l1: Default::default(),
+            b_f2: Default::default(),
+            b_l2: Default::default(),
+            b_qd: Default::default(),
+            b_qpath: Default::default(),
             u_ppk: Default::default(),
             v_pass: Default::default(),
             t_blk: Default::default(),
@@ -1195,10 +1274,10 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.bank.write_clock.next = self.clock.val();
         dff_setup!(
             self, clock, i1_v, i1_c, i1_f, i1_s, i1_h, i2_v, i2_c, i2_f, i2_s, i2_h, i3_v, i3_c, i3_f, i3_s, i3_h, i4_v, i4_c, i4_f, i4_s, i4_h, i5_v, i5_c, i5_f, i5_s, i5_h, i6_v,
-            i6_c, i6_f, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_f, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
-            o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b9_d, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
+            i6_c, i6_f, o7_v, o7_c, o8_v, o8_c, o9_v, o9_c, o9_n, o9_l, o10_v, o10_c, o10_f, o10_n, o10_l, o11_v, o11_c, o11_f,
+            o11_n, o11_l, b7_v, b8_v, b8_c, b9_v, b9_c, b10_v, b10_c, b10_d, c_send, c_retx, c_acked, c_spur, c_lpath, c_ldrain, c_head, c_tmo, sc, rd_v, rd_c,
             hit_v, hit_c, tmo_v, tmo_c, cl_on, cl_c,
-            p7_f, p7_base, p7_offs, p7_dmin, p7_dmax, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_selpath, q8_hbsent, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd,
+            p7_f, p7_base, p7_offs, p7_dmin, p7_dmax, p7_paths, p7_lost, p7_b1, p7_b2, p7_rel, p7_ql, p7_sel, p7_ok, p7_retx, p7_spsn, p7_nbase, p7_nnext, p7_nalloc, p7_nlost, p7_noffs, p7_nsents, p7_npaths, p7_nppsns, w_v, fw1, fw2, p7_nhw, p7_nnd, q8_f, q8_base, q8_f1, q8_l1, q8_f2, q8_l2, q8_qd, q8_qpath, q8_offs, q8_of1, q8_ol1, q8_of2, q8_ol2, q8_oq, q8_osel, q8_ohb, q8_paths, q8_sents, q8_k1, q8_k2, q8_n, q8_l, q8_fl, q8_ok, q8_retx, q8_spsn, q8_nnext, q8_nhw, q8_nnd, r9_f, r9_base, r9_f1, r9_l1, r9_f2, r9_l2, r9_qd, r9_qpath, r9_selpath, r9_hbsent, r9_k1, r9_k2, r9_fl, r9_ok, r9_retx, r9_spsn, r9_nnext, r9_nhw, r9_nnd,
             s6_base, s6_next, s6_alloc, s6_lost, s6_offs, s6_paths, s6_ppsns, s6_sents, s6_hw, s6_nd, pr_m, pr_bm0, pr_bm1, pr_cum, pr_sack, pr_ab, pr_pm, pr_ld, pr_pass, pr_qh, pr_lt, pn_m, pn_bm, pn_cum, pn_sack, pn_ab, pn_pm, pn_ld, pn_pass, pn_qh, pn_ltc, pn_ltr, pc_room, pc_live, pc_cadv, pc_ackok, a1_f, a1_wr, a1_off, a1_path, a1_ppsn, a1_sent, a1_rst, a1_badv, a1_ninc
         );
 
@@ -1968,6 +2047,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.c_v2.next = false;
         self.c_vq.next = false;
         self.t_dj.next = self.k_zero8.val();
+        self.t_di.next = self.k_zero8.val();
         self.bt_f1.next = self.k_zero_r.val();
         self.bt_l1.next = self.k_zero_r.val();
         self.bt_f2.next = self.k_zero_r.val();
@@ -1979,13 +2059,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.l2.next = self.k_zero8.val();
         self.q_d.next = self.k_zero8.val();
         self.q_path.next = self.k_zero4.val();
-        self.sel_path.next = self.k_zero4.val();
-        self.hb_sent.next = self.k_zero32.val();
-        // up to 16 records: every pair of distances compared (one compare level, then
-        // 16-input ANDs and a one-hot select)
+        self.t_ohi.next = self.k_one_r.val();
+        self.t_of1.next = self.k_zero_r.val();
+        self.t_ol1.next = self.k_zero_r.val();
+        self.t_of2.next = self.k_zero_r.val();
+        self.t_ol2.next = self.k_zero_r.val();
+        self.t_oq.next = self.k_zero_r.val();
+        // up to 16 records: the winners of the pairwise order L registered (16-input ANDs),
+        // one-hot, and every record's distance from the base; stage B selects with them
         for _m in 0..Self::PAIRWISE {
             for i in 0..R {
-                self.t_di.next = (self.p7_offs.q.val().get_bits::<8>(i * 8) - self.x_base8.val()) & self.k_wm8.val();
                 self.bt_f1.next = self.k_zero_r.val();
                 self.bt_l1.next = self.k_zero_r.val();
                 self.bt_f2.next = self.k_zero_r.val();
@@ -2014,21 +2097,21 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                     self.t_ohj.next = self.t_ohj.val() << 1;
                 }
                 if self.p7_b1.q.val().get_bit(i) & !self.bt_f1.val().any() {
-                    self.f1.next = self.f1.val() | self.t_di.val();
+                    self.t_of1.next = self.t_of1.val() | self.t_ohi.val();
                 }
                 if self.p7_b1.q.val().get_bit(i) & !self.bt_l1.val().any() {
-                    self.l1.next = self.l1.val() | self.t_di.val();
+                    self.t_ol1.next = self.t_ol1.val() | self.t_ohi.val();
                 }
                 if self.p7_b2.q.val().get_bit(i) & !self.bt_f2.val().any() {
-                    self.f2.next = self.f2.val() | self.t_di.val();
+                    self.t_of2.next = self.t_of2.val() | self.t_ohi.val();
                 }
                 if self.p7_b2.q.val().get_bit(i) & !self.bt_l2.val().any() {
-                    self.l2.next = self.l2.val() | self.t_di.val();
+                    self.t_ol2.next = self.t_ol2.val() | self.t_ohi.val();
                 }
                 if self.p7_ql.q.val().get_bit(i) & !self.bt_q.val().any() {
-                    self.q_d.next = self.q_d.val() | self.t_di.val();
-                    self.q_path.next = self.q_path.val() | self.p7_paths.q.val().get_bits::<4>(i * 4);
+                    self.t_oq.next = self.t_oq.val() | self.t_ohi.val();
                 }
+                self.t_ohi.next = self.t_ohi.val() << 1;
             }
         }
         // more records: the model's walk, one record after the other (R^2 pairs would not fit)
@@ -2061,14 +2144,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                     self.q_path.next = self.p7_paths.q.val().get_bits::<4>(i * 4);
                     self.c_vq.next = true;
                 }
-            }
-        }
-        for i in 0..R {
-            if self.a_sel.val().get_bit(i) {
-                self.sel_path.next = self.sel_path.val() | self.p7_paths.q.val().get_bits::<4>(i * 4);
-            }
-            if self.a_hbl.val().get_bit(i) {
-                self.hb_sent.next = self.hb_sent.val() | self.p7_nsents.q.val().get_bits::<32>(i * 32);
             }
         }
         // counts: records per batch, released records per path (not lost / lost on an ACK)
@@ -2109,59 +2184,126 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             | (bit_cast::<8, 1>(self.a_hb.val().any().into()) << 5)
             | (bit_cast::<8, 1>((self.n_outst.val() < self.k_w2.val()).into()) << 6);
 
-        // ================= stage B (register 8 -> 9): the PSNs (base + distance), the packed
+        // ================= stage B (register 8 -> 9): the one-hot selections of stage A's
+        // winners (distances, paths, the head record's send time); the walk variant's
+        // results (R > 16) pass through, its one-hots are 0
+        self.b_f1.next = self.q8_f1.q.val();
+        self.b_l1.next = self.q8_l1.q.val();
+        self.b_f2.next = self.q8_f2.q.val();
+        self.b_l2.next = self.q8_l2.q.val();
+        self.b_qd.next = self.q8_qd.q.val();
+        self.b_qpath.next = self.q8_qpath.q.val();
+        self.sel_path.next = self.k_zero4.val();
+        self.hb_sent.next = self.k_zero32.val();
+        self.x_base8.next = self.q8_base.q.val().get_bits::<8>(0);
+        self.b_o.next = self.k_zero8.val();
+        for i in 0..R {
+            if self.q8_of1.q.val().get_bit(i) {
+                self.b_o.next = self.b_o.val() | self.q8_offs.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        if self.q8_of1.q.val().any() {
+            self.b_f1.next = (self.b_o.val() - self.x_base8.val()) & self.k_wm8.val();
+        }
+        self.b_o.next = self.k_zero8.val();
+        for i in 0..R {
+            if self.q8_ol1.q.val().get_bit(i) {
+                self.b_o.next = self.b_o.val() | self.q8_offs.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        if self.q8_ol1.q.val().any() {
+            self.b_l1.next = (self.b_o.val() - self.x_base8.val()) & self.k_wm8.val();
+        }
+        self.b_o.next = self.k_zero8.val();
+        for i in 0..R {
+            if self.q8_of2.q.val().get_bit(i) {
+                self.b_o.next = self.b_o.val() | self.q8_offs.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        if self.q8_of2.q.val().any() {
+            self.b_f2.next = (self.b_o.val() - self.x_base8.val()) & self.k_wm8.val();
+        }
+        self.b_o.next = self.k_zero8.val();
+        for i in 0..R {
+            if self.q8_ol2.q.val().get_bit(i) {
+                self.b_o.next = self.b_o.val() | self.q8_offs.q.val().get_bits::<8>(i * 8);
+            }
+        }
+        if self.q8_ol2.q.val().any() {
+            self.b_l2.next = (self.b_o.val() - self.x_base8.val()) & self.k_wm8.val();
+        }
+        self.b_o.next = self.k_zero8.val();
+        for i in 0..R {
+            if self.q8_oq.q.val().get_bit(i) {
+                self.b_o.next = self.b_o.val() | self.q8_offs.q.val().get_bits::<8>(i * 8);
+                self.b_qpath.next = self.b_qpath.val() | self.q8_paths.q.val().get_bits::<4>(i * 4);
+            }
+        }
+        if self.q8_oq.q.val().any() {
+            self.b_qd.next = (self.b_o.val() - self.x_base8.val()) & self.k_wm8.val();
+        }
+        for i in 0..R {
+            if self.q8_osel.q.val().get_bit(i) {
+                self.sel_path.next = self.sel_path.val() | self.q8_paths.q.val().get_bits::<4>(i * 4);
+            }
+            if self.q8_ohb.q.val().get_bit(i) {
+                self.hb_sent.next = self.hb_sent.val() | self.q8_sents.q.val().get_bits::<32>(i * 32);
+            }
+        }
+
+        // ================= stage C (register 9 -> 10): the PSNs (base + distance), the packed
         // result and the head deadline
-        self.y_op.next = self.q8_f.q.val().get_bits::<4>(0);
-        self.y_psn.next = self.q8_f.q.val().get_bits::<24>(4);
-        self.y_path.next = self.q8_f.q.val().get_bits::<4>(29);
+        self.y_op.next = self.r9_f.q.val().get_bits::<4>(0);
+        self.y_psn.next = self.r9_f.q.val().get_bits::<24>(4);
+        self.y_path.next = self.r9_f.q.val().get_bits::<4>(29);
         self.r_psn.next = self.k_zero24.val();
-        self.r_psn2.next = self.q8_nnext.q.val();
+        self.r_psn2.next = self.r9_nnext.q.val();
         self.r_path.next = self.k_zero4.val();
         self.r_psn3.next = self.k_zero24.val();
         self.r_psn4.next = self.k_zero24.val();
         self.r_k.next = self.k_zero9.val();
         self.r_k2.next = self.k_zero9.val();
-        if (self.y_op.val() == self.k_op_send.val()) & self.q8_ok.q.val() {
-            self.r_psn.next = self.q8_spsn.q.val();
+        if (self.y_op.val() == self.k_op_send.val()) & self.r9_ok.q.val() {
+            self.r_psn.next = self.r9_spsn.q.val();
         }
         if (self.y_op.val() == self.k_op_ldet.val()) | (self.y_op.val() == self.k_op_drain.val()) {
-            if self.q8_ok.q.val() {
+            if self.r9_ok.q.val() {
                 self.r_path.next = self.y_path.val();
             }
             self.r_psn2.next = self.k_zero24.val();
-            if self.q8_fl.q.val().get_bit(2) {
-                self.r_psn.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_f1.q.val());
-                self.r_psn2.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_l1.q.val());
+            if self.r9_fl.q.val().get_bit(2) {
+                self.r_psn.next = self.r9_base.q.val() + bit_cast::<24, 8>(self.r9_f1.q.val());
+                self.r_psn2.next = self.r9_base.q.val() + bit_cast::<24, 8>(self.r9_l1.q.val());
             }
-            if self.q8_fl.q.val().get_bit(3) {
-                self.r_psn3.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_f2.q.val());
-                self.r_psn4.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_l2.q.val());
+            if self.r9_fl.q.val().get_bit(3) {
+                self.r_psn3.next = self.r9_base.q.val() + bit_cast::<24, 8>(self.r9_f2.q.val());
+                self.r_psn4.next = self.r9_base.q.val() + bit_cast::<24, 8>(self.r9_l2.q.val());
             }
-            self.r_k.next = self.q8_k1.q.val();
-            self.r_k2.next = self.q8_k2.q.val();
+            self.r_k.next = self.r9_k1.q.val();
+            self.r_k2.next = self.r9_k2.q.val();
         }
-        if (self.y_op.val() == self.k_op_query.val()) & self.q8_fl.q.val().get_bit(4) {
-            self.r_psn.next = self.q8_base.q.val() + bit_cast::<24, 8>(self.q8_qd.q.val());
-            self.r_path.next = self.q8_qpath.q.val();
+        if (self.y_op.val() == self.k_op_query.val()) & self.r9_fl.q.val().get_bit(4) {
+            self.r_psn.next = self.r9_base.q.val() + bit_cast::<24, 8>(self.r9_qd.q.val());
+            self.r_path.next = self.r9_qpath.q.val();
         }
-        if (self.y_op.val() == self.k_op_headtmo.val()) & self.q8_ok.q.val() {
-            self.r_psn.next = self.q8_base.q.val();
-            self.r_path.next = self.q8_selpath.q.val();
+        if (self.y_op.val() == self.k_op_headtmo.val()) & self.r9_ok.q.val() {
+            self.r_psn.next = self.r9_base.q.val();
+            self.r_path.next = self.r9_selpath.q.val();
         }
         if self.y_op.val() == self.k_op_marklost.val() {
             self.r_psn.next = self.y_psn.val();
-            if self.q8_ok.q.val() {
-                self.r_path.next = self.q8_selpath.q.val();
+            if self.r9_ok.q.val() {
+                self.r_path.next = self.r9_selpath.q.val();
             }
         }
-        self.hd_v.next = self.k_head_on.val() & !(self.q8_fl.q.val().get_bit(6) & self.q8_nnd.q.val()) & self.q8_fl.q.val().get_bit(5) & self.q8_nhw.q.val().get_bit(31);
-        self.hw31.next = self.q8_nhw.q.val().get_bits::<31>(0);
-        self.hd_t.next = self.q8_hbsent.q.val() + bit_cast::<32, 31>(self.hw31.val());
+        self.hd_v.next = self.k_head_on.val() & !(self.r9_fl.q.val().get_bit(6) & self.r9_nnd.q.val()) & self.r9_fl.q.val().get_bit(5) & self.r9_nhw.q.val().get_bit(31);
+        self.hw31.next = self.r9_nhw.q.val().get_bits::<31>(0);
+        self.hd_t.next = self.r9_hbsent.q.val() + bit_cast::<32, 31>(self.hw31.val());
         self.hd.next = bit_cast::<33, 32>(self.hd_t.val()) | (bit_cast::<33, 1>(self.hd_v.val().into()) << 32);
         // packed result: op 0..4, ok 4, psn 5..29, psn2 29..53, path 53..57, k 57..66,
         // k2 66..75, psn3 75..99, psn4 99..123, room 123, free 124, retx 125
         self.r_f.next = bit_cast::<128, 4>(self.y_op.val())
-            | (bit_cast::<128, 1>(self.q8_ok.q.val().into()) << 4)
+            | (bit_cast::<128, 1>(self.r9_ok.q.val().into()) << 4)
             | (bit_cast::<128, 24>(self.r_psn.val()) << 5)
             | (bit_cast::<128, 24>(self.r_psn2.val()) << 29)
             | (bit_cast::<128, 4>(self.r_path.val()) << 53)
@@ -2169,9 +2311,9 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             | (bit_cast::<128, 9>(self.r_k2.val()) << 66)
             | (bit_cast::<128, 24>(self.r_psn3.val()) << 75)
             | (bit_cast::<128, 24>(self.r_psn4.val()) << 99)
-            | (bit_cast::<128, 1>(self.q8_fl.q.val().get_bit(0).into()) << 123)
-            | (bit_cast::<128, 1>(self.q8_fl.q.val().get_bit(1).into()) << 124)
-            | (bit_cast::<128, 1>(self.q8_retx.q.val().into()) << 125);
+            | (bit_cast::<128, 1>(self.r9_fl.q.val().get_bit(0).into()) << 123)
+            | (bit_cast::<128, 1>(self.r9_fl.q.val().get_bit(1).into()) << 124)
+            | (bit_cast::<128, 1>(self.r9_retx.q.val().into()) << 125);
 
         // ================= registers 7..=11 and the bank pipe 7..=10
         if self.rst.val() {
@@ -2196,10 +2338,9 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.b8_c.d.next = self.o7_c.q.val();
             self.b9_v.d.next = self.b8_v.q.val();
             self.b9_c.d.next = self.b8_c.q.val();
-            self.b9_d.d.next = self.hd.val();
             self.b10_v.d.next = self.b9_v.q.val();
             self.b10_c.d.next = self.b9_c.q.val();
-            self.b10_d.d.next = self.b9_d.q.val();
+            self.b10_d.d.next = self.hd.val();
             // o7_c also names the bank write of register 7 (so it moves on reset)
             self.o7_c.d.next = self.i6_c.q.val();
             self.p7_f.d.next = self.i6_f.q.val();
@@ -2238,8 +2379,16 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.q8_l2.d.next = self.l2.val();
             self.q8_qd.d.next = self.q_d.val();
             self.q8_qpath.d.next = self.q_path.val();
-            self.q8_selpath.d.next = self.sel_path.val();
-            self.q8_hbsent.d.next = self.hb_sent.val();
+            self.q8_offs.d.next = self.p7_offs.q.val();
+            self.q8_of1.d.next = self.t_of1.val();
+            self.q8_ol1.d.next = self.t_ol1.val();
+            self.q8_of2.d.next = self.t_of2.val();
+            self.q8_ol2.d.next = self.t_ol2.val();
+            self.q8_oq.d.next = self.t_oq.val();
+            self.q8_osel.d.next = self.a_sel.val();
+            self.q8_ohb.d.next = self.a_hbl.val();
+            self.q8_paths.d.next = self.p7_paths.q.val();
+            self.q8_sents.d.next = self.p7_nsents.q.val();
             self.q8_k1.d.next = self.a_k1.val();
             self.q8_k2.d.next = self.a_k2.val();
             self.q8_n.d.next = self.a_cn.val();
@@ -2251,6 +2400,25 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.q8_nnext.d.next = self.p7_nnext.q.val();
             self.q8_nhw.d.next = self.p7_nhw.q.val();
             self.q8_nnd.d.next = self.p7_nnd.q.val();
+            self.r9_f.d.next = self.q8_f.q.val();
+            self.r9_base.d.next = self.q8_base.q.val();
+            self.r9_f1.d.next = self.b_f1.val();
+            self.r9_l1.d.next = self.b_l1.val();
+            self.r9_f2.d.next = self.b_f2.val();
+            self.r9_l2.d.next = self.b_l2.val();
+            self.r9_qd.d.next = self.b_qd.val();
+            self.r9_qpath.d.next = self.b_qpath.val();
+            self.r9_selpath.d.next = self.sel_path.val();
+            self.r9_hbsent.d.next = self.hb_sent.val();
+            self.r9_k1.d.next = self.q8_k1.q.val();
+            self.r9_k2.d.next = self.q8_k2.q.val();
+            self.r9_fl.d.next = self.q8_fl.q.val();
+            self.r9_ok.d.next = self.q8_ok.q.val();
+            self.r9_retx.d.next = self.q8_retx.q.val();
+            self.r9_spsn.d.next = self.q8_spsn.q.val();
+            self.r9_nnext.d.next = self.q8_nnext.q.val();
+            self.r9_nhw.d.next = self.q8_nhw.q.val();
+            self.r9_nnd.d.next = self.q8_nnd.q.val();
         }
         if self.adv.val() {
             self.o7_v.d.next = self.i6_v.q.val();
@@ -2258,12 +2426,11 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             self.o8_c.d.next = self.o7_c.q.val();
             self.o9_v.d.next = self.o8_v.q.val();
             self.o9_c.d.next = self.o8_c.q.val();
-            self.o9_f.d.next = self.r_f.val();
             self.o9_n.d.next = self.q8_n.q.val();
             self.o9_l.d.next = self.q8_l.q.val();
             self.o10_v.d.next = self.o9_v.q.val();
             self.o10_c.d.next = self.o9_c.q.val();
-            self.o10_f.d.next = self.o9_f.q.val();
+            self.o10_f.d.next = self.r_f.val();
             self.o10_n.d.next = self.o9_n.q.val();
             self.o10_l.d.next = self.o9_l.q.val();
             self.o11_v.d.next = self.o10_v.q.val();

@@ -261,7 +261,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("new_send_does_not_advance_next", "n_next = next + k_one24;", "n_next = next;"),
     ("retransmission_not_flagged", "r_retx = send_ok;", "r_retx = 1'b0;"),
     ("retransmission_keeps_the_lost_flag", "n_lost = (lost | v_los) & ~v_rel & ~v_wr;", "n_lost = (lost | v_los) & ~v_rel;"),
-    ("head_deadline_ignores_new_data_and_half_window", "hd_v = k_head_on & ~(q8_fl$q[32'h6] & q8_nnd$q) & q8_fl$q[32'h5] & q8_nhw$q[32'h1f];", "hd_v = k_head_on & q8_fl$q[32'h5] & q8_nhw$q[32'h1f];"),
+    ("head_deadline_ignores_new_data_and_half_window", "hd_v = k_head_on & ~(r9_fl$q[32'h6] & r9_nnd$q) & r9_fl$q[32'h5] & r9_nhw$q[32'h1f];", "hd_v = k_head_on & r9_fl$q[32'h5] & r9_nhw$q[32'h1f];"),
     ("head_deadline_written_one_register_early", "bank$write_address = b10_c$q;", "bank$write_address = b9_c$q;"),
     ("held_scanner_read_goes_stale", "sc_addr = rd_c$q;", "sc_addr = sc$q;"),
     ("timer_fires_on_an_invalid_deadline", "hit_v$d = rd_v$q & bank$read_data[32'h20] &", "hit_v$d = rd_v$q &"),
@@ -272,6 +272,8 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("op_2_ahead_write_not_forwarded_into_stage_5", "fw2$d = adv & i6_v$q & (i6_c$q == i4_c$q);", "fw2$d = 1'b0;"),
     ("predicates_not_patched_for_the_record_the_op_1_ahead_wrote", "w1 = a1_wr$q;", "w1 = k_zero_r;"),
     ("op_level_predicates_miss_a_base_the_op_1_ahead_moved", "a1_badv$d = (u_op == k_op_ack) & ack_ok & cum_adv;", "a1_badv$d = 1'b0;"),
+    ("stage_a_registers_the_first_record_of_a_batch_as_its_last", "q8_ol1$d = t_ol1;", "q8_ol1$d = t_of1;"),
+    ("stage_b_oldest_lost_distance_not_taken_from_the_base", "b_qd = (b_o - x_base8) & k_wm8;", "b_qd = b_o & k_wm8;"),
     ("op_level_predicates_miss_a_next_the_op_1_ahead_moved", "a1_ninc$d = (u_op == k_op_send) & u_new & send_ok;", "a1_ninc$d = 1'b0;"),
     ("head_wait_valid_bit_dropped", "n_hw = (((u_hwv) & 32'hffffffff) << 32'h1f) | ((u_hw) & 32'hffffffff);", "n_hw = ((u_hw) & 32'hffffffff);"),
 ];
