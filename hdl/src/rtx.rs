@@ -49,14 +49,18 @@
 //!   free, one-hot, from `alloc + 1`) and the next state, written back and forwarded into
 //!   register 6 as the op leaves. No search, no count, no wide compare.
 //! - **A (register 7 -> 8).** From the registered pre-state, post-state and record sets:
-//!   the first/last PSN of each LDET batch and the oldest lost PSN not held (distances from
-//!   the base; up to R = 16 every pair compared, beyond a walk; ties to the first record as
-//!   the model's walk), the path reported, the head record and its send time, the counts
-//!   per batch and per path, room and free.
-//! - **B (register 8 -> 9).** base + distance, the packed result, the head deadline.
-//! Registers 9-11 carry the result (11 is the output register); the bank pipe 7-10 carries
-//! the head deadline (computed at B), written into `rx_hd` as the op leaves register 10.
-//! Registers 7 and 8 (and the bank pipe) move on reset too, so a deadline computed there is
+//!   the winners as one-hot vectors: first and last record of each LDET batch and the oldest
+//!   lost record not held (up to R = 16 from the pairs' order L registered, `p7_dmin` /
+//!   `p7_dmax`; beyond, a walk over the distances, whose results pass B as they are; ties
+//!   to the first record as the model's walk), the record whose path is reported, the head
+//!   record; the counts per batch and per path, room and free.
+//! - **B (register 8 -> 9).** The one-hot selects: each winner's offset and then its
+//!   distance from the base (one 8-bit subtract after the select), the paths, the head
+//!   record's send time.
+//! - **C (register 9 -> 10).** base + distance, the packed result, the head deadline.
+//! Registers 10-11 carry the result (11 is the output register); the bank pipe 7-10 carries
+//! the head deadline (computed at C), written into `rx_hd` as the op leaves register 10.
+//! Registers 7 to 9 (and the bank pipe) move on reset too, so a deadline computed there is
 //! never half applied.
 //!
 //! **Head-timer scanner.** `sc` counts connections; each unheld edge `rd` <- (sc,
