@@ -1670,9 +1670,17 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
                 self.n_base.next = self.u_psn.val();
             }
         }
+        // LDET / DRAIN: the lost set is every eligible record (the two batches' union), so
+        // the cut, which only splits them into batches, stays out of the loop: it feeds
+        // register 7 (p7_b1, p7_b2) for stage A, never the next state
         if (self.u_op.val() == self.k_op_ldet.val()) | (self.u_op.val() == self.k_op_drain.val()) {
-            self.v_los.next = self.v_b1.val() | self.v_b2.val();
             self.r_ok.next = self.path_ok.val();
+        }
+        if self.path_ok.val() & (self.u_op.val() == self.k_op_ldet.val()) {
+            self.v_los.next = self.v_ld.val();
+        }
+        if self.path_ok.val() & (self.u_op.val() == self.k_op_drain.val()) {
+            self.v_los.next = self.v_pm.val();
         }
         if (self.u_op.val() == self.k_op_query.val()) & self.v_ql.val().any() {
             self.r_ok.next = true;
