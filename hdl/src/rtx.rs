@@ -44,10 +44,12 @@
 //!   takes the word again (`s6_*`) with the op 1 ahead's write muxed in (same connection).
 //! - **L (register 6, the loop).** Only what the next op of the connection needs: select
 //!   the op-level predicates by what the op 1 ahead did (`a1_*`), patch the record it wrote
-//!   (its one-hot), mask with alloc/lost, the LDET cut (up to R = 16 a 16-input OR per
-//!   record over the pairs' order; beyond, a walk over the keys), the new record (lowest
-//!   free, one-hot, from `alloc + 1`) and the next state, written back and forwarded into
-//!   register 6 as the op leaves. No search, no count, no wide compare.
+//!   (its one-hot), mask with alloc/lost, the new record (lowest free, one-hot, from
+//!   `alloc + 1`) and the next state, written back and forwarded into register 6 as the op
+//!   leaves. No search, no count, no wide compare. An LDET's (DRAIN's) lost set is its
+//!   eligible set, so the LDET cut that splits it into two batches (up to R = 16 a 16-input
+//!   OR per record over the pairs' order; beyond, a walk over the keys) is computed beside
+//!   L and feeds register 7 only (`p7_b1`, `p7_b2`), not the loop.
 //! - **A (register 7 -> 8).** From the registered pre-state, post-state and record sets:
 //!   the winners as one-hot vectors: first and last record of each LDET batch and the oldest
 //!   lost record not held (up to R = 16 from the pairs' order L registered, `p7_dmin` /
