@@ -651,6 +651,8 @@ pub struct RetxQueue<
     sc_addr: Signal<Local, Bits<CONN_BITS>>,
     // constants
     k_w24: Constant<Bits<24>>,
+    /// The bits of a 24-bit difference at and above log2 W: zero exactly when it is below W.
+    k_nw24: Constant<Bits<24>>,
     k_w2: Constant<Bits<24>>,
     k_wm8: Constant<Bits<8>>,
     k_half24: Constant<Bits<24>>,
@@ -1096,6 +1098,7 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             e_sum_l: Default::default(),
             sc_addr: Default::default(),
             k_w24: Constant::new((W as u64).into()),
+            k_nw24: Constant::new((((1u64 << 24) - 1) & !(W as u64 - 1)).into()),
             k_w2: Constant::new(((W / 2) as u64).into()),
             k_wm8: Constant::new(((W - 1) as u64).into()),
             k_half24: Constant::new((1u64 << 23).into()),
@@ -1830,8 +1833,15 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.g_offs.next = self.w5_offs.val();
         self.g_paths.next = self.w5_paths.val();
         self.g_ppsns.next = self.w5_ppsns.val();
-        self.g_e_psn.next = self.g_base.val() - self.g_psn.val();
-        self.g_e_ldp.next = self.g_base.val() - self.g_ldp.val();
+        // base - psn and base - ldp from both candidates of the word (the RAM's, the op 2
+        // ahead's in register 7) side by side, then the forward's select: the 24-bit
+        // subtracts do not wait for fw2's mux
+        self.g_e_psn.next = self.ram_base.read_data.val() - self.g_psn.val();
+        self.g_e_ldp.next = self.ram_base.read_data.val() - self.g_ldp.val();
+        if self.fw2.q.val() {
+            self.g_e_psn.next = self.p7_nbase.q.val() - self.g_psn.val();
+            self.g_e_ldp.next = self.p7_nbase.q.val() - self.g_ldp.val();
+        }
         self.g_bslot.next = self.g_base.val().get_bits::<8>(0) & self.k_wm8.val();
         self.g_bslot1.next = self.u_psn.val().get_bits::<8>(0) & self.k_wm8.val();
         self.g_m.next = self.k_zero_r.val();
@@ -1863,20 +1873,22 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             if self.g_off.val() == self.g_bslot1.val() {
                 self.g_bm1.next = self.g_bm1.val() | self.g_oh.val();
             }
-            if self.g_e.val() >= self.k_half24.val() {
+            // the window tests as bit tests on the difference (the half is 2^23, W a power of
+            // two): no compare chain after the add
+            if self.g_e.val().get_bit(23) {
                 self.g_cum.next = self.g_cum.val() | self.g_oh.val();
             }
-            if (self.g_e.val() < self.k_w24.val()) & self.g_sb.val() {
+            if !(self.g_e.val() & self.k_nw24.val()).any() & self.g_sb.val() {
                 self.g_sack.next = self.g_sack.val() | self.g_oh.val();
             }
-            if self.g_e.val() < self.k_half24.val() {
+            if !self.g_e.val().get_bit(23) {
                 self.g_ab.next = self.g_ab.val() | self.g_oh.val();
             }
             if self.g_paths.val().get_bits::<4>(i * 4) == self.g_path.val() {
                 self.g_pm.next = self.g_pm.val() | self.g_oh.val();
-                if self.g_key.val() < self.k_half24.val() {
+                if !self.g_key.val().get_bit(23) {
                     self.g_ld.next = self.g_ld.val() | self.g_oh.val();
-                    if !self.g_ldpv.val() | (self.g_pd.val() < self.k_half24.val()) {
+                    if !self.g_ldpv.val() | !self.g_pd.val().get_bit(23) {
                         self.g_pass.next = self.g_pass.val() | self.g_oh.val();
                     }
                 }

@@ -272,6 +272,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("op_2_ahead_write_not_forwarded_into_stage_5", "fw2$d = adv & i6_v$q & (i6_c$q == i4_c$q);", "fw2$d = 1'b0;"),
     ("predicates_not_patched_for_the_record_the_op_1_ahead_wrote", "w1 = a1_wr$q;", "w1 = k_zero_r;"),
     ("op_level_predicates_miss_a_base_the_op_1_ahead_moved", "a1_badv$d = (u_op == k_op_ack) & ack_ok & cum_adv;", "a1_badv$d = 1'b0;"),
+    ("window_tests_miss_the_base_the_op_2_ahead_wrote", "g_e_psn = p7_nbase$q - g_psn;", "g_e_psn = ram_base$read_data - g_psn;"),
     ("ldet_marks_nothing_lost", "v_los = v_ld;", "v_los = k_zero_r;"),
     ("stage_a_registers_the_first_record_of_a_batch_as_its_last", "q8_ol1$d = t_ol1;", "q8_ol1$d = t_of1;"),
     ("stage_b_oldest_lost_distance_not_taken_from_the_base", "b_qd = (b_o - x_base8) & k_wm8;", "b_qd = b_o & k_wm8;"),
