@@ -496,7 +496,6 @@ pub struct RetxQueue<
     a_hb: Signal<Local, Bits<R>>,
     a_hbl: Signal<Local, Bits<R>>,
     t_di: Signal<Local, Bits<8>>,
-    t_dj: Signal<Local, Bits<8>>,
     t_bmin: Signal<Local, bool>,
     t_bmax: Signal<Local, bool>,
     bt_f1: Signal<Local, Bits<R>>,
@@ -961,7 +960,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
             a_hb: Default::default(),
             a_hbl: Default::default(),
             t_di: Default::default(),
-            t_dj: Default::default(),
             t_bmin: Default::default(),
             t_bmax: Default::default(),
             bt_f1: Default::default(),
@@ -2072,7 +2070,6 @@ impl<const CONN_BITS: usize, const W: usize, const P: usize, const R: usize, con
         self.c_v1.next = false;
         self.c_v2.next = false;
         self.c_vq.next = false;
-        self.t_dj.next = self.k_zero8.val();
         self.t_di.next = self.k_zero8.val();
         self.bt_f1.next = self.k_zero_r.val();
         self.bt_l1.next = self.k_zero_r.val();

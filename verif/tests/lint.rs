@@ -127,7 +127,7 @@ fn the_waivers_are_needed_without_them_lint_fails_on_exactly_the_waived_rules() 
                 .any(|n| line.contains(&format!("not used: '{n}'")));
         let rtx_other_search_variant = line.contains("UNUSEDSIGNAL")
             && line.contains("mrnic_rtx.v")
-            && ["c_v1", "c_v2", "c_vq", "cut_key", "has_pass", "u_ppk", "t_key", "bt_f1", "bt_f2", "bt_l1", "bt_l2", "bt_q", "t_dj", "t_di", "t_ohj", "t_ohi", "g_pi", "g_pj", "g_ohl", "t_lt", "g_dd", "g_pd", "g_key", "l_di", "l_dj", "l_ohl"]
+            && ["c_v1", "c_v2", "c_vq", "cut_key", "has_pass", "u_ppk", "t_key", "bt_f1", "bt_f2", "bt_l1", "bt_l2", "bt_q", "t_di", "t_ohj", "t_ohi", "g_pi", "g_pj", "g_ohl", "t_lt", "g_dd", "g_pd", "g_key", "l_di", "l_dj", "l_ohl"]
                 .iter()
                 .any(|n| line.contains(&format!("not used: '{n}'")));
         assert!(
