@@ -33,6 +33,14 @@ fi
 CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a cargo +nightly check -q --manifest-path model/fuzz/Cargo.toml
 
 step "cocotb (Verilator and Icarus)"
+# The `mrnic` that `cargo test` built for its CLI tests (test profile, target/debug/mrnic):
+# without MRNIC_BIN the harness runs `cargo run`, which rebuilds the CLI and its workspace
+# crates in the dev profile first (about 90 s on 2 cores) and then generates vectors with
+# an unoptimised model.
+if [ -z "${MRNIC_BIN:-}" ]; then
+  export MRNIC_BIN="$root/target/debug/mrnic"
+  [ -x "$MRNIC_BIN" ] || { echo "no $MRNIC_BIN after cargo test" >&2; exit 1; }
+fi
 python -m pytest verif/cocotb -q -p no:cacheprovider
 
 step "done"

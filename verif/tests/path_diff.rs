@@ -3,6 +3,9 @@
 //! stimulus, every output compared every cycle (`mrnic_verif::kit::run_differential`).
 //!
 //! `MRNIC_SEED=n` runs one extra seed; `MRNIC_DIFF_SCALE=k` multiplies the run lengths.
+//!
+//! libtest starts tests in name order (two at a time in CI): the one-hot run, which reuses
+//! the `core` model, is named to start after the `core` build, not to wait for it.
 
 use mrnic_verif::blocks::path;
 use mrnic_verif::kit::{DiffBench, RunReport, StimOpts, VlFactory};
@@ -43,7 +46,7 @@ fn core_preset_matches_the_shell_for_a_million_operations_with_backpressure_and_
 }
 
 #[test]
-fn core_preset_matches_with_one_hot_connection_back_to_back() {
+fn one_hot_connection_back_to_back_at_core_matches_the_shell() {
     let s = setup("core");
     let dev = s.build("path_core", &s.verilog);
     let reps = s.check(&dev, "path_core_hot", &[4], 200_000, StimOpts { profile: "hot".into(), ..Default::default() });

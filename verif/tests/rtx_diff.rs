@@ -3,6 +3,11 @@
 //! seeded stimulus, every output compared every cycle (`mrnic_verif::kit::run_differential`).
 //!
 //! `MRNIC_SEED=n` runs one extra seed; `MRNIC_DIFF_SCALE=k` multiplies the run lengths.
+//!
+//! The test names set the order (libtest starts tests in name order, two at a time in CI):
+//! the two Verilator builds that take longest (`core`, ~85 s, and `tiny`, ~145 s, on a
+//! loaded 2-core machine) start together; the one-hot run reuses the `core` model and the
+//! mutant schema is built while the `core` run goes on.
 
 use mrnic_verif::blocks::rtx;
 use mrnic_verif::kit::{DiffBench, RunReport, StimOpts};
@@ -23,7 +28,7 @@ fn assert_covered(r: &RunReport, min: u64, tmo_min: u64) {
 }
 
 #[test]
-fn core_preset_matches_the_shell_for_a_million_operations_with_backpressure_and_resets() {
+fn a_million_operations_at_core_match_the_shell_with_backpressure_and_resets() {
     let s = setup("core");
     let dev = s.build("rtx_core", &s.verilog);
     let reps = s.check(&dev, "rtx_core", &[1, 2], 1_000_000, StimOpts::default());
@@ -37,7 +42,7 @@ fn core_preset_matches_the_shell_for_a_million_operations_with_backpressure_and_
 }
 
 #[test]
-fn core_preset_matches_with_one_hot_connection_back_to_back() {
+fn one_hot_connection_back_to_back_at_core_matches_the_shell() {
     let s = setup("core");
     let dev = s.build("rtx_core", &s.verilog);
     let reps = s.check(&dev, "rtx_core_hot", &[3], 200_000, StimOpts { profile: "hot".into(), ..Default::default() });
@@ -48,7 +53,7 @@ fn core_preset_matches_with_one_hot_connection_back_to_back() {
 }
 
 #[test]
-fn tiny_preset_with_64_records_matches_the_shell() {
+fn at_tiny_the_64_record_walk_variant_matches_the_shell() {
     let s = setup("tiny");
     let dev = s.build("rtx_tiny", &s.verilog);
     let reps = s.check(&dev, "rtx_tiny", &[4], 200_000, StimOpts::default());

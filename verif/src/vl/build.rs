@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::cache::{
-    default_cache_root, model_key, runtime_dir, runtime_objects, save_runtime, tmp_dir, KeyLock,
+    default_cache_root, model_key, runtime_dir, runtime_objects, same_library, save_runtime, tmp_dir, KeyLock,
 };
 use super::runtime::{load, Model};
 use super::shim::{check_against_header, check_ports, generate_shim};
@@ -141,7 +141,9 @@ impl Model {
 
         let key = model_key(name, verilog, &shim, &vl.version, &flags, &opts.cxx_opt);
         let root = opts.cache_root.clone().unwrap_or_else(default_cache_root);
-        let dir = root.join(&key);
+        // The same library built under another name (`rtx_core` by rtx_diff, then
+        // `verify_rtx_core_zero` by `mrnic verify`): the hash is all that decides it.
+        let dir = same_library(&root, &key).unwrap_or_else(|| root.join(&key));
         let so = dir.join(SO_NAME);
 
         let mut cached = so.is_file();

@@ -93,6 +93,28 @@ pub(crate) fn model_key(
     format!("{}-{}", sanitize(name), h.hex())
 }
 
+/// An existing entry with the same hash as `key` (`<name>-<hash>`) under another name, with
+/// its library in place: the hash covers everything the library depends on, the name is only
+/// for people. Build folders (`.tmp-…`) and the kept failures (`failed-…`) never match.
+pub(crate) fn same_library(root: &Path, key: &str) -> Option<PathBuf> {
+    let hash = key.rsplit_once('-')?.1;
+    let suffix = format!("-{hash}");
+    let own = root.join(key);
+    if own.join(super::SO_NAME).is_file() {
+        return Some(own);
+    }
+    fs::read_dir(root)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.ends_with(&suffix) && !n.starts_with('.') && !n.starts_with("failed-")
+        })
+        .map(|e| e.path())
+        .find(|d| d.join(super::SO_NAME).is_file())
+}
+
 /// Directory of the runtime objects for a Verilator version, -O level and the switches
 /// `Vtop_classes.mk` records (`VM_TRACE`, `VM_COVERAGE`, ...).
 pub(crate) fn runtime_dir(
@@ -229,6 +251,33 @@ mod tests {
             runtime_objects(mk),
             vec!["verilated.o", "verilated_fst_c.o"]
         );
+    }
+
+    #[test]
+    fn a_library_built_under_another_name_is_found_by_its_hash() {
+        let root = std::env::temp_dir().join(format!("mrnic-same-library-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let key = model_key("verify_rtx_core_zero", "v", "s", "5.0", &[], "-O2");
+        let hash = key.rsplit_once('-').unwrap().1.to_string();
+        assert_eq!(same_library(&root, &key), None, "empty cache");
+        // Neither a build in progress, a kept failure, an entry without its library, nor
+        // another hash matches.
+        for d in [format!(".tmp-rtx_core-{hash}-1-0"), format!("failed-rtx_core-{hash}"), format!("rtx_tiny-{}", "0".repeat(20))] {
+            fs::create_dir_all(root.join(&d)).unwrap();
+            fs::write(root.join(&d).join(super::super::SO_NAME), b"").unwrap();
+        }
+        fs::create_dir_all(root.join(format!("empty-{hash}"))).unwrap();
+        assert_eq!(same_library(&root, &key), None);
+        let other = root.join(format!("rtx_core-{hash}"));
+        fs::create_dir_all(&other).unwrap();
+        fs::write(other.join(super::super::SO_NAME), b"").unwrap();
+        assert_eq!(same_library(&root, &key), Some(other));
+        // The key's own entry wins once it exists.
+        let own = root.join(&key);
+        fs::create_dir_all(&own).unwrap();
+        fs::write(own.join(super::super::SO_NAME), b"").unwrap();
+        assert_eq!(same_library(&root, &key), Some(own));
+        fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
