@@ -41,7 +41,23 @@ if [ -z "${MRNIC_BIN:-}" ]; then
   export MRNIC_BIN="$root/target/debug/mrnic"
   [ -x "$MRNIC_BIN" ] || { echo "no $MRNIC_BIN after cargo test" >&2; exit 1; }
 fi
-python -m pytest verif/cocotb -q -p no:cacheprovider
+# Two pytest processes side by side, one per shard of blocks (verif/cocotb/conftest.py):
+# builds, vectors and runs of one block stay in one process. Each writes its own log,
+# printed when both are done.
+logs="$root/target/cocotb-logs"
+mkdir -p "$logs"
+pids=()
+for k in 0 1; do
+  MRNIC_COCOTB_SHARD="$k/2" python -m pytest verif/cocotb -q -p no:cacheprovider >"$logs/shard-$k.log" 2>&1 &
+  pids+=($!)
+done
+rc=0
+for k in 0 1; do
+  wait "${pids[$k]}" || rc=1
+  printf -- '---- cocotb shard %s/2 (%s)\n' "$k" "$logs/shard-$k.log"
+  cat "$logs/shard-$k.log"
+done
+[ "$rc" -eq 0 ] || { echo "cocotb: a shard failed (logs above)" >&2; exit 1; }
 
 step "done"
 # One du per folder: a single du counts the nested folders once, under target/ only.

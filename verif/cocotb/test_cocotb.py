@@ -85,6 +85,7 @@ def test_block(block, sim, preset, seed, cycles, ops):
     assert sorted(facts["passed"]) == sorted(TESTS[block]), f"ran {facts['passed']}, expected {TESTS[block]}\n" + report(sim, facts)
 
 
+@pytest.mark.block("sack")
 def test_corrupted_vector_is_detected():
     """The replay can fail: flip one bit of one expected m_bitmap, expect a failure that names
     that cycle, m_bitmap and the bit, and (Verilator) an FST."""
@@ -137,6 +138,7 @@ def _corrupt_and_replay(block: str, preset: str, seed: int, n: int, pick, port: 
     return idx, facts
 
 
+@pytest.mark.block("parser")
 def test_corrupted_parser_record_is_detected():
     """The parser's replay can fail: one bit of one expected header record's PSN flipped."""
     idx, facts = _corrupt_and_replay("parser", "small", 11, 1500, lambda i, c: c["out"]["m_hdr_valid"] == 1,
@@ -144,6 +146,7 @@ def test_corrupted_parser_record_is_detected():
     print(f"[cocotb] corrupted parser record at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("rtx")
 def test_corrupted_rtx_result_is_detected():
     """The retransmit queue's replay can fail: one bit of one expected SEND result's PSN flipped."""
     idx, facts = _corrupt_and_replay("rtx", "tiny", 21, 1500,
@@ -152,6 +155,7 @@ def test_corrupted_rtx_result_is_detected():
     print(f"[cocotb] corrupted rtx result at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("path")
 def test_corrupted_path_result_is_detected():
     """The path table's replay can fail: one bit of one expected SELECT data result's path PSN flipped."""
     idx, facts = _corrupt_and_replay("path", "tiny", 31, 1500,
@@ -160,6 +164,7 @@ def test_corrupted_path_result_is_detected():
     print(f"[cocotb] corrupted path result at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("place_chk")
 def test_corrupted_place_chk_vector_is_detected():
     """The placement checks' replay can fail: one bit of one expected ok WRITE's window end
     (m_wlen) flipped."""
@@ -169,6 +174,7 @@ def test_corrupted_place_chk_vector_is_detected():
     print(f"[cocotb] corrupted place_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("place_chk")
 def test_corrupted_place_chk_result_is_detected():
     """The placement checks' replay can fail on the RTL: a copy of the generated Verilog whose
     region end compare is off by one (the kit's mutant region_end_off_by_one: a WRITE ending
@@ -206,6 +212,7 @@ def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int
     return facts, "\n".join(facts["failures"])
 
 
+@pytest.mark.block("sack")
 def test_random_test_catches_a_bug_seen_only_under_backpressure():
     """The randomized test can fail, and its backpressure matters: in a mutant whose stalled
     RAM-read stage re-reads with the input's connection instead of its own (a bug visible only
@@ -217,6 +224,7 @@ def test_random_test_catches_a_bug_seen_only_under_backpressure():
     print(f"[cocotb] stall mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
+@pytest.mark.block("sack")
 def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
     """The directed test's uncommitted case can fail: in a mutant whose advance ignores
     s_commit, the uncommitted packet at the base advances the base."""
@@ -245,6 +253,7 @@ def _parser_mutant(label: str, frm: str, to: str, testcase: str, n_random: int) 
     return msg
 
 
+@pytest.mark.block("parser")
 def test_random_frames_catch_a_parser_that_drops_a_record_not_taken():
     """The parser's randomized test can fail, and its backpressure matters: in the mutant
     record_dropped_when_not_ready the output register empties whether or not m_hdr_ready took
@@ -255,6 +264,7 @@ def test_random_frames_catch_a_parser_that_drops_a_record_not_taken():
                                or "expected but never seen" in msg), msg
 
 
+@pytest.mark.block("parser")
 def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
     """The parser's directed test can fail on the RTL: in the mutant of
     verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
