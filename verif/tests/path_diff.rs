@@ -5,7 +5,8 @@
 //! `MRNIC_SEED=n` runs one extra seed; `MRNIC_DIFF_SCALE=k` multiplies the run lengths.
 //!
 //! libtest starts tests in name order (two at a time in CI): the one-hot run, which reuses
-//! the `core` model, is named to start after the `core` build, not to wait for it.
+//! the `core` model, is named to start after the mutant and power-up tests, so that it does
+//! not wait for the `core` build beside the `core` test.
 
 use mrnic_verif::blocks::path;
 use mrnic_verif::kit::{DiffBench, RunReport, StimOpts, VlFactory};

@@ -4,10 +4,12 @@
 //!
 //! `MRNIC_SEED=n` runs one extra seed; `MRNIC_DIFF_SCALE=k` multiplies the run lengths.
 //!
-//! The test names set the order (libtest starts tests in name order, two at a time in CI):
-//! the two Verilator builds that take longest (`core`, ~85 s, and `tiny`, ~145 s, on a
-//! loaded 2-core machine) start together; the one-hot run reuses the `core` model and the
-//! mutant schema is built while the `core` run goes on.
+//! The test names set the order (libtest starts tests in name order, two at a time in CI;
+//! the bridge builds one model at a time per process, each with `make -j2`): the `tiny`
+//! build (~120 s on the 2-core machine) goes first, then `core` (~65 s) while the `tiny`
+//! model runs, then the mutant schema while the `core` model runs its 2 x 10^6 cycles, so
+//! the longest single-threaded run is not left alone at the end. The one-hot run reuses
+//! the `core` model.
 
 use mrnic_verif::blocks::rtx;
 use mrnic_verif::kit::{DiffBench, RunReport, StimOpts};
