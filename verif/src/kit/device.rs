@@ -108,7 +108,7 @@ impl Device for VlDevice {
 
 /// How a [`VlFactory`] makes a fresh simulation of its model (e.g. with run-time options
 /// such as a power-up seed).
-pub type SimOpener = Box<dyn Fn(&Model) -> Result<Sim, crate::vl::BridgeError>>;
+pub type SimOpener = Box<dyn Fn(&Model) -> Result<Sim, crate::vl::BridgeError> + Send + Sync>;
 
 /// Opens [`VlDevice`]s on one built model.
 pub struct VlFactory {

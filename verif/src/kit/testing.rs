@@ -66,20 +66,25 @@ impl DiffBench {
     }
 
     /// Runs `seeds` (plus `MRNIC_SEED`) for `cycles` x `MRNIC_DIFF_SCALE` cycles each,
-    /// compared every cycle; panics with the full mismatch report on a failure.
+    /// compared every cycle; panics with the full mismatch report on a failure. The seeds run
+    /// side by side, one thread each (each on its own simulation of the model), so that a
+    /// test's long runs do not leave a core idle at the end of a test binary; the reports
+    /// come back in the order of `seeds`.
     pub fn check(&self, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, stim: StimOpts) -> Vec<RunReport> {
         let mut seeds = seeds.to_vec();
         if let Some(x) = std::env::var("MRNIC_SEED").ok().and_then(|x| x.parse().ok()) {
             seeds.push(x);
         }
-        seeds
-            .iter()
-            .map(|&seed| {
-                let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test {} (preset {}, {label})", self.test, self.cfg.name);
-                let opts = RunOpts::new(seed, cycles * diff_scale()).label(label).repro(repro).stim(stim.clone());
-                run_differential(self.tb.as_ref(), &self.io, dev, opts).unwrap_or_else(|f| panic!("{f}"))
-            })
-            .collect()
+        let run = |seed: u64| {
+            let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test {} (preset {}, {label})", self.test, self.cfg.name);
+            let opts = RunOpts::new(seed, cycles * diff_scale()).label(label).repro(repro).stim(stim.clone());
+            run_differential(self.tb.as_ref(), &self.io, dev, opts)
+        };
+        let results: Vec<_> = std::thread::scope(|s| {
+            let jobs: Vec<_> = seeds.iter().map(|&seed| s.spawn(move || run(seed))).collect();
+            jobs.into_iter().map(|j| j.join().expect("a differential run's thread panicked")).collect()
+        });
+        results.into_iter().map(|r| r.unwrap_or_else(|f| panic!("{f}"))).collect()
     }
 
     /// Runs every mutant of the generated Verilog (only `MRNIC_MUTANT` if set) for seed
