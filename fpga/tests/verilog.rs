@@ -231,12 +231,7 @@ fn stand_in(g: &mrnic_hdl::tops::Generated) -> String {
     let names: Vec<&str> = g.ports.iter().map(|p| p.name.as_str()).collect();
     let mut v = format!("module {}({});\n", g.module, names.join(", "));
     for p in &g.ports {
-        let dir = match p.dir {
-            PortDir::In => "input",
-            PortDir::Out => "output",
-            PortDir::InOut => "inout",
-        };
-        v += &format!("  {dir} wire [{}:0] {};\n", p.width - 1, p.name);
+        v += &format!("  {} wire [{}:0] {};\n", mrnic_hdl::tops::dir_name(p.dir), p.width - 1, p.name);
         if p.dir == PortDir::Out {
             v += &format!("  assign {} = {}'d0;\n", p.name, p.width);
         }

@@ -46,7 +46,6 @@ fn generated_verilog_is_lint_clean_with_the_reviewed_waivers() {
         let jobs: Vec<_> = mrnic_model::config::PRESETS.iter().map(|&p| (p, s.spawn(move || lint(p, true)))).collect();
         jobs.into_iter().map(|(p, j)| (p, j.join().expect("lint thread"))).collect()
     });
-    assert_eq!(results.len(), mrnic_model::config::PRESETS.len());
     for (p, (ok, log)) in results {
         assert!(ok && !log.contains("%Warning"), "preset {p}:\n{log}");
     }
