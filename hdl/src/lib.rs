@@ -5,6 +5,7 @@
 pub use mrnic_model;
 pub use rust_hdl;
 
+pub mod fbuf;
 pub mod parser;
 pub mod path;
 pub mod place_chk;

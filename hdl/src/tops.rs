@@ -326,6 +326,38 @@ fn placement(cfg: &Config) -> Result<Generated, GenError> {
         ]))
 }
 
+/// Sizes of the receive frame buffer (block `fbuf`): 64-bit beats, 2^11 beats of RAM (16 KiB,
+/// one 9216-byte frame draining while the next arrives), frames up to the parser's
+/// `max_frame` (9216 bytes, 1152 beats), 16 frame descriptors.
+pub fn fbuf_config() -> mrnic_model::wire::fbuf::FbufConfig {
+    let max_beats = mrnic_model::wire::axis::DEFAULT_MAX_FRAME.div_ceil(8) as u32;
+    mrnic_model::wire::fbuf::FbufConfig::new(8, 11, max_beats, 4).expect("the frame buffer's sizes are legal")
+}
+
+/// The receive frame buffer (block `fbuf`); the configuration is validated but does not
+/// change it (its sizes are [`fbuf_config`]).
+fn fbuf(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_fbuf";
+    let c = fbuf_config();
+    let (verilog, ports) = crate::with_fbuf!(&c, F => {
+        let mut uut = F::try_new(&c)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("beat_bytes".to_string(), u64::from(c.beat_bytes)),
+        ("depth_beats".to_string(), u64::from(c.depth())),
+        ("max_beats".to_string(), u64::from(c.max_beats)),
+        ("frames".to_string(), u64::from(c.frames())),
+    ]);
+    Ok(assemble("fbuf", module, cfg, verilog, ports, params, mrnic_model::wire::fbuf::FBUF_LATENCY as u32, vec![
+        stream("s", PortDir::In, &["data", "keep", "last"]),
+        stream("s_vrd", PortDir::In, &["keep"]),
+        stream("m", PortDir::Out, &["data", "keep", "last"]),
+    ]))
+}
+
 /// The sizes of the placement check unit (block `place_chk`) of `cfg`.
 pub fn place_chk_config(cfg: &Config) -> Result<mrnic_model::transport::place_chk_shell::ChkConfig, ConfigError> {
     mrnic_model::transport::place_chk_shell::ChkConfig::new(&cfg.transport, cfg.connections as u32)
@@ -362,6 +394,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "rtx" => rtx(cfg),
         "path" => path(cfg),
         "placement" => placement(cfg),
+        "fbuf" => fbuf(cfg),
         "place_chk" => place_chk(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }

@@ -94,6 +94,13 @@ fn placement_write_path_passes_yosys_validate() {
     validate("placement", &t.module, &t.verilog);
 }
 
+#[test]
+fn receive_frame_buffer_passes_yosys_validate() {
+    let t = mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "fbuf").unwrap();
+    std::fs::write(std::env::temp_dir().join("mrnic_fbuf.v"), &t.verilog).unwrap();
+    validate("fbuf", &t.module, &t.verilog);
+}
+
 /// The path table at the `tiny` preset (P = 4, 16 connections): the RTL is the same
 /// generator at every preset, only P and C change, and `core` (P = 8) costs twice the time.
 #[test]

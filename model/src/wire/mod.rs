@@ -16,6 +16,7 @@ pub mod axis;
 pub mod bth;
 pub mod eth;
 pub mod ext;
+pub mod fbuf;
 pub mod gen;
 pub mod icrc;
 pub mod ipv4;

@@ -3,6 +3,7 @@
 //! profiles, and its run sizes (CI and full). `mrnic verify` and the tests read it; adding a
 //! block is adding a row here plus its `blocks/<name>/` module.
 
+pub mod fbuf;
 pub mod parser;
 pub mod path;
 pub mod place_chk;
@@ -72,6 +73,10 @@ fn place_chk_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(place_chk::ChkBench::new(cfg)?))
 }
 
+fn fbuf_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(fbuf::FbufBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -118,6 +123,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     mutants: place_chk::mutants,
     directed: place_chk::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "fbuf",
+    testbench: fbuf_testbench,
+    mutants: fbuf::mutants,
+    directed: fbuf::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
 
