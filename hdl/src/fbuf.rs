@@ -26,7 +26,8 @@
 //! **State.** The beat RAM (`mem`, 2^AW x D, registered read: DP16KD / SB_RAM40_4K); the
 //! write and read pointers `wp`, `rp` (A1 bits: the extra bit tells full from empty); the
 //! current frame's beat count `fb` and overflow flag `fo`; the descriptor RAM (`dsc`, 2^FL
-//! words of DW bits: end pointer, last `keep`, overflow; LUT RAM) and a verdict bit per
+//! words of DW bits: the pointer of the frame's last stored beat (end - 1), last `keep`,
+//! overflow; LUT RAM) and a verdict bit per
 //! descriptor (`vk`); the frame counters `ne` (ended), `nj` (judged), `nr` (retired); the
 //! read in flight (`r_*`) and a 4-entry output queue (`q*`, head `qh`, tail `qt`, count `qn`).
 //!
@@ -43,8 +44,9 @@
 //! pop only (not to any ready). `space_n` is computed from the write side's next pointers and
 //! the read side's current ones (`wp' - rp`, `ne' - nr`: space freed in cycle t reaches
 //! `s_ready` in t + 2), so no path runs from the read side's decision to `s_ready`. The
-//! read side's loop: `dsc`'s output -> the A1-bit compare
-//! `rp + 1 == end` -> `nr`'s increment -> `dsc`'s read address.
+//! read side's loop: `dsc`'s output -> the A1-bit equality `rp == last` (no carry chain:
+//! the descriptor stores the pointer of the frame's last stored beat) -> `nr`'s increment ->
+//! `dsc`'s read address and its write-first bypass compare.
 //!
 //! **Hazards.** The descriptor read for cycle t + 1 is at the `nr` of t + 1 (computed in t),
 //! so a retirement and the next frame's descriptor meet no bubble; a descriptor written in
@@ -62,7 +64,16 @@ use mrnic_model::wire::fbuf::FbufConfig;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct Fbuf<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL: usize, const F1: usize, const NF: usize, const DW: usize> {
+pub struct Fbuf<
+    const D: usize,
+    const B: usize,
+    const AW: usize,
+    const A1: usize,
+    const FL: usize,
+    const F1: usize,
+    const NF: usize,
+    const DW: usize,
+> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
     pub s_valid: Signal<In, bool>,
@@ -126,7 +137,9 @@ pub struct Fbuf<const D: usize, const B: usize, const AW: usize, const A1: usize
     occ: Signal<Local, Bits<A1>>,
     held: Signal<Local, Bits<F1>>,
     have: Signal<Local, bool>,
+    d_lastp: Signal<Local, Bits<A1>>,
     d_end: Signal<Local, Bits<A1>>,
+    w_lastp: Signal<Local, Bits<A1>>,
     d_keep: Signal<Local, Bits<B>>,
     d_over: Signal<Local, bool>,
     h_keep: Signal<Local, bool>,
@@ -159,10 +172,25 @@ pub struct Fbuf<const D: usize, const B: usize, const AW: usize, const A1: usize
     k_z32: Constant<Bits<32>>,
 }
 
-impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL: usize, const F1: usize, const NF: usize, const DW: usize> Fbuf<D, B, AW, A1, FL, F1, NF, DW> {
+impl<
+        const D: usize,
+        const B: usize,
+        const AW: usize,
+        const A1: usize,
+        const FL: usize,
+        const F1: usize,
+        const NF: usize,
+        const DW: usize,
+    > Fbuf<D, B, AW, A1, FL, F1, NF, DW>
+{
     /// The buffer for `cfg`; refused when the const generics do not match it.
     pub fn try_new(cfg: &FbufConfig) -> Result<Self, ConfigError> {
-        let mismatch = |f: &str, want: usize, got: usize| Err(ConfigError::invalid(format!("Fbuf.{f}"), format!("the generic is {got}, the configuration says {want}")));
+        let mismatch = |f: &str, want: usize, got: usize| {
+            Err(ConfigError::invalid(
+                format!("Fbuf.{f}"),
+                format!("the generic is {got}, the configuration says {want}"),
+            ))
+        };
         let b = cfg.beat_bytes as usize;
         for (f, want, got) in [
             ("D", 8 * b, D),
@@ -242,7 +270,9 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
             occ: Default::default(),
             held: Default::default(),
             have: Default::default(),
+            d_lastp: Default::default(),
             d_end: Default::default(),
+            w_lastp: Default::default(),
             d_keep: Default::default(),
             d_over: Default::default(),
             h_keep: Default::default(),
@@ -277,10 +307,24 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
     }
 }
 
-impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL: usize, const F1: usize, const NF: usize, const DW: usize> Logic for Fbuf<D, B, AW, A1, FL, F1, NF, DW> {
+impl<
+        const D: usize,
+        const B: usize,
+        const AW: usize,
+        const A1: usize,
+        const FL: usize,
+        const F1: usize,
+        const NF: usize,
+        const DW: usize,
+    > Logic for Fbuf<D, B, AW, A1, FL, F1, NF, DW>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep, q0_data, q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last, q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_dropped, c_too_long, c_stalls);
+        dff_setup!(
+            self, clock, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep, q0_data,
+            q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last, q1_last,
+            q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_dropped, c_too_long, c_stalls
+        );
         self.mem.read_clock.next = self.clock.val();
         self.mem.write_clock.next = self.clock.val();
         self.dsc.clock.next = self.clock.val();
@@ -290,20 +334,36 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
         self.s_ready.next = self.s_rdy.val();
         self.s_hs.next = self.s_valid.val() & self.s_rdy.val();
         self.s_vrd_ready.next = self.on.val() & (self.ne.q.val() != self.nj.q.val());
-        self.v_hs.next = self.s_vrd_valid.val() & self.on.val() & (self.ne.q.val() != self.nj.q.val());
+        self.v_hs.next =
+            self.s_vrd_valid.val() & self.on.val() & (self.ne.q.val() != self.nj.q.val());
         self.m_v.next = self.on.val() & self.qn.q.val().any();
         self.pop.next = self.m_v.val() & self.m_ready.val();
         // ---- read side: the head frame's descriptor decides
         self.have.next = self.on.val() & (self.nr.q.val() != self.nj.q.val());
-        self.d_end.next = self.dsc.read_data.val().get_bits::<A1>(0);
-        self.d_keep.next = self.dsc.read_data.val().get_bits::<B>(self.k_sh_keep.val().index());
-        self.d_over.next = self.dsc.read_data.val().get_bit(self.k_sh_over.val().index());
-        self.h_keep.next = self.vk.q.val().get_bit(self.nr.q.val().get_bits::<FL>(0).index()) & !self.d_over.val();
-        self.q_room.next = (self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())) < self.k_four.val();
+        self.d_lastp.next = self.dsc.read_data.val().get_bits::<A1>(0);
+        self.d_end.next = self.d_lastp.val() + 1;
+        self.d_keep.next = self
+            .dsc
+            .read_data
+            .val()
+            .get_bits::<B>(self.k_sh_keep.val().index());
+        self.d_over.next = self
+            .dsc
+            .read_data
+            .val()
+            .get_bit(self.k_sh_over.val().index());
+        self.h_keep.next = self
+            .vk
+            .q
+            .val()
+            .get_bit(self.nr.q.val().get_bits::<FL>(0).index())
+            & !self.d_over.val();
+        self.q_room.next =
+            (self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())) < self.k_four.val();
         self.skip.next = self.have.val() & !self.h_keep.val();
         self.issue.next = self.have.val() & self.h_keep.val() & self.q_room.val();
         self.rp1.next = self.rp.q.val() + 1;
-        self.i_last.next = self.rp1.val() == self.d_end.val();
+        self.i_last.next = self.rp.q.val() == self.d_lastp.val();
         self.retire.next = self.skip.val() | (self.issue.val() & self.i_last.val());
         self.rp.d.next = self.rp.q.val();
         if self.skip.val() {
@@ -377,7 +437,8 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
         }
         self.qt.d.next = self.qt.q.val() + bit_cast::<2, 1>(self.r_v.q.val().into());
         self.qh.d.next = self.qh.q.val() + bit_cast::<2, 1>(self.pop.val().into());
-        self.qn.d.next = self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into()) - bit_cast::<3, 1>(self.pop.val().into());
+        self.qn.d.next = self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())
+            - bit_cast::<3, 1>(self.pop.val().into());
         // ---- write side
         self.fits.next = self.fb.q.val() < self.k_maxb.val();
         self.w_en.next = self.s_hs.val() & self.fits.val();
@@ -392,7 +453,10 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
         self.ends.next = self.s_hs.val() & self.s_last.val();
         self.dsc.write_enable.next = self.ends.val();
         self.dsc.write_address.next = self.ne.q.val().get_bits::<FL>(0);
-        self.dsc.write_data.next = bit_cast::<DW, A1>(self.wp_n.val())
+        // the descriptor holds the pointer of the frame's last stored beat (end - 1), so the
+        // read side finds a frame's last beat by an equality, not an add in its loop
+        self.w_lastp.next = self.wp_n.val() - 1;
+        self.dsc.write_data.next = bit_cast::<DW, A1>(self.w_lastp.val())
             | (bit_cast::<DW, B>(self.s_keep.val()) << self.k_sh_keep.val())
             | (bit_cast::<DW, 1>(self.fo_n.val().into()) << self.k_sh_over.val());
         self.ne_n.next = self.ne.q.val() + bit_cast::<F1, 1>(self.ends.val().into());
@@ -412,7 +476,10 @@ impl<const D: usize, const B: usize, const AW: usize, const A1: usize, const FL:
             | (self.ends.val() & (self.held.val() == self.k_nf_m1.val()));
         // ---- verdicts
         if self.v_hs.val() {
-            self.vk.d.next = self.vk.q.val().replace_bit(self.nj.q.val().get_bits::<FL>(0).index(), self.s_vrd_keep.val());
+            self.vk.d.next = self.vk.q.val().replace_bit(
+                self.nj.q.val().get_bits::<FL>(0).index(),
+                self.s_vrd_keep.val(),
+            );
             self.nj.d.next = self.nj.q.val() + 1;
         }
         // ---- counters

@@ -35,12 +35,17 @@ fn assert_covered(r: &RunReport) {
         ("model.m_stalled_cycles", 10_000),
         ("m.transfers", 100_000),
     ] {
-        assert!(std::env::var("MRNIC_CALIBRATE").is_ok() || r.get(k) >= min, "{k} = {} < {min}: {r:#?}", r.get(k));
+        assert!(
+            std::env::var("MRNIC_CALIBRATE").is_ok() || r.get(k) >= min,
+            "{k} = {} < {min}: {r:#?}",
+            r.get(k)
+        );
     }
 }
 
 #[test]
-fn fbuf_matches_the_shell_for_a_million_cycles_with_backpressure_refused_and_too_long_frames_and_resets() {
+fn fbuf_matches_the_shell_for_a_million_cycles_with_backpressure_refused_and_too_long_frames_and_resets(
+) {
     let s = setup();
     let dev = s.build("fbuf", &s.verilog);
     let reps = s.check(&dev, "fbuf", &[1, 2], 600_000, StimOpts::default());
@@ -56,11 +61,49 @@ fn fbuf_matches_the_shell_for_a_million_cycles_with_backpressure_refused_and_too
 fn fbuf_matches_with_the_ram_and_the_descriptor_ring_full_and_with_frames_at_the_length_limit() {
     let s = setup();
     let dev = s.build("fbuf", &s.verilog);
-    let f = s.check(&dev, "fbuf_full", &[3], 200_000, StimOpts { profile: "full".into(), ..Default::default() });
-    assert!(f[0].get("stim.ring_full") > 10_000 && f[0].get("stim.frames") > 3_000 && f[0].get("model.frames_out") > 500, "{f:#?}");
-    let l = s.check(&dev, "fbuf_long", &[4], 200_000, StimOpts { profile: "long".into(), ..Default::default() });
-    assert!(l[0].get("stim.max_len") >= 10 && l[0].get("stim.too_long") >= 20 && l[0].get("stim.ram_full") >= 1_000 && l[0].get("model.frames_out") >= 20, "{l:#?}");
-    let p = s.check(&dev, "fbuf_power_up", &[5], 50_000, StimOpts { power_up: true, ..Default::default() });
+    let f = s.check(
+        &dev,
+        "fbuf_full",
+        &[3],
+        200_000,
+        StimOpts {
+            profile: "full".into(),
+            ..Default::default()
+        },
+    );
+    assert!(
+        f[0].get("stim.ring_full") > 10_000
+            && f[0].get("stim.frames") > 3_000
+            && f[0].get("model.frames_out") > 500,
+        "{f:#?}"
+    );
+    let l = s.check(
+        &dev,
+        "fbuf_long",
+        &[4],
+        200_000,
+        StimOpts {
+            profile: "long".into(),
+            ..Default::default()
+        },
+    );
+    assert!(
+        l[0].get("stim.max_len") >= 10
+            && l[0].get("stim.too_long") >= 20
+            && l[0].get("stim.ram_full") >= 1_000
+            && l[0].get("model.frames_out") >= 20,
+        "{l:#?}"
+    );
+    let p = s.check(
+        &dev,
+        "fbuf_power_up",
+        &[5],
+        50_000,
+        StimOpts {
+            power_up: true,
+            ..Default::default()
+        },
+    );
     assert!(p[0].get("m.transfers") > 1_000, "{p:#?}");
 }
 

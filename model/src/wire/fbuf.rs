@@ -78,10 +78,21 @@ impl FbufConfig {
     /// Refuses sizes the RTL cannot have: B not in {1, 2, 4, 8}, a RAM of fewer than 2^4 or
     /// more than 2^16 beats, `max_beats` 0 or larger than the RAM (a frame that cannot fit
     /// would wait for its own verdict forever), fewer than 2 or more than 256 descriptors.
-    pub fn new(beat_bytes: u32, depth_log2: u32, max_beats: u32, frames_log2: u32) -> Result<Self, ConfigError> {
-        let bad = |f: &str, v: u32, r: &str| Err(ConfigError::out_of_range(format!("FbufConfig.{f}"), v, r));
+    pub fn new(
+        beat_bytes: u32,
+        depth_log2: u32,
+        max_beats: u32,
+        frames_log2: u32,
+    ) -> Result<Self, ConfigError> {
+        let bad = |f: &str, v: u32, r: &str| {
+            Err(ConfigError::out_of_range(format!("FbufConfig.{f}"), v, r))
+        };
         if !matches!(beat_bytes, 1 | 2 | 4 | 8) {
-            return bad("beat_bytes", beat_bytes, "1, 2, 4 or 8 (a stream of 8 to 64 bits)");
+            return bad(
+                "beat_bytes",
+                beat_bytes,
+                "1, 2, 4 or 8 (a stream of 8 to 64 bits)",
+            );
         }
         if !(4..=16).contains(&depth_log2) {
             return bad("depth_log2", depth_log2, "4..=16 (16 to 65 536 beats)");
@@ -90,9 +101,18 @@ impl FbufConfig {
             return bad("max_beats", max_beats, "1..=2^depth_log2 (the longest frame must fit the RAM, or it waits for its own verdict forever)");
         }
         if !(1..=8).contains(&frames_log2) {
-            return bad("frames_log2", frames_log2, "1..=8 (2 to 256 frame descriptors)");
+            return bad(
+                "frames_log2",
+                frames_log2,
+                "1..=8 (2 to 256 frame descriptors)",
+            );
         }
-        Ok(FbufConfig { beat_bytes, depth_log2, max_beats, frames_log2 })
+        Ok(FbufConfig {
+            beat_bytes,
+            depth_log2,
+            max_beats,
+            frames_log2,
+        })
     }
 
     /// Beats the RAM holds.
@@ -144,7 +164,15 @@ pub fn release(cfg: &FbufConfig, frames: &[Frame]) -> Vec<Beat> {
         let n = f.data.len();
         for (k, d) in f.data.iter().enumerate() {
             let last = k + 1 == n;
-            out.push(Beat { data: d & cfg.data_mask(), keep: if last { f.last_keep & cfg.keep_mask() } else { cfg.keep_mask() }, last });
+            out.push(Beat {
+                data: d & cfg.data_mask(),
+                keep: if last {
+                    f.last_keep & cfg.keep_mask()
+                } else {
+                    cfg.keep_mask()
+                },
+                last,
+            });
         }
     }
     out
@@ -253,7 +281,10 @@ impl FbufShell {
     /// The outputs of the cycle with inputs `i`, from the state at its start.
     pub fn outputs(&self, i: &FbufInputs) -> FbufOutputs {
         if i.rst {
-            return FbufOutputs { stats: self.stats, ..Default::default() };
+            return FbufOutputs {
+                stats: self.stats,
+                ..Default::default()
+            };
         }
         FbufOutputs {
             s_ready: self.room,
@@ -294,7 +325,11 @@ impl FbufShell {
                 self.stats.dropped = self.stats.dropped.wrapping_add(1);
             } else if self.queued() < FBUF_QUEUE {
                 let last = (self.rp + 1) & pm == d.end;
-                issued = Some(Beat { data: self.mem[(self.rp & dmask) as usize], keep: if last { d.keep } else { self.cfg.keep_mask() }, last });
+                issued = Some(Beat {
+                    data: self.mem[(self.rp & dmask) as usize],
+                    keep: if last { d.keep } else { self.cfg.keep_mask() },
+                    last,
+                });
                 self.rp = (self.rp + 1) & pm;
                 if last {
                     self.nr = (self.nr + 1) & fm;
@@ -328,7 +363,11 @@ impl FbufShell {
             }
             if i.s_last {
                 let h = (self.ne & fmax) as usize;
-                self.desc[h] = Desc { end: self.wp, keep: i.s_keep & self.cfg.keep_mask(), over: self.fo };
+                self.desc[h] = Desc {
+                    end: self.wp,
+                    keep: i.s_keep & self.cfg.keep_mask(),
+                    over: self.fo,
+                };
                 self.ne = (self.ne + 1) & fm;
                 self.stats.frames = self.stats.frames.wrapping_add(1);
                 if self.fo {
@@ -343,7 +382,8 @@ impl FbufShell {
             self.vk[(self.nj & fmax) as usize] = i.s_vrd_keep;
             self.nj = (self.nj + 1) & fm;
         }
-        self.room = (self.wp.wrapping_sub(rp0) & pm) != self.cfg.depth() && (self.ne.wrapping_sub(nr0) & fm) != self.cfg.frames();
+        self.room = (self.wp.wrapping_sub(rp0) & pm) != self.cfg.depth()
+            && (self.ne.wrapping_sub(nr0) & fm) != self.cfg.frames();
         out
     }
 }
@@ -355,7 +395,10 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             self.0 >> 11
         }
         fn below(&mut self, n: u64) -> u64 {
@@ -369,14 +412,22 @@ mod tests {
 
     /// Drives `frames` through a shell with random idle inputs, verdict delays and
     /// `m_ready`, returning the beats out (and checking the stall/bounds invariants).
-    fn drive(cfg: FbufConfig, frames: &[Frame], seed: u64, ready_pct: u64) -> (Vec<Beat>, FbufStats) {
+    fn drive(
+        cfg: FbufConfig,
+        frames: &[Frame],
+        seed: u64,
+        ready_pct: u64,
+    ) -> (Vec<Beat>, FbufStats) {
         let mut sh = FbufShell::new(cfg);
         let mut r = Lcg(seed);
         let (mut fi, mut bi, mut vi) = (0usize, 0usize, 0usize);
         let mut out = Vec::new();
         let mut idle = 0;
         while out.len() < release(&cfg, frames).len() || vi < frames.len() || fi < frames.len() {
-            let mut i = FbufInputs { m_ready: r.below(100) < ready_pct, ..Default::default() };
+            let mut i = FbufInputs {
+                m_ready: r.below(100) < ready_pct,
+                ..Default::default()
+            };
             if fi < frames.len() && r.below(4) != 0 {
                 let f = &frames[fi];
                 i.s_valid = true;
@@ -389,7 +440,11 @@ mod tests {
                 i.s_vrd_keep = frames[vi].keep;
             }
             let o = sh.step(&i);
-            assert!(sh.occupancy() <= cfg.depth() && sh.frames_held() <= cfg.frames() && sh.queued() <= FBUF_QUEUE);
+            assert!(
+                sh.occupancy() <= cfg.depth()
+                    && sh.frames_held() <= cfg.frames()
+                    && sh.queued() <= FBUF_QUEUE
+            );
             if i.s_valid && o.s_ready {
                 bi += 1;
                 if i.s_last {
@@ -404,11 +459,23 @@ mod tests {
                 out.push(b);
             }
             idle += 1;
-            assert!(idle < 200_000, "the buffer hung: {} of {} frames in, {vi} verdicts, {} beats out", fi, frames.len(), out.len());
+            assert!(
+                idle < 200_000,
+                "the buffer hung: {} of {} frames in, {vi} verdicts, {} beats out",
+                fi,
+                frames.len(),
+                out.len()
+            );
         }
         for _ in 0..10 {
-            let o = sh.step(&FbufInputs { m_ready: true, ..Default::default() });
-            assert!(o.m.is_none(), "a beat left that the function does not release");
+            let o = sh.step(&FbufInputs {
+                m_ready: true,
+                ..Default::default()
+            });
+            assert!(
+                o.m.is_none(),
+                "a beat left that the function does not release"
+            );
         }
         (out, sh.outputs(&FbufInputs::default()).stats)
     }
@@ -422,7 +489,11 @@ mod tests {
                     2 => cfg.max_beats as usize + 1 + r.below(20) as usize,
                     _ => 1 + r.below(cfg.max_beats as u64) as usize,
                 };
-                Frame { data: (0..len).map(|_| r.next()).collect(), last_keep: ((1u16 << (1 + r.below(8))) - 1) as u8, keep: r.below(3) != 0 }
+                Frame {
+                    data: (0..len).map(|_| r.next()).collect(),
+                    last_keep: ((1u16 << (1 + r.below(8))) - 1) as u8,
+                    keep: r.below(3) != 0,
+                }
             })
             .collect()
     }
@@ -436,9 +507,18 @@ mod tests {
             for ready in [100, 60, 10] {
                 let (out, st) = drive(cfg, &frames, seed * 7 + ready, ready);
                 assert_eq!(out, release(&cfg, &frames), "seed {seed} ready {ready}%");
-                let kept = frames.iter().filter(|f| f.keep && f.data.len() <= cfg.max_beats as usize).count() as u32;
-                let long = frames.iter().filter(|f| f.data.len() > cfg.max_beats as usize).count() as u32;
-                assert_eq!((st.frames, st.kept, st.dropped, st.too_long), (frames.len() as u32, kept, frames.len() as u32 - kept, long));
+                let kept = frames
+                    .iter()
+                    .filter(|f| f.keep && f.data.len() <= cfg.max_beats as usize)
+                    .count() as u32;
+                let long = frames
+                    .iter()
+                    .filter(|f| f.data.len() > cfg.max_beats as usize)
+                    .count() as u32;
+                assert_eq!(
+                    (st.frames, st.kept, st.dropped, st.too_long),
+                    (frames.len() as u32, kept, frames.len() as u32 - kept, long)
+                );
             }
         }
     }
@@ -447,7 +527,13 @@ mod tests {
     fn a_full_buffer_holds_s_ready_low_and_loses_nothing() {
         let cfg = small();
         let mut r = Lcg(9);
-        let frames: Vec<Frame> = (0..20).map(|_| Frame { data: (0..30).map(|_| r.next()).collect(), last_keep: 0xFF, keep: true }).collect();
+        let frames: Vec<Frame> = (0..20)
+            .map(|_| Frame {
+                data: (0..30).map(|_| r.next()).collect(),
+                last_keep: 0xFF,
+                keep: true,
+            })
+            .collect();
         let (out, st) = drive(cfg, &frames, 3, 5);
         assert_eq!(out, release(&cfg, &frames));
         assert!(st.stalls > 100, "the stream was never held back: {st:?}");
@@ -460,7 +546,10 @@ mod tests {
         // two 3-beat frames, back to back
         let mut t_m = vec![];
         for t in 0..20u32 {
-            let mut i = FbufInputs { m_ready: true, ..Default::default() };
+            let mut i = FbufInputs {
+                m_ready: true,
+                ..Default::default()
+            };
             if t < 6 {
                 i.s_valid = true;
                 i.s_data = u64::from(t);
@@ -481,17 +570,35 @@ mod tests {
             }
         }
         let first = 3 + FBUF_LATENCY as u32;
-        assert_eq!(t_m, (0..6).map(|k| (first + k, u64::from(k), k % 3 == 2)).collect::<Vec<_>>());
+        assert_eq!(
+            t_m,
+            (0..6)
+                .map(|k| (first + k, u64::from(k), k % 3 == 2))
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
     fn a_verdict_waits_for_its_frames_last_beat() {
         let mut sh = FbufShell::new(small());
-        let o = sh.step(&FbufInputs { s_vrd_valid: true, s_valid: true, s_last: false, ..Default::default() });
+        let o = sh.step(&FbufInputs {
+            s_vrd_valid: true,
+            s_valid: true,
+            s_last: false,
+            ..Default::default()
+        });
         assert!(!o.s_vrd_ready, "no frame has ended");
-        let o = sh.step(&FbufInputs { s_vrd_valid: true, s_valid: true, s_last: true, ..Default::default() });
+        let o = sh.step(&FbufInputs {
+            s_vrd_valid: true,
+            s_valid: true,
+            s_last: true,
+            ..Default::default()
+        });
         assert!(!o.s_vrd_ready, "the frame ends in this very cycle");
-        let o = sh.step(&FbufInputs { s_vrd_valid: true, ..Default::default() });
+        let o = sh.step(&FbufInputs {
+            s_vrd_valid: true,
+            ..Default::default()
+        });
         assert!(o.s_vrd_ready);
     }
 
@@ -500,14 +607,37 @@ mod tests {
         let cfg = small();
         let mut sh = FbufShell::new(cfg);
         for t in 0..5 {
-            sh.step(&FbufInputs { s_valid: true, s_data: t, s_last: t == 4, s_keep: 1, m_ready: false, ..Default::default() });
+            sh.step(&FbufInputs {
+                s_valid: true,
+                s_data: t,
+                s_last: t == 4,
+                s_keep: 1,
+                m_ready: false,
+                ..Default::default()
+            });
         }
-        sh.step(&FbufInputs { s_vrd_valid: true, s_vrd_keep: true, ..Default::default() });
-        let o = sh.step(&FbufInputs { rst: true, s_valid: true, s_vrd_valid: true, m_ready: true, ..Default::default() });
+        sh.step(&FbufInputs {
+            s_vrd_valid: true,
+            s_vrd_keep: true,
+            ..Default::default()
+        });
+        let o = sh.step(&FbufInputs {
+            rst: true,
+            s_valid: true,
+            s_vrd_valid: true,
+            m_ready: true,
+            ..Default::default()
+        });
         assert!(!o.s_ready && !o.s_vrd_ready && o.m.is_none());
         assert_eq!((sh.occupancy(), sh.frames_held(), sh.queued()), (0, 0, 0));
         for _ in 0..8 {
-            assert!(sh.step(&FbufInputs { m_ready: true, ..Default::default() }).m.is_none());
+            assert!(sh
+                .step(&FbufInputs {
+                    m_ready: true,
+                    ..Default::default()
+                })
+                .m
+                .is_none());
         }
     }
 

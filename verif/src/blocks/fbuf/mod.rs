@@ -11,9 +11,29 @@ use stimulus::FbufStimulus;
 
 /// Names of the buffer's ports (as the manifest lists them), clock excluded.
 pub mod port {
-    pub const INPUTS: [&str; 8] = ["rst", "s_valid", "s_data", "s_keep", "s_last", "s_vrd_valid", "s_vrd_keep", "m_ready"];
-    pub const OUTPUTS: [&str; 11] =
-        ["s_ready", "s_vrd_ready", "m_valid", "m_data", "m_keep", "m_last", "stat_frames", "stat_kept", "stat_dropped", "stat_too_long", "stat_stalls"];
+    pub const INPUTS: [&str; 8] = [
+        "rst",
+        "s_valid",
+        "s_data",
+        "s_keep",
+        "s_last",
+        "s_vrd_valid",
+        "s_vrd_keep",
+        "m_ready",
+    ];
+    pub const OUTPUTS: [&str; 11] = [
+        "s_ready",
+        "s_vrd_ready",
+        "m_valid",
+        "m_data",
+        "m_keep",
+        "m_last",
+        "stat_frames",
+        "stat_kept",
+        "stat_dropped",
+        "stat_too_long",
+        "stat_stalls",
+    ];
 }
 
 /// Input and output indices of the buffer's ports in an [`Io`].
@@ -25,7 +45,10 @@ pub struct FbufPorts {
 
 impl FbufPorts {
     pub fn resolve(io: &Io) -> Result<FbufPorts, KitError> {
-        let mut p = FbufPorts { i: [0; 8], o: [0; 11] };
+        let mut p = FbufPorts {
+            i: [0; 8],
+            o: [0; 11],
+        };
         for k in 0..8 {
             p.i[k] = io.input(port::INPUTS[k])?;
         }
@@ -100,7 +123,10 @@ impl CycleModel for FbufModel {
             self.last_out = false;
         }
         let s = out.stats;
-        for (k, x) in [s.frames, s.kept, s.dropped, s.too_long, s.stalls].into_iter().enumerate() {
+        for (k, x) in [s.frames, s.kept, s.dropped, s.too_long, s.stalls]
+            .into_iter()
+            .enumerate()
+        {
             o.set(p[6 + k], u64::from(x));
         }
     }
@@ -142,8 +168,11 @@ pub struct FbufBench {
 
 impl FbufBench {
     pub fn new(cfg: &Config) -> Result<FbufBench, KitError> {
-        cfg.validate().map_err(|e| KitError::Config(e.to_string()))?;
-        Ok(FbufBench { cfg: mrnic_hdl::tops::fbuf_config() })
+        cfg.validate()
+            .map_err(|e| KitError::Config(e.to_string()))?;
+        Ok(FbufBench {
+            cfg: mrnic_hdl::tops::fbuf_config(),
+        })
     }
 }
 
@@ -152,7 +181,10 @@ pub fn check_profile(profile: &str) -> Result<(), KitError> {
     if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
         Ok(())
     } else {
-        Err(KitError::Config(format!("fbuf stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
+        Err(KitError::Config(format!(
+            "fbuf stimulus: unknown profile {profile:?} (known: {})",
+            stimulus::PROFILES.join(", ")
+        )))
     }
 }
 
@@ -161,13 +193,30 @@ impl Testbench for FbufBench {
         let p = FbufPorts::resolve(io)?;
         let dw = io.inputs.width(p.i[2]);
         if dw != 8 * self.cfg.beat_bytes as usize {
-            return Err(KitError::Interface { block: "fbuf".into(), reason: format!("s_data is {dw} bits wide, expected 8 x {}", self.cfg.beat_bytes) });
+            return Err(KitError::Interface {
+                block: "fbuf".into(),
+                reason: format!(
+                    "s_data is {dw} bits wide, expected 8 x {}",
+                    self.cfg.beat_bytes
+                ),
+            });
         }
-        Ok(Box::new(FbufModel { shell: FbufShell::new(self.cfg), p, beats_out: 0, frames_out: 0, m_stalled: 0, back_to_back: 0, last_out: false }))
+        Ok(Box::new(FbufModel {
+            shell: FbufShell::new(self.cfg),
+            p,
+            beats_out: 0,
+            frames_out: 0,
+            m_stalled: 0,
+            back_to_back: 0,
+            last_out: false,
+        }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
         check_profile(&opts.profile)?;
-        Ok(Box::new(FbufStim { gen: FbufStimulus::with_opts(seed, self.cfg, opts), p: FbufPorts::resolve(io)? }))
+        Ok(Box::new(FbufStim {
+            gen: FbufStimulus::with_opts(seed, self.cfg, opts),
+            p: FbufPorts::resolve(io)?,
+        }))
     }
 }
 
@@ -178,19 +227,51 @@ pub fn mutants() -> Vec<Mutant> {
 
 const MUTANTS: &[(&str, &str, &str)] = &[
     // the beat written in this cycle is not counted against the space: the RAM overflows
-    ("ram_full_misses_the_beat_in_flight", "(w_en & (occ == k_depth_m1))", "1'b0"),
+    (
+        "ram_full_misses_the_beat_in_flight",
+        "(w_en & (occ == k_depth_m1))",
+        "1'b0",
+    ),
     // the descriptor ring's limit forgotten: a 17th frame overwrites a live descriptor
-    ("descriptor_ring_never_full", "(held == k_nf) | (ends & (held == k_nf_m1))", "1'b0"),
+    (
+        "descriptor_ring_never_full",
+        "(held == k_nf) | (ends & (held == k_nf_m1))",
+        "1'b0",
+    ),
     // the overflow flag is ignored: a too-long frame is released, truncated
-    ("too_long_frame_released", "h_keep = vk$q[nr$q[(32'h0)+:(4)]] & ~d_over;", "h_keep = vk$q[nr$q[(32'h0)+:(4)]];"),
+    (
+        "too_long_frame_released",
+        "h_keep = vk$q[nr$q[(32'h0)+:(4)]] & ~d_over;",
+        "h_keep = vk$q[nr$q[(32'h0)+:(4)]];",
+    ),
     // the length limit off by one: a frame of max_beats + 1 beats is stored whole
-    ("length_limit_off_by_one", "fits = fb$q < k_maxb;", "fits = fb$q <= k_maxb;"),
+    (
+        "length_limit_off_by_one",
+        "fits = fb$q < k_maxb;",
+        "fits = fb$q <= k_maxb;",
+    ),
     // a refused frame is not skipped: the read pointer stays and its beats leave as the next frame's
-    ("refused_frame_not_skipped", "            rp$d = d_end;", "            rp$d = rp$q;"),
+    (
+        "refused_frame_not_skipped",
+        "            rp$d = d_end;",
+        "            rp$d = rp$q;",
+    ),
     // the last beat's keep is not carried: every beat leaves with all lanes
-    ("last_keep_lost", "            r_keep$d = d_keep;", "            r_keep$d = k_ones;"),
+    (
+        "last_keep_lost",
+        "            r_keep$d = d_keep;",
+        "            r_keep$d = k_ones;",
+    ),
     // the output queue's limit one too high: a fifth beat overwrites the head
-    ("output_queue_overrun", "q_room = (qn$q + ((r_v$q) & 3'h7)) < k_four;", "q_room = (qn$q + ((r_v$q) & 3'h7)) <= k_four;"),
+    (
+        "output_queue_overrun",
+        "q_room = (qn$q + ((r_v$q) & 3'h7)) < k_four;",
+        "q_room = (qn$q + ((r_v$q) & 3'h7)) <= k_four;",
+    ),
     // a verdict is taken in the cycle its frame's last beat arrives (before the descriptor is written)
-    ("verdict_before_its_frame_ends", "s_vrd_ready = on & (ne$q != nj$q);", "s_vrd_ready = on;"),
+    (
+        "verdict_before_its_frame_ends",
+        "s_vrd_ready = on & (ne$q != nj$q);",
+        "s_vrd_ready = on;",
+    ),
 ];

@@ -122,7 +122,11 @@ impl FbufStimulus {
         (self.p_s, self.p_v, self.p_m) = (p(), p(), p());
         // long sink stalls: the RAM (or the descriptor ring) fills and holds `s` back
         if self.opts.profile == "full" {
-            self.p_m = if r.gen_bool(0.7) { 0.0 } else { r.gen_range(0.1..1.0) };
+            self.p_m = if r.gen_bool(0.7) {
+                0.0
+            } else {
+                r.gen_range(0.1..1.0)
+            };
         } else if r.gen_ratio(1, 10) {
             self.p_m = 0.0;
             self.phase_left = r.gen_range(1000..6000);
@@ -168,7 +172,8 @@ impl FbufStimulus {
             } else {
                 full
             };
-            self.frame.push_back((r.gen::<u64>() & self.cfg.data_mask(), keep, last));
+            self.frame
+                .push_back((r.gen::<u64>() & self.cfg.data_mask(), keep, last));
         }
         let keep = r.gen_bool(self.p_keep);
         self.verdicts.push_back(keep);
@@ -204,10 +209,18 @@ impl FbufStimulus {
             rst,
             s_valid,
             s_data: if s_valid { d } else { self.rng.gen() },
-            s_keep: if s_valid { k } else { self.rng.gen::<u8>() & self.cfg.keep_mask() },
+            s_keep: if s_valid {
+                k
+            } else {
+                self.rng.gen::<u8>() & self.cfg.keep_mask()
+            },
             s_last: if s_valid { l } else { self.rng.gen() },
             s_vrd_valid: v_valid,
-            s_vrd_keep: if v_valid { self.verdicts[0] } else { self.rng.gen() },
+            s_vrd_keep: if v_valid {
+                self.verdicts[0]
+            } else {
+                self.rng.gen()
+            },
             m_ready: self.rng.gen_bool(self.p_m),
         };
         if !rst {
