@@ -10,15 +10,15 @@
 //!
 //! **Ports** (D = 8·B data bits, A1 = AW + 1 pointer bits).
 //! - global: `clock`, `rst` (synchronous).
-//! - beat stream in: `s_valid`/`s_ready`, `s_data` (D), `s_keep` (B), `s_last`; `s_ready`
+//! - beat stream in: `s_axis_tvalid`/`s_axis_tready`, `s_axis_tdata` (D), `s_axis_tkeep` (B), `s_axis_tlast`; `s_axis_tready`
 //!   is `!space_n`, a register (1: no room for a beat or a descriptor), gated only by `rst`.
 //! - verdict stream in: `s_vrd_valid`/`s_vrd_ready`, `s_vrd_keep` (1: release the frame).
 //!   One verdict per frame, in frame order, taken only after the frame's last beat.
-//! - beat stream out: `m_valid`/`m_ready`, `m_data` (D), `m_keep` (B: all ones but on a
-//!   frame's last beat, which carries the frame's `s_keep` at `s_last`), `m_last`.
+//! - beat stream out: `m_axis_tvalid`/`m_axis_tready`, `m_axis_tdata` (D), `m_axis_tkeep` (B: all ones but on a
+//!   frame's last beat, which carries the frame's `s_axis_tkeep` at `s_axis_tlast`), `m_axis_tlast`.
 //! - status: `stat_frames` (last beats taken), `stat_kept` (last beats sent), `stat_dropped`
 //!   (frames skipped), `stat_too_long` (frames longer than `max_beats`), `stat_stalls`
-//!   (cycles with `s_valid` and not `s_ready`); 32-bit, wrapping.
+//!   (cycles with `s_axis_tvalid` and not `s_axis_tready`); 32-bit, wrapping.
 //! - sizes: const generics `D`, `B`, `AW` (2^AW beats of RAM), `A1`, `FL` (2^FL frame
 //!   descriptors), `F1` = FL + 1, `NF` = 2^FL, `DW` = A1 + B + 1 (a descriptor word);
 //!   `max_beats` a localparam (`k_maxb`); checked by [`Fbuf::try_new`].
@@ -32,18 +32,18 @@
 //! read in flight (`r_*`) and a 4-entry output queue (`q*`, head `qh`, tail `qt`, count `qn`).
 //!
 //! **Pipeline.** Write side, cycle t: a beat taken with `fb < max_beats` is written at `wp`;
-//! at `s_last` the descriptor is written at `ne` (end = `wp` after the beat). Read side,
+//! at `s_axis_tlast` the descriptor is written at `ne` (end = `wp` after the beat). Read side,
 //! cycle t, from registers: when `nr != nj` the head frame's descriptor (read from `dsc` in
 //! t - 1 at the `nr` of t) decides: refused (verdict 0 or overflow) -> `rp` := end, `nr`
 //! + 1; kept and `qn + r_v < 4` -> `mem` read at `rp`, `rp` + 1, and on the frame's last
 //! beat `nr` + 1. Cycle t + 1: the RAM word lands in the queue. **Latency** 3 from a verdict
-//! transfer to its frame's first beat on `m` (`FBUF_LATENCY`). **II** 1 on both streams;
+//! transfer to its frame's first beat on `m_axis` (`FBUF_LATENCY`). **II** 1 on both streams;
 //! kept frames leave back to back; a refused frame costs the read side one cycle.
 //!
-//! **Combinational paths.** `rst` -> every valid and ready output; `m_ready` -> the queue's
+//! **Combinational paths.** `rst` -> every valid and ready output; `m_axis_tready` -> the queue's
 //! pop only (not to any ready). `space_n` is computed from the write side's next pointers and
 //! the read side's current ones (`wp' - rp`, `ne' - nr`: space freed in cycle t reaches
-//! `s_ready` in t + 2), so no path runs from the read side's decision to `s_ready`. The
+//! `s_axis_tready` in t + 2), so no path runs from the read side's decision to `s_axis_tready`. The
 //! read side's loop: `dsc`'s output -> the A1-bit equality `rp == last` (no carry chain:
 //! the descriptor stores the pointer of the frame's last stored beat) -> `nr`'s increment ->
 //! `dsc`'s read address and its write-first bypass compare.
@@ -76,19 +76,19 @@ pub struct Fbuf<
 > {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
-    pub s_valid: Signal<In, bool>,
-    pub s_data: Signal<In, Bits<D>>,
-    pub s_keep: Signal<In, Bits<B>>,
-    pub s_last: Signal<In, bool>,
+    pub s_axis_tvalid: Signal<In, bool>,
+    pub s_axis_tdata: Signal<In, Bits<D>>,
+    pub s_axis_tkeep: Signal<In, Bits<B>>,
+    pub s_axis_tlast: Signal<In, bool>,
     pub s_vrd_valid: Signal<In, bool>,
     pub s_vrd_keep: Signal<In, bool>,
-    pub m_ready: Signal<In, bool>,
-    pub s_ready: Signal<Out, bool>,
+    pub m_axis_tready: Signal<In, bool>,
+    pub s_axis_tready: Signal<Out, bool>,
     pub s_vrd_ready: Signal<Out, bool>,
-    pub m_valid: Signal<Out, bool>,
-    pub m_data: Signal<Out, Bits<D>>,
-    pub m_keep: Signal<Out, Bits<B>>,
-    pub m_last: Signal<Out, bool>,
+    pub m_axis_tvalid: Signal<Out, bool>,
+    pub m_axis_tdata: Signal<Out, Bits<D>>,
+    pub m_axis_tkeep: Signal<Out, Bits<B>>,
+    pub m_axis_tlast: Signal<Out, bool>,
     pub stat_frames: Signal<Out, Bits<32>>,
     pub stat_kept: Signal<Out, Bits<32>>,
     pub stat_dropped: Signal<Out, Bits<32>>,
@@ -209,19 +209,19 @@ impl<
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
-            s_valid: Default::default(),
-            s_data: Default::default(),
-            s_keep: Default::default(),
-            s_last: Default::default(),
+            s_axis_tvalid: Default::default(),
+            s_axis_tdata: Default::default(),
+            s_axis_tkeep: Default::default(),
+            s_axis_tlast: Default::default(),
             s_vrd_valid: Default::default(),
             s_vrd_keep: Default::default(),
-            m_ready: Default::default(),
-            s_ready: Default::default(),
+            m_axis_tready: Default::default(),
+            s_axis_tready: Default::default(),
             s_vrd_ready: Default::default(),
-            m_valid: Default::default(),
-            m_data: Default::default(),
-            m_keep: Default::default(),
-            m_last: Default::default(),
+            m_axis_tvalid: Default::default(),
+            m_axis_tdata: Default::default(),
+            m_axis_tkeep: Default::default(),
+            m_axis_tlast: Default::default(),
             stat_frames: Default::default(),
             stat_kept: Default::default(),
             stat_dropped: Default::default(),
@@ -331,13 +331,13 @@ impl<
         // ---- handshakes
         self.on.next = !self.rst.val();
         self.s_rdy.next = self.on.val() & !self.space_n.q.val();
-        self.s_ready.next = self.s_rdy.val();
-        self.s_hs.next = self.s_valid.val() & self.s_rdy.val();
+        self.s_axis_tready.next = self.s_rdy.val();
+        self.s_hs.next = self.s_axis_tvalid.val() & self.s_rdy.val();
         self.s_vrd_ready.next = self.on.val() & (self.ne.q.val() != self.nj.q.val());
         self.v_hs.next =
             self.s_vrd_valid.val() & self.on.val() & (self.ne.q.val() != self.nj.q.val());
         self.m_v.next = self.on.val() & self.qn.q.val().any();
-        self.pop.next = self.m_v.val() & self.m_ready.val();
+        self.pop.next = self.m_v.val() & self.m_axis_tready.val();
         // ---- read side: the head frame's descriptor decides
         self.have.next = self.on.val() & (self.nr.q.val() != self.nj.q.val());
         self.d_lastp.next = self.dsc.read_data.val().get_bits::<A1>(0);
@@ -389,25 +389,25 @@ impl<
             self.r_keep.d.next = self.d_keep.val();
         }
         // ---- output queue: 4 entries, head qh, tail qt, count qn
-        self.m_valid.next = self.m_v.val();
-        self.m_data.next = self.q0_data.q.val();
-        self.m_keep.next = self.q0_keep.q.val();
-        self.m_last.next = self.q0_last.q.val();
+        self.m_axis_tvalid.next = self.m_v.val();
+        self.m_axis_tdata.next = self.q0_data.q.val();
+        self.m_axis_tkeep.next = self.q0_keep.q.val();
+        self.m_axis_tlast.next = self.q0_last.q.val();
         match self.qh.q.val().index() {
             1 => {
-                self.m_data.next = self.q1_data.q.val();
-                self.m_keep.next = self.q1_keep.q.val();
-                self.m_last.next = self.q1_last.q.val();
+                self.m_axis_tdata.next = self.q1_data.q.val();
+                self.m_axis_tkeep.next = self.q1_keep.q.val();
+                self.m_axis_tlast.next = self.q1_last.q.val();
             }
             2 => {
-                self.m_data.next = self.q2_data.q.val();
-                self.m_keep.next = self.q2_keep.q.val();
-                self.m_last.next = self.q2_last.q.val();
+                self.m_axis_tdata.next = self.q2_data.q.val();
+                self.m_axis_tkeep.next = self.q2_keep.q.val();
+                self.m_axis_tlast.next = self.q2_last.q.val();
             }
             3 => {
-                self.m_data.next = self.q3_data.q.val();
-                self.m_keep.next = self.q3_keep.q.val();
-                self.m_last.next = self.q3_last.q.val();
+                self.m_axis_tdata.next = self.q3_data.q.val();
+                self.m_axis_tkeep.next = self.q3_keep.q.val();
+                self.m_axis_tlast.next = self.q3_last.q.val();
             }
             _ => {}
         }
@@ -444,20 +444,25 @@ impl<
         self.w_en.next = self.s_hs.val() & self.fits.val();
         self.mem.write_enable.next = self.w_en.val();
         self.mem.write_address.next = self.wp.q.val().get_bits::<AW>(0);
-        self.mem.write_data.next = self.s_data.val();
+        self.mem.write_data.next = self.s_axis_tdata.val();
         self.wp_n.next = self.wp.q.val() + bit_cast::<A1, 1>(self.w_en.val().into());
         self.wp.d.next = self.wp_n.val();
         self.fo_n.next = self.fo.q.val() | (self.s_hs.val() & !self.fits.val());
         self.fb.d.next = self.fb.q.val() + bit_cast::<A1, 1>(self.w_en.val().into());
         self.fo.d.next = self.fo_n.val();
-        self.ends.next = self.s_hs.val() & self.s_last.val();
+        self.ends.next = self.s_hs.val() & self.s_axis_tlast.val();
         self.dsc.write_enable.next = self.ends.val();
         self.dsc.write_address.next = self.ne.q.val().get_bits::<FL>(0);
         // the descriptor holds the pointer of the frame's last stored beat (end - 1), so the
         // read side finds a frame's last beat by an equality, not an add in its loop
-        self.w_lastp.next = self.wp_n.val() - 1;
+        // (at `s_axis_tlast` `w_en` = `fits`: the pointer before the beat if it is stored, the one
+        // before that if not, both from registers and selected at the end)
+        self.w_lastp.next = self.wp.q.val() - 1;
+        if self.fits.val() {
+            self.w_lastp.next = self.wp.q.val();
+        }
         self.dsc.write_data.next = bit_cast::<DW, A1>(self.w_lastp.val())
-            | (bit_cast::<DW, B>(self.s_keep.val()) << self.k_sh_keep.val())
+            | (bit_cast::<DW, B>(self.s_axis_tkeep.val()) << self.k_sh_keep.val())
             | (bit_cast::<DW, 1>(self.fo_n.val().into()) << self.k_sh_over.val());
         self.ne_n.next = self.ne.q.val() + bit_cast::<F1, 1>(self.ends.val().into());
         self.ne.d.next = self.ne_n.val();
@@ -489,13 +494,13 @@ impl<
         if self.ends.val() & self.fo_n.val() {
             self.c_too_long.d.next = self.c_too_long.q.val() + 1;
         }
-        if self.pop.val() & self.m_last.val() {
+        if self.pop.val() & self.m_axis_tlast.val() {
             self.c_kept.d.next = self.c_kept.q.val() + 1;
         }
         if self.skip.val() {
             self.c_dropped.d.next = self.c_dropped.q.val() + 1;
         }
-        if self.on.val() & self.s_valid.val() & !self.s_rdy.val() {
+        if self.on.val() & self.s_axis_tvalid.val() & !self.s_rdy.val() {
             self.c_stalls.d.next = self.c_stalls.q.val() + 1;
         }
         self.stat_frames.next = self.c_frames.q.val();

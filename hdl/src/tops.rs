@@ -340,6 +340,15 @@ fn fbuf(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
     let module = "mrnic_fbuf";
     let c = fbuf_config();
+    let axis = |name: &str, dir: PortDir| StreamInfo {
+        name: name.into(),
+        dir,
+        valid: format!("{name}_tvalid"),
+        ready: format!("{name}_tready"),
+        payload: ["tdata", "tkeep", "tlast"].iter().map(|p| format!("{name}_{p}")).collect(),
+        timer: None,
+        sampled: vec![],
+    };
     let (verilog, ports) = crate::with_fbuf!(&c, F => {
         let mut uut = F::try_new(&c)?;
         uut.connect_all();
@@ -352,9 +361,9 @@ fn fbuf(cfg: &Config) -> Result<Generated, GenError> {
         ("frames".to_string(), u64::from(c.frames())),
     ]);
     Ok(assemble("fbuf", module, cfg, verilog, ports, params, mrnic_model::wire::fbuf::FBUF_LATENCY as u32, vec![
-        stream("s", PortDir::In, &["data", "keep", "last"]),
+        axis("s_axis", PortDir::In),
         stream("s_vrd", PortDir::In, &["keep"]),
-        stream("m", PortDir::Out, &["data", "keep", "last"]),
+        axis("m_axis", PortDir::Out),
     ]))
 }
 

@@ -33,7 +33,7 @@ fn assert_covered(r: &RunReport) {
         ("model.frames_out", 1_000),
         ("model.frames_back_to_back", 500),
         ("model.m_stalled_cycles", 10_000),
-        ("m.transfers", 100_000),
+        ("m_axis.transfers", 100_000),
     ] {
         assert!(
             std::env::var("MRNIC_CALIBRATE").is_ok() || r.get(k) >= min,
@@ -104,7 +104,7 @@ fn fbuf_matches_with_the_ram_and_the_descriptor_ring_full_and_with_frames_at_the
             ..Default::default()
         },
     );
-    assert!(p[0].get("m.transfers") > 1_000, "{p:#?}");
+    assert!(p[0].get("m_axis.transfers") > 1_000, "{p:#?}");
 }
 
 #[test]

@@ -11,8 +11,8 @@
 //! longer than that (more than the parser's `max_frame` bytes: the parser's verdict on it
 //! is `TooLong` anyway) is never released, whatever its verdict, and its beats past
 //! `max_beats` are not stored: the buffer's state stays bounded and a frame longer than the
-//! buffer cannot deadlock it. `m_keep` is all ones on every beat but a frame's last, which
-//! carries the frame's `s_keep` at `s_last` (a good frame's `tkeep` is all ones before its
+//! buffer cannot deadlock it. `m_axis_tkeep` is all ones on every beat but a frame's last, which
+//! carries the frame's `s_axis_tkeep` at `s_axis_tlast` (a good frame's `tkeep` is all ones before its
 //! last beat; the parser refuses any other as `BadKeep`).
 //!
 //! **Cycle shell** ([`FbufShell`]), the contract of the RTL, cycle by cycle. State: the beat
@@ -22,12 +22,12 @@
 //! bit each, and three frame counters: `ne` frames ended (last beat written), `nj` frames
 //! judged (verdict taken), `nr` frames retired by the read side. Every valid and ready
 //! output is low in a cycle with `rst` high.
-//! - `s_ready` = `room`, a register: after each cycle, `room` = (`wp' - rp` != depth) &&
+//! - `s_axis_tready` = `room`, a register: after each cycle, `room` = (`wp' - rp` != depth) &&
 //!   (`ne' - nr` != frames), with `wp'`, `ne'` the write side's pointers after the cycle and
 //!   `rp`, `nr` the read side's at its start (space the read side frees in cycle t is seen
-//!   by `s` in t + 2; no path from the read side's decision to `s_ready`). So the RAM and
+//!   by `s_axis` in t + 2; no path from the read side's decision to `s_axis_tready`). So the RAM and
 //!   the ring can fill completely and never overflow. A beat at index < `max_beats` of its
-//!   frame is written at `wp`; a later one only sets the frame's overflow flag. At `s_last`
+//!   frame is written at `wp`; a later one only sets the frame's overflow flag. At `s_axis_tlast`
 //!   the descriptor (end = `wp` after the beat) is pushed.
 //! - `s_vrd_ready` = (`ne != nj`): a verdict is taken only for a frame whose last beat was
 //!   written in an earlier cycle.
@@ -36,12 +36,12 @@
 //!   output). Kept: when the output queue (4 entries) plus the read in flight hold fewer than
 //!   4 beats, the beat at `rp` is read (RAM latency 1) and `rp` advances; on the frame's
 //!   last beat `nr` advances too. A read lands in the output queue the cycle after it is
-//!   issued. `m_valid` = queue not empty; `m_data`/`m_keep`/`m_last` = its head.
+//!   issued. `m_axis_tvalid` = queue not empty; `m_axis_tdata`/`m_axis_tkeep`/`m_axis_tlast` = its head.
 //!
 //! **Latency** ([`FBUF_LATENCY`] 3): a verdict transferred in cycle t has its frame's first
-//! beat on `m` in t + 3 (read issued in t + 1, RAM output in t + 2). So a one-beat frame
-//! whose last beat is taken in t0 and judged at once (t0 + 1) is on `m` in t0 + 4.
-//! **II** 1 beat per cycle on `s` and on `m` (kept frames back to back with no idle cycle;
+//! beat on `m_axis` in t + 3 (read issued in t + 1, RAM output in t + 2). So a one-beat frame
+//! whose last beat is taken in t0 and judged at once (t0 + 1) is on `m_axis` in t0 + 4.
+//! **II** 1 beat per cycle on `s_axis` and on `m_axis` (kept frames back to back with no idle cycle;
 //! a refused frame costs the read side one cycle).
 //!
 //! **Reset** (`rst`, synchronous): pointers, counters, the current frame, the read in
@@ -49,14 +49,14 @@
 //! their contents (none is read before it is written again).
 //!
 //! **Counters** (`stat_*`, 32-bit wrapping): `frames` last beats taken, `kept` frames whose
-//! last beat left on `m`, `dropped` frames skipped by the read side (refused or too long),
+//! last beat left on `m_axis`, `dropped` frames skipped by the read side (refused or too long),
 //! `too_long` frames that overflowed (counted at their last beat), `stalls` cycles with
-//! `s_valid` high and `s_ready` low (out of `rst`).
+//! `s_axis_tvalid` high and `s_axis_tready` low (out of `rst`).
 
 use crate::config::ConfigError;
 use std::collections::VecDeque;
 
-/// Cycles from a verdict transfer to its frame's first beat on `m`.
+/// Cycles from a verdict transfer to its frame's first beat on `m_axis`.
 pub const FBUF_LATENCY: usize = 3;
 /// Entries of the output queue (reads in flight included).
 pub const FBUF_QUEUE: usize = 4;
@@ -137,7 +137,7 @@ impl FbufConfig {
     }
 }
 
-/// One beat on `m` (or, for [`release`], on `s`).
+/// One beat on `m_axis` (or, for [`release`], on `s_axis`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Beat {
     pub data: u64,
@@ -182,13 +182,13 @@ pub fn release(cfg: &FbufConfig, frames: &[Frame]) -> Vec<Beat> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FbufInputs {
     pub rst: bool,
-    pub s_valid: bool,
-    pub s_data: u64,
-    pub s_keep: u8,
-    pub s_last: bool,
+    pub s_axis_tvalid: bool,
+    pub s_axis_tdata: u64,
+    pub s_axis_tkeep: u8,
+    pub s_axis_tlast: bool,
     pub s_vrd_valid: bool,
     pub s_vrd_keep: bool,
-    pub m_ready: bool,
+    pub m_axis_tready: bool,
 }
 
 /// Counters (`stat_*`).
@@ -204,7 +204,7 @@ pub struct FbufStats {
 /// The outputs of one cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FbufOutputs {
-    pub s_ready: bool,
+    pub s_axis_tready: bool,
     pub s_vrd_ready: bool,
     pub m: Option<Beat>,
     pub stats: FbufStats,
@@ -287,7 +287,7 @@ impl FbufShell {
             };
         }
         FbufOutputs {
-            s_ready: self.room,
+            s_axis_tready: self.room,
             s_vrd_ready: self.ne != self.nj,
             m: self.queue.front().copied(),
             stats: self.stats,
@@ -338,7 +338,7 @@ impl FbufShell {
         }
         // output queue: pop the head, land last cycle's read
         if let Some(b) = out.m {
-            if i.m_ready {
+            if i.m_axis_tready {
                 self.queue.pop_front();
                 if b.last {
                     self.stats.kept = self.stats.kept.wrapping_add(1);
@@ -350,22 +350,22 @@ impl FbufShell {
         }
         self.in_flight = issued;
         // write side
-        if i.s_valid && !out.s_ready {
+        if i.s_axis_tvalid && !out.s_axis_tready {
             self.stats.stalls = self.stats.stalls.wrapping_add(1);
         }
-        if i.s_valid && out.s_ready {
+        if i.s_axis_tvalid && out.s_axis_tready {
             if self.fb < self.cfg.max_beats {
-                self.mem[(self.wp & dmask) as usize] = i.s_data & self.cfg.data_mask();
+                self.mem[(self.wp & dmask) as usize] = i.s_axis_tdata & self.cfg.data_mask();
                 self.wp = (self.wp + 1) & pm;
                 self.fb += 1;
             } else {
                 self.fo = true;
             }
-            if i.s_last {
+            if i.s_axis_tlast {
                 let h = (self.ne & fmax) as usize;
                 self.desc[h] = Desc {
                     end: self.wp,
-                    keep: i.s_keep & self.cfg.keep_mask(),
+                    keep: i.s_axis_tkeep & self.cfg.keep_mask(),
                     over: self.fo,
                 };
                 self.ne = (self.ne + 1) & fm;
@@ -411,7 +411,7 @@ mod tests {
     }
 
     /// Drives `frames` through a shell with random idle inputs, verdict delays and
-    /// `m_ready`, returning the beats out (and checking the stall/bounds invariants).
+    /// `m_axis_tready`, returning the beats out (and checking the stall/bounds invariants).
     fn drive(
         cfg: FbufConfig,
         frames: &[Frame],
@@ -425,15 +425,15 @@ mod tests {
         let mut idle = 0;
         while out.len() < release(&cfg, frames).len() || vi < frames.len() || fi < frames.len() {
             let mut i = FbufInputs {
-                m_ready: r.below(100) < ready_pct,
+                m_axis_tready: r.below(100) < ready_pct,
                 ..Default::default()
             };
             if fi < frames.len() && r.below(4) != 0 {
                 let f = &frames[fi];
-                i.s_valid = true;
-                i.s_data = f.data[bi];
-                i.s_last = bi + 1 == f.data.len();
-                i.s_keep = if i.s_last { f.last_keep } else { 0xFF };
+                i.s_axis_tvalid = true;
+                i.s_axis_tdata = f.data[bi];
+                i.s_axis_tlast = bi + 1 == f.data.len();
+                i.s_axis_tkeep = if i.s_axis_tlast { f.last_keep } else { 0xFF };
             }
             if vi < fi && r.below(3) != 0 {
                 i.s_vrd_valid = true;
@@ -445,9 +445,9 @@ mod tests {
                     && sh.frames_held() <= cfg.frames()
                     && sh.queued() <= FBUF_QUEUE
             );
-            if i.s_valid && o.s_ready {
+            if i.s_axis_tvalid && o.s_axis_tready {
                 bi += 1;
-                if i.s_last {
+                if i.s_axis_tlast {
                     fi += 1;
                     bi = 0;
                 }
@@ -455,7 +455,7 @@ mod tests {
             if i.s_vrd_valid && o.s_vrd_ready {
                 vi += 1;
             }
-            if let (Some(b), true) = (o.m, i.m_ready) {
+            if let (Some(b), true) = (o.m, i.m_axis_tready) {
                 out.push(b);
             }
             idle += 1;
@@ -469,7 +469,7 @@ mod tests {
         }
         for _ in 0..10 {
             let o = sh.step(&FbufInputs {
-                m_ready: true,
+                m_axis_tready: true,
                 ..Default::default()
             });
             assert!(
@@ -547,14 +547,14 @@ mod tests {
         let mut t_m = vec![];
         for t in 0..20u32 {
             let mut i = FbufInputs {
-                m_ready: true,
+                m_axis_tready: true,
                 ..Default::default()
             };
             if t < 6 {
-                i.s_valid = true;
-                i.s_data = u64::from(t);
-                i.s_keep = 0xFF;
-                i.s_last = t % 3 == 2;
+                i.s_axis_tvalid = true;
+                i.s_axis_tdata = u64::from(t);
+                i.s_axis_tkeep = 0xFF;
+                i.s_axis_tlast = t % 3 == 2;
             }
             // frame 0's verdict the cycle after its last beat (t = 3), frame 1's at t = 6
             if t == 3 || t == 6 {
@@ -583,15 +583,15 @@ mod tests {
         let mut sh = FbufShell::new(small());
         let o = sh.step(&FbufInputs {
             s_vrd_valid: true,
-            s_valid: true,
-            s_last: false,
+            s_axis_tvalid: true,
+            s_axis_tlast: false,
             ..Default::default()
         });
         assert!(!o.s_vrd_ready, "no frame has ended");
         let o = sh.step(&FbufInputs {
             s_vrd_valid: true,
-            s_valid: true,
-            s_last: true,
+            s_axis_tvalid: true,
+            s_axis_tlast: true,
             ..Default::default()
         });
         assert!(!o.s_vrd_ready, "the frame ends in this very cycle");
@@ -608,11 +608,11 @@ mod tests {
         let mut sh = FbufShell::new(cfg);
         for t in 0..5 {
             sh.step(&FbufInputs {
-                s_valid: true,
-                s_data: t,
-                s_last: t == 4,
-                s_keep: 1,
-                m_ready: false,
+                s_axis_tvalid: true,
+                s_axis_tdata: t,
+                s_axis_tlast: t == 4,
+                s_axis_tkeep: 1,
+                m_axis_tready: false,
                 ..Default::default()
             });
         }
@@ -623,17 +623,17 @@ mod tests {
         });
         let o = sh.step(&FbufInputs {
             rst: true,
-            s_valid: true,
+            s_axis_tvalid: true,
             s_vrd_valid: true,
-            m_ready: true,
+            m_axis_tready: true,
             ..Default::default()
         });
-        assert!(!o.s_ready && !o.s_vrd_ready && o.m.is_none());
+        assert!(!o.s_axis_tready && !o.s_vrd_ready && o.m.is_none());
         assert_eq!((sh.occupancy(), sh.frames_held(), sh.queued()), (0, 0, 0));
         for _ in 0..8 {
             assert!(sh
                 .step(&FbufInputs {
-                    m_ready: true,
+                    m_axis_tready: true,
                     ..Default::default()
                 })
                 .m

@@ -13,21 +13,21 @@ use stimulus::FbufStimulus;
 pub mod port {
     pub const INPUTS: [&str; 8] = [
         "rst",
-        "s_valid",
-        "s_data",
-        "s_keep",
-        "s_last",
+        "s_axis_tvalid",
+        "s_axis_tdata",
+        "s_axis_tkeep",
+        "s_axis_tlast",
         "s_vrd_valid",
         "s_vrd_keep",
-        "m_ready",
+        "m_axis_tready",
     ];
     pub const OUTPUTS: [&str; 11] = [
-        "s_ready",
+        "s_axis_tready",
         "s_vrd_ready",
-        "m_valid",
-        "m_data",
-        "m_keep",
-        "m_last",
+        "m_axis_tvalid",
+        "m_axis_tdata",
+        "m_axis_tkeep",
+        "m_axis_tlast",
         "stat_frames",
         "stat_kept",
         "stat_dropped",
@@ -61,25 +61,25 @@ impl FbufPorts {
         let i = &self.i;
         FbufInputs {
             rst: v.bit(i[0]),
-            s_valid: v.bit(i[1]),
-            s_data: v.get(i[2]),
-            s_keep: v.get(i[3]) as u8,
-            s_last: v.bit(i[4]),
+            s_axis_tvalid: v.bit(i[1]),
+            s_axis_tdata: v.get(i[2]),
+            s_axis_tkeep: v.get(i[3]) as u8,
+            s_axis_tlast: v.bit(i[4]),
             s_vrd_valid: v.bit(i[5]),
             s_vrd_keep: v.bit(i[6]),
-            m_ready: v.bit(i[7]),
+            m_axis_tready: v.bit(i[7]),
         }
     }
     pub fn write_inputs(&self, s: &FbufInputs, v: &mut Values) {
         let i = &self.i;
         v.set(i[0], s.rst as u64);
-        v.set(i[1], s.s_valid as u64);
-        v.set(i[2], s.s_data);
-        v.set(i[3], u64::from(s.s_keep));
-        v.set(i[4], s.s_last as u64);
+        v.set(i[1], s.s_axis_tvalid as u64);
+        v.set(i[2], s.s_axis_tdata);
+        v.set(i[3], u64::from(s.s_axis_tkeep));
+        v.set(i[4], s.s_axis_tlast as u64);
         v.set(i[5], s.s_vrd_valid as u64);
         v.set(i[6], s.s_vrd_keep as u64);
-        v.set(i[7], s.m_ready as u64);
+        v.set(i[7], s.m_axis_tready as u64);
     }
 }
 
@@ -100,7 +100,7 @@ impl CycleModel for FbufModel {
         let i = self.p.read_inputs(v);
         let out = self.shell.step(&i);
         let p = &self.p.o;
-        o.set(p[0], out.s_ready as u64);
+        o.set(p[0], out.s_axis_tready as u64);
         o.set(p[1], out.s_vrd_ready as u64);
         o.set(p[2], out.m.is_some() as u64);
         let mut moved = false;
@@ -108,7 +108,7 @@ impl CycleModel for FbufModel {
             o.set(p[3], b.data);
             o.set(p[4], u64::from(b.keep));
             o.set(p[5], b.last as u64);
-            if i.m_ready {
+            if i.m_axis_tready {
                 moved = true;
                 self.beats_out += 1;
                 self.frames_out += b.last as u64;
@@ -196,7 +196,7 @@ impl Testbench for FbufBench {
             return Err(KitError::Interface {
                 block: "fbuf".into(),
                 reason: format!(
-                    "s_data is {dw} bits wide, expected 8 x {}",
+                    "s_axis_tdata is {dw} bits wide, expected 8 x {}",
                     self.cfg.beat_bytes
                 ),
             });

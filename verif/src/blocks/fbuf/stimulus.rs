@@ -1,7 +1,7 @@
 //! Seeded random stimulus for the receive frame buffer (`mrnic_fbuf`): a frame source on
-//! `s` (AXI4-Stream beats), the parser's verdicts on `s_vrd` (one per frame, in order, some
+//! `s_axis` (AXI4-Stream beats), the parser's verdicts on `s_vrd` (one per frame, in order, some
 //! offered before the frame has ended, which the block must not take), and a sink's
-//! `m_ready`.
+//! `m_axis_tready`.
 //!
 //! A shadow [`FbufShell`] is stepped with every cycle's inputs, so the generator knows which
 //! offers were taken (a valid/ready source holds its offer until it is).
@@ -10,7 +10,7 @@
 //! buffer must drop them and store no beat past `max_beats`); `tkeep` on the beats before
 //! the last sometimes not all ones (the output's is), the last beat's any value. Verdicts:
 //! phases of all keep, all refuse and mixed. Every valid and ready goes through phases
-//! (full rate, random, long stalls of `m_ready` that fill the RAM or the 16 descriptors);
+//! (full rate, random, long stalls of `m_axis_tready` that fill the RAM or the 16 descriptors);
 //! rare random resets.
 //!
 //! Options: `power_up` holds reset for three cycles (outputs not compared in the first);
@@ -120,7 +120,7 @@ impl FbufStimulus {
             _ => r.gen_range(0.3..1.0),
         };
         (self.p_s, self.p_v, self.p_m) = (p(), p(), p());
-        // long sink stalls: the RAM (or the descriptor ring) fills and holds `s` back
+        // long sink stalls: the RAM (or the descriptor ring) fills and holds `s_axis` back
         if self.opts.profile == "full" {
             self.p_m = if r.gen_bool(0.7) {
                 0.0
@@ -202,26 +202,26 @@ impl FbufStimulus {
             self.make_frame();
         }
         let beat = self.frame.front().copied();
-        let s_valid = beat.is_some() && self.rng.gen_bool(self.p_s);
+        let s_axis_tvalid = beat.is_some() && self.rng.gen_bool(self.p_s);
         let (d, k, l) = beat.unwrap_or_default();
         let v_valid = !self.verdicts.is_empty() && self.rng.gen_bool(self.p_v);
         let i = FbufInputs {
             rst,
-            s_valid,
-            s_data: if s_valid { d } else { self.rng.gen() },
-            s_keep: if s_valid {
+            s_axis_tvalid,
+            s_axis_tdata: if s_axis_tvalid { d } else { self.rng.gen() },
+            s_axis_tkeep: if s_axis_tvalid {
                 k
             } else {
                 self.rng.gen::<u8>() & self.cfg.keep_mask()
             },
-            s_last: if s_valid { l } else { self.rng.gen() },
+            s_axis_tlast: if s_axis_tvalid { l } else { self.rng.gen() },
             s_vrd_valid: v_valid,
             s_vrd_keep: if v_valid {
                 self.verdicts[0]
             } else {
                 self.rng.gen()
             },
-            m_ready: self.rng.gen_bool(self.p_m),
+            m_axis_tready: self.rng.gen_bool(self.p_m),
         };
         if !rst {
             self.mix.ram_full += (self.shadow.occupancy() == self.cfg.depth()) as u64;
@@ -237,7 +237,7 @@ impl FbufStimulus {
             self.ended = 0;
             return i;
         }
-        if i.s_valid && o.s_ready {
+        if i.s_axis_tvalid && o.s_axis_tready {
             self.frame.pop_front();
             if l {
                 self.ended += 1;
