@@ -41,6 +41,9 @@ RUNS = [
     # place_chk: Verilator only, like rtx and path; random operations = cycles of the no-reset
     # vectors whose config writes and requests the randomized test replays
     ("place_chk", "verilator", "tiny", 41, 20000, 12000),
+    # fbuf: the sizes do not depend on the preset; random operations = frames of the
+    # cocotbext-axi test
+    ("fbuf", "verilator", "tiny", 51, 20000, 300),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -48,6 +51,7 @@ TESTS = {
     "rtx": ["vector_replay", "directed_semantics", "random_backpressure"],
     "path": ["vector_replay", "directed_semantics", "random_backpressure"],
     "place_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "fbuf": ["vector_replay", "directed_semantics", "random_frames_backpressure"],
 }
 
 
@@ -63,6 +67,9 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
         env["MRNIC_CONNECTIONS"] = str(params["connections"])
     if "head_on" in params:
         env["MRNIC_HEAD_ON"] = str(params["head_on"])
+    if block == "fbuf":
+        env.update({"MRNIC_DEPTH": str(params["depth_beats"]), "MRNIC_MAX_BEATS": str(params["max_beats"]),
+                    "MRNIC_FRAMES_HELD": str(params["frames"])})
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
     if block in ("rtx", "path", "place_chk"):
