@@ -25,34 +25,36 @@
 //!
 //! **State.** The beat RAM (`mem`, 2^AW x D, registered read: DP16KD / SB_RAM40_4K); the
 //! write and read pointers `wp`, `rp` (A1 bits: the extra bit tells full from empty); the
-//! current frame's beat count `fb` and overflow flag `fo`; the descriptor RAM (`dsc`, 2^FL
-//! words of DW bits: the pointer of the frame's last stored beat (end - 1), last `keep`,
-//! overflow; LUT RAM) and a verdict bit per
+//! current frame's beat count `fb` and overflow flag `fo`; the descriptor ring in two equal
+//! copies (`dsc_a`, `dsc_b`, each 2^FL words of DW bits: the pointer of the frame's last
+//! stored beat (end - 1), its last `tkeep`, overflow; LUT RAM) and a verdict bit per
 //! descriptor (`vk`); the frame counters `ne` (ended), `nj` (judged), `nr` (retired); the
 //! read in flight (`r_*`) and a 4-entry output queue (`q*`, head `qh`, tail `qt`, count `qn`).
 //!
 //! **Pipeline.** Write side, cycle t: a beat taken with `fb < max_beats` is written at `wp`;
-//! at `s_axis_tlast` the descriptor is written at `ne` (end = `wp` after the beat). Read side,
-//! cycle t, from registers: when `nr != nj` the head frame's descriptor (read from `dsc` in
-//! t - 1 at the `nr` of t) decides: refused (verdict 0 or overflow) -> `rp` := end, `nr`
-//! + 1; kept and `qn + r_v < 4` -> `mem` read at `rp`, `rp` + 1, and on the frame's last
-//! beat `nr` + 1. Cycle t + 1: the RAM word lands in the queue. **Latency** 3 from a verdict
-//! transfer to its frame's first beat on `m_axis` (`FBUF_LATENCY`). **II** 1 on both streams;
-//! kept frames leave back to back; a refused frame costs the read side one cycle.
+//! at `s_axis_tlast` the descriptor is written at `ne` into both copies. Read side, cycle t,
+//! from registers: when `nr != nj` the head frame's descriptor decides: refused (verdict 0 or
+//! overflow) -> `rp` := end, `nr` + 1; kept and `qn + r_v < 4` -> `mem` read at `rp`, `rp` + 1,
+//! and on the frame's last beat `nr` + 1. Cycle t + 1: the RAM word lands in the queue.
+//! **Latency** 3 from a verdict transfer to its frame's first beat on `m_axis`
+//! (`FBUF_LATENCY`). **II** 1 on both streams; kept frames leave back to back; a refused
+//! frame costs the read side one cycle.
 //!
-//! **Combinational paths.** `rst` -> every valid and ready output; `m_axis_tready` -> the queue's
-//! pop only (not to any ready). `space_n` is computed from the write side's next pointers and
-//! the read side's current ones (`wp' - rp`, `ne' - nr`: space freed in cycle t reaches
-//! `s_axis_tready` in t + 2), so no path runs from the read side's decision to `s_axis_tready`. The
-//! read side's loop: `dsc`'s output -> the A1-bit equality `rp == last` (no carry chain:
-//! the descriptor stores the pointer of the frame's last stored beat) -> `nr`'s increment ->
-//! `dsc`'s read address and its write-first bypass compare.
+//! **Combinational paths.** `rst` -> every valid and ready output; `m_axis_tready` -> the
+//! queue's pop only (not to any ready). `space_n` comes from the registers' differences
+//! (`wp - rp`, `ne - nr`) and this cycle's write (a select at the end): space freed in cycle
+//! t reaches `s_axis_tready` in t + 2, and no path runs from the read side's decision to
+//! `s_axis_tready`. The read side's loop: the head descriptor (`dsc_a`'s word, or `dsc_b`'s
+//! after a retirement: a 2:1 mux on a registered select) -> the A1-bit equality `rp == last`
+//! (no carry chain) -> `retire` -> the `nr`, `rp` and `retired` registers. The descriptor
+//! RAMs are read at `nr` and `nr + 1` from registers, so no decision reaches a RAM address.
 //!
-//! **Hazards.** The descriptor read for cycle t + 1 is at the `nr` of t + 1 (computed in t),
-//! so a retirement and the next frame's descriptor meet no bubble; a descriptor written in
-//! t at the address read in t is forwarded (`BlockRam`'s write-first bypass). The read
-//! pointer never reaches the write pointer's slot (only judged frames are read), so the
-//! beat RAM needs no bypass. A verdict of cycle t is seen by the read side in t + 1.
+//! **Hazards.** `dsc_a` read at `nr` and `dsc_b` at `nr + 1` in cycle t give, in t + 1, the
+//! word at the `nr` of t + 1 whether or not t retired a frame: no bubble between frames. A
+//! descriptor written in t at an address read in t is forwarded (`BlockRam`'s write-first
+//! bypass). The read pointer never reaches the write pointer's slot (only judged frames are
+//! read), so the beat RAM needs no bypass. A verdict of cycle t is seen by the read side in
+//! t + 1.
 //!
 //! **Reset** (`rst`): pointers, frame counters, the current frame, the read in flight, the
 //! queue and the counters are cleared; the RAMs, the descriptor words and the queue's data
@@ -95,7 +97,9 @@ pub struct Fbuf<
     pub stat_too_long: Signal<Out, Bits<32>>,
     pub stat_stalls: Signal<Out, Bits<32>>,
     mem: RAM<Bits<D>, AW>,
-    dsc: BlockRam<DW, FL>,
+    dsc_a: BlockRam<DW, FL>,
+    dsc_b: BlockRam<DW, FL>,
+    retired: DFF<bool>,
     wp: DFF<Bits<A1>>,
     rp: DFF<Bits<A1>>,
     fb: DFF<Bits<A1>>,
@@ -150,6 +154,9 @@ pub struct Fbuf<
     i_last: Signal<Local, bool>,
     retire: Signal<Local, bool>,
     nr_n: Signal<Local, Bits<F1>>,
+    nr1: Signal<Local, Bits<F1>>,
+    d_word: Signal<Local, Bits<DW>>,
+    w_word: Signal<Local, Bits<DW>>,
     fits: Signal<Local, bool>,
     w_en: Signal<Local, bool>,
     wp_n: Signal<Local, Bits<A1>>,
@@ -228,7 +235,9 @@ impl<
             stat_too_long: Default::default(),
             stat_stalls: Default::default(),
             mem: Default::default(),
-            dsc: Default::default(),
+            dsc_a: Default::default(),
+            dsc_b: Default::default(),
+            retired: Default::default(),
             wp: Default::default(),
             rp: Default::default(),
             fb: Default::default(),
@@ -283,6 +292,9 @@ impl<
             i_last: Default::default(),
             retire: Default::default(),
             nr_n: Default::default(),
+            nr1: Default::default(),
+            d_word: Default::default(),
+            w_word: Default::default(),
             fits: Default::default(),
             w_en: Default::default(),
             wp_n: Default::default(),
@@ -321,13 +333,15 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep, q0_data,
-            q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last, q1_last,
-            q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_dropped, c_too_long, c_stalls
+            self, clock, retired, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep,
+            q0_data, q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last,
+            q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_dropped, c_too_long,
+            c_stalls
         );
         self.mem.read_clock.next = self.clock.val();
         self.mem.write_clock.next = self.clock.val();
-        self.dsc.clock.next = self.clock.val();
+        self.dsc_a.clock.next = self.clock.val();
+        self.dsc_b.clock.next = self.clock.val();
         // ---- handshakes
         self.on.next = !self.rst.val();
         self.s_rdy.next = self.on.val() & !self.space_n.q.val();
@@ -340,18 +354,21 @@ impl<
         self.pop.next = self.m_v.val() & self.m_axis_tready.val();
         // ---- read side: the head frame's descriptor decides
         self.have.next = self.on.val() & (self.nr.q.val() != self.nj.q.val());
-        self.d_lastp.next = self.dsc.read_data.val().get_bits::<A1>(0);
+        // the head's descriptor: both copies of the ring are read every cycle from registers,
+        // `dsc_a` at `nr`, `dsc_b` at `nr + 1`; a retirement in the previous cycle (`retired`)
+        // selects `dsc_b`'s word, which is then the word at the new `nr`. So no decision of
+        // this cycle reaches a RAM address.
+        self.d_word.next = self.dsc_a.read_data.val();
+        if self.retired.q.val() {
+            self.d_word.next = self.dsc_b.read_data.val();
+        }
+        self.d_lastp.next = self.d_word.val().get_bits::<A1>(0);
         self.d_end.next = self.d_lastp.val() + 1;
         self.d_keep.next = self
-            .dsc
-            .read_data
+            .d_word
             .val()
             .get_bits::<B>(self.k_sh_keep.val().index());
-        self.d_over.next = self
-            .dsc
-            .read_data
-            .val()
-            .get_bit(self.k_sh_over.val().index());
+        self.d_over.next = self.d_word.val().get_bit(self.k_sh_over.val().index());
         self.h_keep.next = self
             .vk
             .q
@@ -380,7 +397,10 @@ impl<
             self.nr_n.next = self.k_zf.val();
         }
         self.nr.d.next = self.nr_n.val();
-        self.dsc.read_address.next = self.nr_n.val().get_bits::<FL>(0);
+        self.retired.d.next = self.retire.val() & !self.rst.val();
+        self.nr1.next = self.nr.q.val() + 1;
+        self.dsc_a.read_address.next = self.nr.q.val().get_bits::<FL>(0);
+        self.dsc_b.read_address.next = self.nr1.val().get_bits::<FL>(0);
         self.mem.read_address.next = self.rp.q.val().get_bits::<AW>(0);
         self.r_v.d.next = self.issue.val();
         self.r_last.d.next = self.i_last.val();
@@ -451,8 +471,10 @@ impl<
         self.fb.d.next = self.fb.q.val() + bit_cast::<A1, 1>(self.w_en.val().into());
         self.fo.d.next = self.fo_n.val();
         self.ends.next = self.s_hs.val() & self.s_axis_tlast.val();
-        self.dsc.write_enable.next = self.ends.val();
-        self.dsc.write_address.next = self.ne.q.val().get_bits::<FL>(0);
+        self.dsc_a.write_enable.next = self.ends.val();
+        self.dsc_a.write_address.next = self.ne.q.val().get_bits::<FL>(0);
+        self.dsc_b.write_enable.next = self.ends.val();
+        self.dsc_b.write_address.next = self.ne.q.val().get_bits::<FL>(0);
         // the descriptor holds the pointer of the frame's last stored beat (end - 1), so the
         // read side finds a frame's last beat by an equality, not an add in its loop
         // (at `s_axis_tlast` `w_en` = `fits`: the pointer before the beat if it is stored, the one
@@ -461,9 +483,11 @@ impl<
         if self.fits.val() {
             self.w_lastp.next = self.wp.q.val();
         }
-        self.dsc.write_data.next = bit_cast::<DW, A1>(self.w_lastp.val())
+        self.w_word.next = bit_cast::<DW, A1>(self.w_lastp.val())
             | (bit_cast::<DW, B>(self.s_axis_tkeep.val()) << self.k_sh_keep.val())
             | (bit_cast::<DW, 1>(self.fo_n.val().into()) << self.k_sh_over.val());
+        self.dsc_a.write_data.next = self.w_word.val();
+        self.dsc_b.write_data.next = self.w_word.val();
         self.ne_n.next = self.ne.q.val() + bit_cast::<F1, 1>(self.ends.val().into());
         self.ne.d.next = self.ne_n.val();
         if self.ends.val() {
