@@ -16,9 +16,9 @@
 //!   One verdict per frame, in frame order, taken only after the frame's last beat.
 //! - beat stream out: `m_axis_tvalid`/`m_axis_tready`, `m_axis_tdata` (D), `m_axis_tkeep` (B: all ones but on a
 //!   frame's last beat, which carries the frame's `s_axis_tkeep` at `s_axis_tlast`), `m_axis_tlast`.
-//! - status: `stat_frames` (last beats taken), `stat_kept` (last beats sent), `stat_dropped`
-//!   (frames skipped), `stat_too_long` (frames longer than `max_beats`), `stat_stalls`
-//!   (cycles with `s_axis_tvalid` and not `s_axis_tready`); 32-bit, wrapping.
+//! - status: `stat_frames` (last beats taken), `stat_kept` (last beats sent), `stat_refused`
+//!   (verdicts taken that refuse their frame), `stat_too_long` (frames longer than `max_beats`); 32-bit, wrapping
+//!   (transaction counts only: the same whatever the timing).
 //! - sizes: const generics `D`, `B`, `AW` (2^AW beats of RAM), `A1`, `FL` (2^FL frame
 //!   descriptors), `F1` = FL + 1, `NF` = 2^FL, `DW` = A1 + B + 1 (a descriptor word);
 //!   `max_beats` a localparam (`k_maxb`); checked by [`Fbuf::try_new`].
@@ -93,9 +93,8 @@ pub struct Fbuf<
     pub m_axis_tlast: Signal<Out, bool>,
     pub stat_frames: Signal<Out, Bits<32>>,
     pub stat_kept: Signal<Out, Bits<32>>,
-    pub stat_dropped: Signal<Out, Bits<32>>,
+    pub stat_refused: Signal<Out, Bits<32>>,
     pub stat_too_long: Signal<Out, Bits<32>>,
-    pub stat_stalls: Signal<Out, Bits<32>>,
     mem: RAM<Bits<D>, AW>,
     dsc_a: BlockRam<DW, FL>,
     dsc_b: BlockRam<DW, FL>,
@@ -129,9 +128,8 @@ pub struct Fbuf<
     qn: DFF<Bits<3>>,
     c_frames: DFF<Bits<32>>,
     c_kept: DFF<Bits<32>>,
-    c_dropped: DFF<Bits<32>>,
+    c_refused: DFF<Bits<32>>,
     c_too_long: DFF<Bits<32>>,
-    c_stalls: DFF<Bits<32>>,
     on: Signal<Local, bool>,
     s_rdy: Signal<Local, bool>,
     s_hs: Signal<Local, bool>,
@@ -231,9 +229,8 @@ impl<
             m_axis_tlast: Default::default(),
             stat_frames: Default::default(),
             stat_kept: Default::default(),
-            stat_dropped: Default::default(),
+            stat_refused: Default::default(),
             stat_too_long: Default::default(),
-            stat_stalls: Default::default(),
             mem: Default::default(),
             dsc_a: Default::default(),
             dsc_b: Default::default(),
@@ -267,9 +264,8 @@ impl<
             qn: Default::default(),
             c_frames: Default::default(),
             c_kept: Default::default(),
-            c_dropped: Default::default(),
+            c_refused: Default::default(),
             c_too_long: Default::default(),
-            c_stalls: Default::default(),
             on: Default::default(),
             s_rdy: Default::default(),
             s_hs: Default::default(),
@@ -335,8 +331,7 @@ impl<
         dff_setup!(
             self, clock, retired, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep,
             q0_data, q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last,
-            q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_dropped, c_too_long,
-            c_stalls
+            q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_refused, c_too_long
         );
         self.mem.read_clock.next = self.clock.val();
         self.mem.write_clock.next = self.clock.val();
@@ -521,17 +516,13 @@ impl<
         if self.pop.val() & self.m_axis_tlast.val() {
             self.c_kept.d.next = self.c_kept.q.val() + 1;
         }
-        if self.skip.val() {
-            self.c_dropped.d.next = self.c_dropped.q.val() + 1;
-        }
-        if self.on.val() & self.s_axis_tvalid.val() & !self.s_rdy.val() {
-            self.c_stalls.d.next = self.c_stalls.q.val() + 1;
+        if self.v_hs.val() & !self.s_vrd_keep.val() {
+            self.c_refused.d.next = self.c_refused.q.val() + 1;
         }
         self.stat_frames.next = self.c_frames.q.val();
         self.stat_kept.next = self.c_kept.q.val();
-        self.stat_dropped.next = self.c_dropped.q.val();
+        self.stat_refused.next = self.c_refused.q.val();
         self.stat_too_long.next = self.c_too_long.q.val();
-        self.stat_stalls.next = self.c_stalls.q.val();
         // ---- reset: control state only
         if self.rst.val() {
             self.wp.d.next = self.k_za.val();
@@ -547,9 +538,8 @@ impl<
             self.qn.d.next = self.k_z3.val();
             self.c_frames.d.next = self.k_z32.val();
             self.c_kept.d.next = self.k_z32.val();
-            self.c_dropped.d.next = self.k_z32.val();
+            self.c_refused.d.next = self.k_z32.val();
             self.c_too_long.d.next = self.k_z32.val();
-            self.c_stalls.d.next = self.k_z32.val();
         }
     }
 }

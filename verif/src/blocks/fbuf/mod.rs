@@ -21,7 +21,7 @@ pub mod port {
         "s_vrd_keep",
         "m_axis_tready",
     ];
-    pub const OUTPUTS: [&str; 11] = [
+    pub const OUTPUTS: [&str; 10] = [
         "s_axis_tready",
         "s_vrd_ready",
         "m_axis_tvalid",
@@ -30,9 +30,8 @@ pub mod port {
         "m_axis_tlast",
         "stat_frames",
         "stat_kept",
-        "stat_dropped",
+        "stat_refused",
         "stat_too_long",
-        "stat_stalls",
     ];
 }
 
@@ -40,19 +39,19 @@ pub mod port {
 #[derive(Clone, Copy, Debug)]
 pub struct FbufPorts {
     pub i: [usize; 8],
-    pub o: [usize; 11],
+    pub o: [usize; 10],
 }
 
 impl FbufPorts {
     pub fn resolve(io: &Io) -> Result<FbufPorts, KitError> {
         let mut p = FbufPorts {
             i: [0; 8],
-            o: [0; 11],
+            o: [0; 10],
         };
         for k in 0..8 {
             p.i[k] = io.input(port::INPUTS[k])?;
         }
-        for k in 0..11 {
+        for k in 0..10 {
             p.o[k] = io.output(port::OUTPUTS[k])?;
         }
         Ok(p)
@@ -123,7 +122,7 @@ impl CycleModel for FbufModel {
             self.last_out = false;
         }
         let s = out.stats;
-        for (k, x) in [s.frames, s.kept, s.dropped, s.too_long, s.stalls]
+        for (k, x) in [s.frames, s.kept, s.refused, s.too_long]
             .into_iter()
             .enumerate()
         {
