@@ -202,6 +202,28 @@ def test_corrupted_place_chk_result_is_detected():
     print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
+@pytest.mark.block("fbuf")
+def test_corrupted_fbuf_release_is_detected():
+    """The frame buffer's cocotbext-axi test can fail on the RTL: a copy of the generated
+    Verilog whose read side does not skip a refused frame (the kit's mutant
+    refused_frame_not_skipped: its beats leave as the next frame's) must fail
+    random_frames_backpressure at a received frame."""
+    block, sim, preset = "fbuf", "verilator", "tiny"
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    frm, to = "            rp$d = d_end;", "            rp$d = rp$q;"
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / "mutant-fbuf-refused-not-skipped.v"
+    bad.write_text(good.replace(frm, to))
+    vec = vectors(block, preset, 51, _n(2000))
+    facts = run_cocotb(sim, block, preset, "mutant-fbuf-refused-not-skipped", _env(block, preset, vec, 51, _n(100)),
+                       testcase="random_frames_backpressure", source=bad)
+    msg = "\n".join(facts["failures"])
+    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived random_frames_backpressure:\n" + report(sim, facts)
+    assert "bytes received" in msg, msg
+    print(f"[cocotb] fbuf refused-frame mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
     """Runs one cocotb testcase (Icarus, small preset) on the generated SACK Verilog with `frm`
     replaced by `to` (a mutant of verif/tests/sack_diff.rs), and asserts that it failed.
