@@ -152,8 +152,11 @@ pub struct Fbuf<
     i_last: Signal<Local, bool>,
     retire: Signal<Local, bool>,
     nr_n: Signal<Local, Bits<F1>>,
-    nr1: Signal<Local, Bits<F1>>,
+    nr1: Signal<Local, Bits<FL>>,
+    vk_bit: Signal<Local, Bits<NF>>,
     d_word: Signal<Local, Bits<DW>>,
+    d_shk: Signal<Local, Bits<DW>>,
+    d_sho: Signal<Local, Bits<DW>>,
     w_word: Signal<Local, Bits<DW>>,
     fits: Signal<Local, bool>,
     w_en: Signal<Local, bool>,
@@ -171,6 +174,10 @@ pub struct Fbuf<
     k_sh_keep: Constant<Bits<8>>,
     k_sh_over: Constant<Bits<8>>,
     k_za: Constant<Bits<A1>>,
+    k_one_a: Constant<Bits<A1>>,
+    k_one_f: Constant<Bits<F1>>,
+    k_one_fl: Constant<Bits<FL>>,
+    k_one_nf: Constant<Bits<NF>>,
     k_zf: Constant<Bits<F1>>,
     k_z2: Constant<Bits<2>>,
     k_z3: Constant<Bits<3>>,
@@ -289,7 +296,10 @@ impl<
             retire: Default::default(),
             nr_n: Default::default(),
             nr1: Default::default(),
+            vk_bit: Default::default(),
             d_word: Default::default(),
+            d_shk: Default::default(),
+            d_sho: Default::default(),
             w_word: Default::default(),
             fits: Default::default(),
             w_en: Default::default(),
@@ -307,6 +317,10 @@ impl<
             k_sh_keep: Constant::new((A1 as u64).to_bits()),
             k_sh_over: Constant::new(((A1 + B) as u64).to_bits()),
             k_za: Constant::new(0u64.to_bits()),
+            k_one_a: Constant::new(1u64.to_bits()),
+            k_one_f: Constant::new(1u64.to_bits()),
+            k_one_fl: Constant::new(1u64.to_bits()),
+            k_one_nf: Constant::new(1u64.to_bits()),
             k_zf: Constant::new(0u64.to_bits()),
             k_z2: Constant::new(0u64.to_bits()),
             k_z3: Constant::new(0u64.to_bits()),
@@ -358,12 +372,11 @@ impl<
             self.d_word.next = self.dsc_b.read_data.val();
         }
         self.d_lastp.next = self.d_word.val().get_bits::<A1>(0);
-        self.d_end.next = self.d_lastp.val() + 1;
-        self.d_keep.next = self
-            .d_word
-            .val()
-            .get_bits::<B>(self.k_sh_keep.val().index());
-        self.d_over.next = self.d_word.val().get_bit(self.k_sh_over.val().index());
+        self.d_end.next = self.d_lastp.val() + self.k_one_a.val();
+        self.d_shk.next = self.d_word.val() >> self.k_sh_keep.val();
+        self.d_keep.next = self.d_shk.val().get_bits::<B>(0);
+        self.d_sho.next = self.d_word.val() >> self.k_sh_over.val();
+        self.d_over.next = self.d_sho.val().get_bit(0);
         self.h_keep.next = self
             .vk
             .q
@@ -374,7 +387,7 @@ impl<
             (self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())) < self.k_four.val();
         self.skip.next = self.have.val() & !self.h_keep.val();
         self.issue.next = self.have.val() & self.h_keep.val() & self.q_room.val();
-        self.rp1.next = self.rp.q.val() + 1;
+        self.rp1.next = self.rp.q.val() + self.k_one_a.val();
         self.i_last.next = self.rp.q.val() == self.d_lastp.val();
         self.retire.next = self.skip.val() | (self.issue.val() & self.i_last.val());
         self.rp.d.next = self.rp.q.val();
@@ -386,16 +399,16 @@ impl<
         }
         self.nr_n.next = self.nr.q.val();
         if self.retire.val() {
-            self.nr_n.next = self.nr.q.val() + 1;
+            self.nr_n.next = self.nr.q.val() + self.k_one_f.val();
         }
         if self.rst.val() {
             self.nr_n.next = self.k_zf.val();
         }
         self.nr.d.next = self.nr_n.val();
         self.retired.d.next = self.retire.val() & !self.rst.val();
-        self.nr1.next = self.nr.q.val() + 1;
+        self.nr1.next = self.nr.q.val().get_bits::<FL>(0) + self.k_one_fl.val();
         self.dsc_a.read_address.next = self.nr.q.val().get_bits::<FL>(0);
-        self.dsc_b.read_address.next = self.nr1.val().get_bits::<FL>(0);
+        self.dsc_b.read_address.next = self.nr1.val();
         self.mem.read_address.next = self.rp.q.val().get_bits::<AW>(0);
         self.r_v.d.next = self.issue.val();
         self.r_last.d.next = self.i_last.val();
@@ -474,7 +487,7 @@ impl<
         // read side finds a frame's last beat by an equality, not an add in its loop
         // (at `s_axis_tlast` `w_en` = `fits`: the pointer before the beat if it is stored, the one
         // before that if not, both from registers and selected at the end)
-        self.w_lastp.next = self.wp.q.val() - 1;
+        self.w_lastp.next = self.wp.q.val() - self.k_one_a.val();
         if self.fits.val() {
             self.w_lastp.next = self.wp.q.val();
         }
@@ -499,12 +512,14 @@ impl<
             | (self.held.val() == self.k_nf.val())
             | (self.ends.val() & (self.held.val() == self.k_nf_m1.val()));
         // ---- verdicts
+        self.vk_bit.next = self.k_one_nf.val() << self.nj.q.val().get_bits::<FL>(0);
         if self.v_hs.val() {
-            self.vk.d.next = self.vk.q.val().replace_bit(
-                self.nj.q.val().get_bits::<FL>(0).index(),
-                self.s_vrd_keep.val(),
-            );
-            self.nj.d.next = self.nj.q.val() + 1;
+            if self.s_vrd_keep.val() {
+                self.vk.d.next = self.vk.q.val() | self.vk_bit.val();
+            } else {
+                self.vk.d.next = self.vk.q.val() & !self.vk_bit.val();
+            }
+            self.nj.d.next = self.nj.q.val() + self.k_one_f.val();
         }
         // ---- counters
         if self.ends.val() {
