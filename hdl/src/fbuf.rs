@@ -10,15 +10,18 @@
 //!
 //! **Ports** (D = 8·B data bits, A1 = AW + 1 pointer bits).
 //! - global: `clock`, `rst` (synchronous).
-//! - beat stream in: `s_axis_tvalid`/`s_axis_tready`, `s_axis_tdata` (D), `s_axis_tkeep` (B), `s_axis_tlast`; `s_axis_tready`
-//!   is `!space_n`, a register (1: no room for a beat or a descriptor), gated only by `rst`.
+//! - beat stream in: `s_axis_tvalid`/`s_axis_tready`, `s_axis_tdata` (D), `s_axis_tkeep`
+//!   (B), `s_axis_tlast`; `s_axis_tready` is `!space_n`, a register (1: no room for a beat
+//!   or a descriptor), gated only by `rst`.
 //! - verdict stream in: `s_vrd_valid`/`s_vrd_ready`, `s_vrd_keep` (1: release the frame).
 //!   One verdict per frame, in frame order, taken only after the frame's last beat.
-//! - beat stream out: `m_axis_tvalid`/`m_axis_tready`, `m_axis_tdata` (D), `m_axis_tkeep` (B: all ones but on a
-//!   frame's last beat, which carries the frame's `s_axis_tkeep` at `s_axis_tlast`), `m_axis_tlast`.
-//! - status: `stat_frames` (last beats taken), `stat_kept` (last beats sent), `stat_refused`
-//!   (verdicts taken that refuse their frame), `stat_too_long` (frames longer than `max_beats`); 32-bit, wrapping
-//!   (transaction counts only: the same whatever the timing).
+//! - beat stream out: `m_axis_tvalid`/`m_axis_tready`, `m_axis_tdata` (D), `m_axis_tkeep`
+//!   (B: all ones but on a frame's last beat, which carries the frame's `s_axis_tkeep` at
+//!   `s_axis_tlast`), `m_axis_tlast`.
+//! - status: `stat_frames` (last beats taken), `stat_kept` (last beats sent),
+//!   `stat_refused` (verdicts taken that refuse their frame), `stat_too_long` (frames
+//!   longer than `max_beats`, at their last beat); 32-bit, wrapping. Transaction counts
+//!   only: the same in any implementation, whatever its timing.
 //! - sizes: const generics `D`, `B`, `AW` (2^AW beats of RAM), `A1`, `FL` (2^FL frame
 //!   descriptors), `F1` = FL + 1, `NF` = 2^FL, `DW` = A1 + B + 1 (a descriptor word);
 //!   `max_beats` a localparam (`k_maxb`); checked by [`Fbuf::try_new`].

@@ -11,9 +11,9 @@
 //! longer than that (more than the parser's `max_frame` bytes: the parser's verdict on it
 //! is `TooLong` anyway) is never released, whatever its verdict, and its beats past
 //! `max_beats` are not stored: the buffer's state stays bounded and a frame longer than the
-//! buffer cannot deadlock it. `m_axis_tkeep` is all ones on every beat but a frame's last, which
-//! carries the frame's `s_axis_tkeep` at `s_axis_tlast` (a good frame's `tkeep` is all ones before its
-//! last beat; the parser refuses any other as `BadKeep`).
+//! buffer cannot deadlock it. `m_axis_tkeep` is all ones on every beat but a frame's last,
+//! which carries the frame's `s_axis_tkeep` at `s_axis_tlast` (a good frame's `tkeep` is all
+//! ones before its last beat; the parser refuses any other as `BadKeep`).
 //!
 //! **Cycle shell** ([`FbufShell`]), the contract of the RTL, cycle by cycle. State: the beat
 //! RAM (2^`depth_log2` beats), the write pointer `wp` and read pointer `rp` (one bit wider
@@ -22,13 +22,13 @@
 //! bit each, and three frame counters: `ne` frames ended (last beat written), `nj` frames
 //! judged (verdict taken), `nr` frames retired by the read side. Every valid and ready
 //! output is low in a cycle with `rst` high.
-//! - `s_axis_tready` = `room`, a register: after each cycle, `room` = (`wp' - rp` != depth) &&
-//!   (`ne' - nr` != frames), with `wp'`, `ne'` the write side's pointers after the cycle and
-//!   `rp`, `nr` the read side's at its start (space the read side frees in cycle t is seen
-//!   by `s_axis` in t + 2; no path from the read side's decision to `s_axis_tready`). So the RAM and
-//!   the ring can fill completely and never overflow. A beat at index < `max_beats` of its
-//!   frame is written at `wp`; a later one only sets the frame's overflow flag. At `s_axis_tlast`
-//!   the descriptor (end = `wp` after the beat) is pushed.
+//! - `s_axis_tready` = `room`, a register: after each cycle, `room` = (`wp' - rp` != depth)
+//!   && (`ne' - nr` != frames), with `wp'`, `ne'` the write side's pointers after the cycle
+//!   and `rp`, `nr` the read side's at its start (space the read side frees in cycle t is
+//!   seen by `s_axis` in t + 2; no path from the read side's decision to `s_axis_tready`).
+//!   So the RAM and the ring can fill completely and never overflow. A beat at index <
+//!   `max_beats` of its frame is written at `wp`; a later one only sets the frame's overflow
+//!   flag. At `s_axis_tlast` the descriptor (end = `wp` after the beat) is pushed.
 //! - `s_vrd_ready` = (`ne != nj`): a verdict is taken only for a frame whose last beat was
 //!   written in an earlier cycle.
 //! - Read side, from the registers of the cycle: when `nr != nj`, the head frame is judged.
@@ -36,22 +36,23 @@
 //!   output). Kept: when the output queue (4 entries) plus the read in flight hold fewer than
 //!   4 beats, the beat at `rp` is read (RAM latency 1) and `rp` advances; on the frame's
 //!   last beat `nr` advances too. A read lands in the output queue the cycle after it is
-//!   issued. `m_axis_tvalid` = queue not empty; `m_axis_tdata`/`m_axis_tkeep`/`m_axis_tlast` = its head.
+//!   issued. `m_axis_tvalid` = queue not empty; `m_axis_tdata`/`m_axis_tkeep`/`m_axis_tlast`
+//!   = its head.
 //!
 //! **Latency** ([`FBUF_LATENCY`] 3): a verdict transferred in cycle t has its frame's first
 //! beat on `m_axis` in t + 3 (read issued in t + 1, RAM output in t + 2). So a one-beat frame
 //! whose last beat is taken in t0 and judged at once (t0 + 1) is on `m_axis` in t0 + 4.
-//! **II** 1 beat per cycle on `s_axis` and on `m_axis` (kept frames back to back with no idle cycle;
-//! a refused frame costs the read side one cycle).
+//! **II** 1 beat per cycle on `s_axis` and on `m_axis` (kept frames back to back with no
+//! idle cycle; a refused frame costs the read side one cycle).
 //!
 //! **Reset** (`rst`, synchronous): pointers, counters, the current frame, the read in
 //! flight and the output queue cleared, `room` set; the RAM and the descriptors are data and keep
 //! their contents (none is read before it is written again).
 //!
 //! **Counters** (`stat_*`, 32-bit wrapping): `frames` last beats taken, `kept` frames whose
-//! last beat left on `m_axis`, `refused` verdicts that refuse their frame (at the verdict's transfer),
-//! `too_long` frames that overflowed (counted at their last beat). (No cycle counts: the
-//! counters are the same at the transaction level, whatever the timing.)
+//! last beat left on `m_axis`, `refused` verdicts that refuse their frame (at the verdict's
+//! transfer), `too_long` frames that overflowed (counted at their last beat). No cycle
+//! counts: the counters are the same at the transaction level, whatever the timing.
 
 use crate::config::ConfigError;
 use std::collections::VecDeque;
