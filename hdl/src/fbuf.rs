@@ -32,14 +32,17 @@
 //! copies (`dsc_a`, `dsc_b`, each 2^FL words of DW bits: the pointer of the frame's last
 //! stored beat (end - 1), its last `tkeep`, overflow; LUT RAM) and a verdict bit per
 //! descriptor (`vk`); the frame counters `ne` (ended), `nj` (judged), `nr` (retired); the
-//! read in flight (`r_*`) and a 4-entry output queue (`q*`, head `qh`, tail `qt`, count `qn`).
+//! reads in flight (`r_*` in the RAM's read register, `o_*` in its output register) and a
+//! 4-entry output queue (`q*`, head `qh`, tail `qt`, count `qn`).
 //!
 //! **Pipeline.** Write side, cycle t: a beat taken with `fb < max_beats` is written at `wp`;
 //! at `s_axis_tlast` the descriptor is written at `ne` into both copies. Read side, cycle t,
 //! from registers: when `nr != nj` the head frame's descriptor decides: refused (verdict 0 or
-//! overflow) -> `rp` := end, `nr` + 1; kept and `qn + r_v < 4` -> `mem` read at `rp`, `rp` + 1,
-//! and on the frame's last beat `nr` + 1. Cycle t + 1: the RAM word lands in the queue.
-//! **Latency** 3 from a verdict transfer to its frame's first beat on `m_axis`
+//! overflow) -> `rp` := end, `nr` + 1; kept and `qn + r_v + o_v < 4` -> `mem` read at `rp`,
+//! `rp` + 1, and on the frame's last beat `nr` + 1. Cycle t + 1: the RAM word goes into the
+//! output register `o_*` (a plain register after the RAM's read port, which yosys can pack
+//! into the DP16KD's own output register); cycle t + 2: it lands in the queue.
+//! **Latency** 4 from a verdict transfer to its frame's first beat on `m_axis`
 //! (`FBUF_LATENCY`). **II** 1 on both streams; kept frames leave back to back; a refused
 //! frame costs the read side one cycle.
 //!
@@ -59,7 +62,7 @@
 //! read), so the beat RAM needs no bypass. A verdict of cycle t is seen by the read side in
 //! t + 1.
 //!
-//! **Reset** (`rst`): pointers, frame counters, the current frame, the read in flight, the
+//! **Reset** (`rst`): pointers, frame counters, the current frame, the reads in flight, the
 //! queue and the counters are cleared; the RAMs, the descriptor words and the queue's data
 //! are data and keep their contents (none is read before it is written again).
 
@@ -114,6 +117,10 @@ pub struct Fbuf<
     r_v: DFF<bool>,
     r_last: DFF<bool>,
     r_keep: DFF<Bits<B>>,
+    o_v: DFF<bool>,
+    o_last: DFF<bool>,
+    o_keep: DFF<Bits<B>>,
+    o_data: DFF<Bits<D>>,
     q0_data: DFF<Bits<D>>,
     q1_data: DFF<Bits<D>>,
     q2_data: DFF<Bits<D>>,
@@ -257,6 +264,10 @@ impl<
             r_v: Default::default(),
             r_last: Default::default(),
             r_keep: Default::default(),
+            o_v: Default::default(),
+            o_last: Default::default(),
+            o_keep: Default::default(),
+            o_data: Default::default(),
             q0_data: Default::default(),
             q1_data: Default::default(),
             q2_data: Default::default(),
@@ -347,8 +358,9 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, retired, wp, rp, fb, fo, space_n, ne, nj, nr, vk, r_v, r_last, r_keep,
-            q0_data, q1_data, q2_data, q3_data, q0_keep, q1_keep, q2_keep, q3_keep, q0_last,
-            q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept, c_refused, c_too_long
+            o_v, o_last, o_keep, o_data, q0_data, q1_data, q2_data, q3_data, q0_keep, q1_keep,
+            q2_keep, q3_keep, q0_last, q1_last, q2_last, q3_last, qh, qt, qn, c_frames, c_kept,
+            c_refused, c_too_long
         );
         self.mem.read_clock.next = self.clock.val();
         self.mem.write_clock.next = self.clock.val();
@@ -386,8 +398,10 @@ impl<
             .val()
             .get_bit(self.nr.q.val().get_bits::<FL>(0).index())
             & !self.d_over.val();
-        self.q_room.next =
-            (self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())) < self.k_four.val();
+        self.q_room.next = (self.qn.q.val()
+            + bit_cast::<3, 1>(self.r_v.q.val().into())
+            + bit_cast::<3, 1>(self.o_v.q.val().into()))
+            < self.k_four.val();
         self.skip.next = self.have.val() & !self.h_keep.val();
         self.issue.next = self.have.val() & self.h_keep.val() & self.q_room.val();
         self.rp1.next = self.rp.q.val() + self.k_one_a.val();
@@ -442,33 +456,38 @@ impl<
             }
             _ => {}
         }
-        if self.r_v.q.val() {
+        // the RAM's word into its output register (DP16KD OUTREG), then into the queue
+        self.o_data.d.next = self.mem.read_data.val();
+        self.o_v.d.next = self.r_v.q.val();
+        self.o_last.d.next = self.r_last.q.val();
+        self.o_keep.d.next = self.r_keep.q.val();
+        if self.o_v.q.val() {
             match self.qt.q.val().index() {
                 0 => {
-                    self.q0_data.d.next = self.mem.read_data.val();
-                    self.q0_keep.d.next = self.r_keep.q.val();
-                    self.q0_last.d.next = self.r_last.q.val();
+                    self.q0_data.d.next = self.o_data.q.val();
+                    self.q0_keep.d.next = self.o_keep.q.val();
+                    self.q0_last.d.next = self.o_last.q.val();
                 }
                 1 => {
-                    self.q1_data.d.next = self.mem.read_data.val();
-                    self.q1_keep.d.next = self.r_keep.q.val();
-                    self.q1_last.d.next = self.r_last.q.val();
+                    self.q1_data.d.next = self.o_data.q.val();
+                    self.q1_keep.d.next = self.o_keep.q.val();
+                    self.q1_last.d.next = self.o_last.q.val();
                 }
                 2 => {
-                    self.q2_data.d.next = self.mem.read_data.val();
-                    self.q2_keep.d.next = self.r_keep.q.val();
-                    self.q2_last.d.next = self.r_last.q.val();
+                    self.q2_data.d.next = self.o_data.q.val();
+                    self.q2_keep.d.next = self.o_keep.q.val();
+                    self.q2_last.d.next = self.o_last.q.val();
                 }
                 _ => {
-                    self.q3_data.d.next = self.mem.read_data.val();
-                    self.q3_keep.d.next = self.r_keep.q.val();
-                    self.q3_last.d.next = self.r_last.q.val();
+                    self.q3_data.d.next = self.o_data.q.val();
+                    self.q3_keep.d.next = self.o_keep.q.val();
+                    self.q3_last.d.next = self.o_last.q.val();
                 }
             }
         }
-        self.qt.d.next = self.qt.q.val() + bit_cast::<2, 1>(self.r_v.q.val().into());
+        self.qt.d.next = self.qt.q.val() + bit_cast::<2, 1>(self.o_v.q.val().into());
         self.qh.d.next = self.qh.q.val() + bit_cast::<2, 1>(self.pop.val().into());
-        self.qn.d.next = self.qn.q.val() + bit_cast::<3, 1>(self.r_v.q.val().into())
+        self.qn.d.next = self.qn.q.val() + bit_cast::<3, 1>(self.o_v.q.val().into())
             - bit_cast::<3, 1>(self.pop.val().into());
         // ---- write side
         self.fits.next = self.fb.q.val() < self.k_maxb.val();
@@ -551,6 +570,7 @@ impl<
             self.ne.d.next = self.k_zf.val();
             self.nj.d.next = self.k_zf.val();
             self.r_v.d.next = false;
+            self.o_v.d.next = false;
             self.qh.d.next = self.k_z2.val();
             self.qt.d.next = self.k_z2.val();
             self.qn.d.next = self.k_z3.val();

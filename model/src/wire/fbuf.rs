@@ -33,15 +33,16 @@
 //!   written in an earlier cycle.
 //! - Read side, from the registers of the cycle: when `nr != nj`, the head frame is judged.
 //!   Refused (verdict 0 or overflow): `rp` jumps to its end and `nr` advances (one cycle, no
-//!   output). Kept: when the output queue (4 entries) plus the read in flight hold fewer than
-//!   4 beats, the beat at `rp` is read (RAM latency 1) and `rp` advances; on the frame's
-//!   last beat `nr` advances too. A read lands in the output queue the cycle after it is
-//!   issued. `m_axis_tvalid` = queue not empty; `m_axis_tdata`/`m_axis_tkeep`/`m_axis_tlast`
+//!   output). Kept: when the output queue (4 entries) plus the two reads in flight hold
+//!   fewer than 4 beats, the beat at `rp` is read and `rp` advances; on the frame's last
+//!   beat `nr` advances too. A read lands in the output queue two cycles after it is issued
+//!   (the RAM's read register, then its output register). `m_axis_tvalid` = queue not empty; `m_axis_tdata`/`m_axis_tkeep`/`m_axis_tlast`
 //!   = its head.
 //!
-//! **Latency** ([`FBUF_LATENCY`] 3): a verdict transferred in cycle t has its frame's first
-//! beat on `m_axis` in t + 3 (read issued in t + 1, RAM output in t + 2). So a one-beat frame
-//! whose last beat is taken in t0 and judged at once (t0 + 1) is on `m_axis` in t0 + 4.
+//! **Latency** ([`FBUF_LATENCY`] 4): a verdict transferred in cycle t has its frame's first
+//! beat on `m_axis` in t + 4 (read issued in t + 1, RAM word in t + 2, output register in
+//! t + 3). So a one-beat frame whose last beat is taken in t0 and judged at once (t0 + 1) is
+//! on `m_axis` in t0 + 5.
 //! **II** 1 beat per cycle on `s_axis` and on `m_axis` (kept frames back to back with no
 //! idle cycle; a refused frame costs the read side one cycle).
 //!
@@ -58,7 +59,7 @@ use crate::config::ConfigError;
 use std::collections::VecDeque;
 
 /// Cycles from a verdict transfer to its frame's first beat on `m_axis`.
-pub const FBUF_LATENCY: usize = 3;
+pub const FBUF_LATENCY: usize = 4;
 /// Entries of the output queue (reads in flight included).
 pub const FBUF_QUEUE: usize = 4;
 
@@ -231,7 +232,9 @@ pub struct FbufShell {
     ne: u32,
     nj: u32,
     nr: u32,
-    in_flight: Option<Beat>,
+    /// Reads in flight: `[0]` issued last cycle (in the RAM's read register), `[1]` the
+    /// cycle before (in the RAM's output register).
+    in_flight: [Option<Beat>; 2],
     queue: VecDeque<Beat>,
     room: bool,
     stats: FbufStats,
@@ -251,7 +254,7 @@ impl FbufShell {
             ne: 0,
             nj: 0,
             nr: 0,
-            in_flight: None,
+            in_flight: [None, None],
             queue: VecDeque::with_capacity(FBUF_QUEUE),
             room: true,
             stats: FbufStats::default(),
@@ -268,7 +271,7 @@ impl FbufShell {
     }
     /// Beats in the output queue and in flight to it.
     pub fn queued(&self) -> usize {
-        self.queue.len() + self.in_flight.is_some() as usize
+        self.queue.len() + self.in_flight.iter().flatten().count()
     }
 
     fn pmask(&self) -> u32 {
@@ -305,7 +308,7 @@ impl FbufShell {
             self.ne = 0;
             self.nj = 0;
             self.nr = 0;
-            self.in_flight = None;
+            self.in_flight = [None, None];
             self.queue.clear();
             self.room = true;
             self.stats = FbufStats::default();
@@ -344,10 +347,10 @@ impl FbufShell {
                 }
             }
         }
-        if let Some(b) = self.in_flight.take() {
+        if let Some(b) = self.in_flight[1].take() {
             self.queue.push_back(b);
         }
-        self.in_flight = issued;
+        self.in_flight = [issued, self.in_flight[0]];
         // write side
         if i.s_axis_tvalid && out.s_axis_tready {
             if self.fb < self.cfg.max_beats {

@@ -16,7 +16,7 @@ after the frame's last beat (`s_vrd_ready` = a frame has ended and is not judged
 leaves whole on `m_axis`, in arrival order, `m_axis_tkeep` all ones but on its last beat, which
 carries the frame's last `s_axis_tkeep`; a refused frame never leaves, and neither does a
 frame longer than MAX_BEATS beats (its beats past that are not stored). First beat on `m_axis`
-LATENCY (3) cycles after the verdict's transfer; kept frames back to back. `s_axis_tready` is a
+LATENCY (4) cycles after the verdict's transfer; kept frames back to back. `s_axis_tready` is a
 register: low when the RAM (DEPTH beats) or the descriptor ring (FRAMES_HELD) is full, and
 never a beat lost. `stat_frames` counts last beats taken, `stat_kept` last beats sent,
 `stat_refused` verdicts that refuse (at their transfer), `stat_too_long` frames over the limit. Reset: every valid and ready low during it; the buffer empty after.
@@ -151,7 +151,7 @@ async def vector_replay(dut):
 @cocotb.test()
 async def directed_semantics(dut):
     """Hand-written expectations (see the module doc), cycle by cycle."""
-    assert LATENCY == 3, f"MRNIC_LATENCY is {LATENCY}: the manifest's latency of fbuf is 3"
+    assert LATENCY == 4, f"MRNIC_LATENCY is {LATENCY}: the manifest's latency of fbuf is 4"
     start_clock(dut)
     drive(dut, IDLE)
     await fbuf_reset(dut)

@@ -264,8 +264,8 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the output queue's limit one too high: a fifth beat overwrites the head
     (
         "output_queue_overrun",
-        "q_room = (qn$q + ((r_v$q) & 3'h7)) < k_four;",
-        "q_room = (qn$q + ((r_v$q) & 3'h7)) <= k_four;",
+        "q_room = (qn$q + ((r_v$q) & 3'h7) + ((o_v$q) & 3'h7)) < k_four;",
+        "q_room = (qn$q + ((r_v$q) & 3'h7) + ((o_v$q) & 3'h7)) <= k_four;",
     ),
     // a verdict is taken in the cycle its frame's last beat arrives (before the descriptor is written)
     (
