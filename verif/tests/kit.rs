@@ -446,3 +446,21 @@ fn every_blocks_mutants_fit_one_schema_build() {
         println!("{block}: {} mutants in one build", ms.len());
     }
 }
+
+#[test]
+fn every_block_refuses_an_unknown_profile_naming_the_known_ones_and_accepts_each_known_one() {
+    let cfg = Config::preset("core").unwrap();
+    for spec in blocks::BLOCKS {
+        let (_, iface) = spec.generated(&cfg).unwrap();
+        let io = iface.io();
+        let tb = (spec.testbench)(&cfg).unwrap();
+        let bad = StimOpts { profile: "no_such_profile".into(), ..Default::default() };
+        let e = tb.stimulus(&io, 1, &bad).err().unwrap_or_else(|| panic!("{}: an unknown profile was accepted", spec.name)).to_string();
+        assert!(e.contains(&format!("{} stimulus: unknown profile \"no_such_profile\"", spec.name)), "{e}");
+        for p in spec.directed {
+            assert!(e.contains(p), "{}: the refusal does not name profile {p}: {e}", spec.name);
+            let ok = StimOpts { profile: (*p).into(), ..Default::default() };
+            assert!(tb.stimulus(&io, 1, &ok).is_ok(), "{}: profile {p} refused", spec.name);
+        }
+    }
+}

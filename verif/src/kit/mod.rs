@@ -103,6 +103,16 @@ pub trait Stimulus {
     }
 }
 
+/// Refuses a directed profile that `block`'s stimulus does not know (`known`); the empty
+/// profile (the random mix) is always accepted.
+pub fn check_profile(block: &str, known: &[&str], profile: &str) -> Result<(), KitError> {
+    if profile.is_empty() || known.contains(&profile) {
+        Ok(())
+    } else {
+        Err(KitError::Config(format!("{block} stimulus: unknown profile {profile:?} (known: {})", known.join(", "))))
+    }
+}
+
 /// Stimulus options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StimOpts {

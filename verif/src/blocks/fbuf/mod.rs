@@ -175,17 +175,6 @@ impl FbufBench {
     }
 }
 
-/// Refuses a profile the frame buffer's stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!(
-            "fbuf stimulus: unknown profile {profile:?} (known: {})",
-            stimulus::PROFILES.join(", ")
-        )))
-    }
-}
 
 impl Testbench for FbufBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
@@ -211,7 +200,7 @@ impl Testbench for FbufBench {
         }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("fbuf", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(FbufStim {
             gen: FbufStimulus::with_opts(seed, self.cfg, opts),
             p: FbufPorts::resolve(io)?,

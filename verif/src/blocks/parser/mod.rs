@@ -155,9 +155,7 @@ impl Testbench for ParserBench {
         Ok(Box::new(ParserModel { shell: ParserShell::new(), p: ParserPorts::resolve(io)?, records: 0, blocked: 0, last: vec![] }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        if !(opts.profile.is_empty() || stimulus::PROFILES.contains(&opts.profile.as_str())) {
-            return Err(KitError::Config(format!("parser stimulus: unknown profile {:?} (known: {})", opts.profile, stimulus::PROFILES.join(", "))));
-        }
+        crate::kit::check_profile("parser", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(ParserStim { gen: ParserStimulus::new(seed, &opts.profile, opts.power_up), p: ParserPorts::resolve(io)? }))
     }
 }

@@ -238,21 +238,13 @@ impl PathBench {
     }
 }
 
-/// Refuses a profile the path stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!("path stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
-    }
-}
 
 impl Testbench for PathBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
         Ok(Box::new(PathModel::new(io, self.params.clone())?))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("path", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(PathStim { gen: PathStimulus::with_opts(seed, self.params.clone(), opts), p: PathPorts::resolve(io)? }))
     }
 }

@@ -566,14 +566,6 @@ impl ChkBench {
     }
 }
 
-/// Refuses a profile the stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!("place_chk stimulus: unknown profile {profile:?} (known: {})", PROFILES.join(", "))))
-    }
-}
 
 impl Testbench for ChkBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
@@ -581,7 +573,7 @@ impl Testbench for ChkBench {
         Ok(Box::new(ChkModel { shell: ChkShell::new(self.cfg), p, naks: [0; 6], stalled: 0 }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("place_chk", PROFILES, &opts.profile)?;
         Ok(Box::new(ChkStim { gen: ChkStimulus::with_opts(seed, self.cfg, opts), p: ChkPorts::resolve(io)? }))
     }
 }

@@ -194,14 +194,6 @@ impl PlaceBench {
     }
 }
 
-/// Refuses a profile the placement stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!("placement stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
-    }
-}
 
 impl Testbench for PlaceBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
@@ -213,7 +205,7 @@ impl Testbench for PlaceBench {
         Ok(Box::new(PlaceModel { shell: WrShell::new(self.cfg), p, max_bursts: 0, partial_beats: 0, err_done: 0, clipped_done: 0, stalled_w: 0 }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("placement", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(PlaceStim { gen: PlaceStimulus::with_opts(seed, self.cfg, opts), p: PlacePorts::resolve(io)? }))
     }
 }

@@ -224,21 +224,13 @@ impl RtxBench {
     }
 }
 
-/// Refuses a profile the rtx stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!("rtx stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
-    }
-}
 
 impl Testbench for RtxBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
         Ok(Box::new(RtxModel::new(io, self.params)?))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("rtx", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(RtxStim { gen: RtxStimulus::with_opts(seed, self.params, opts), p: RtxPorts::resolve(io)? }))
     }
 }

@@ -163,21 +163,13 @@ impl SackBench {
     }
 }
 
-/// Refuses a profile the SACK stimulus does not know.
-pub fn check_profile(profile: &str) -> Result<(), KitError> {
-    if profile.is_empty() || stimulus::PROFILES.contains(&profile) {
-        Ok(())
-    } else {
-        Err(KitError::Config(format!("sack stimulus: unknown profile {profile:?} (known: {})", stimulus::PROFILES.join(", "))))
-    }
-}
 
 impl Testbench for SackBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
         Ok(Box::new(SackModel::new(io, self.connections, self.window)?))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
-        check_profile(&opts.profile)?;
+        crate::kit::check_profile("sack", stimulus::PROFILES, &opts.profile)?;
         Ok(Box::new(SackStim { gen: SackStimulus::with_opts(seed, self.connections, self.window, opts), p: SackPorts::resolve(io)? }))
     }
 }

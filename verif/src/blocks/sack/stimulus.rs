@@ -99,7 +99,7 @@ impl SackStimulus {
     }
 
     /// A generator with options (power-up prologue, no resets, a directed profile). An
-    /// unknown profile is refused by [`check_profile`] before this is called.
+    /// unknown profile is refused by [`crate::kit::check_profile`] before this is called.
     pub fn with_opts(seed: u64, connections: usize, window: usize, opts: &StimOpts) -> Self {
         Self {
             rng: SmallRng::seed_from_u64(seed),
