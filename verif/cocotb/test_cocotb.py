@@ -181,23 +181,32 @@ def test_corrupted_place_chk_vector_is_detected():
     print(f"[cocotb] corrupted place_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+def _mutant_run(block: str, sim: str, preset: str, label: str, frm: str, to: str, testcase: str, *,
+                vec: tuple[int, int], env_seed: int, n_random: int) -> tuple[dict, str]:
+    """Runs one cocotb testcase of `block` (on `sim`, at `preset`) on a copy of its generated
+    Verilog with `frm` replaced by `to` (one of the kit's mutants; `frm` must occur once),
+    with the vectors `vec` = (seed, cycles), and asserts that it failed. Returns the run's facts
+    and its failure messages."""
+    src, _ = runner.block(block, preset)
+    good = src.read_text()
+    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
+    bad = OUT / preset / f"{label}.v"
+    bad.write_text(good.replace(frm, to))
+    vectors_file = vectors(block, preset, *vec)
+    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vectors_file, env_seed, n_random),
+                       testcase=testcase, source=bad)
+    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
+    return facts, "\n".join(facts["failures"])
+
+
 @pytest.mark.block("place_chk")
 def test_corrupted_place_chk_result_is_detected():
     """The placement checks' replay can fail on the RTL: a copy of the generated Verilog whose
     region end compare is off by one (the kit's mutant region_end_off_by_one: a WRITE ending
     one byte past its region passes) must fail vector_replay at a result."""
-    block, sim, preset = "place_chk", "verilator", "tiny"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
-    frm, to = "hi_ok = a_end$q <= w_bend;", "hi_ok = a_end$q <= w_bend + 65'h1;"
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / "mutant-place_chk-region-end.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 41, _n(20000))
-    facts = run_cocotb(sim, block, preset, "mutant-place_chk-region-end", _env(block, preset, vec, 41, 50),
-                       testcase="vector_replay", source=bad)
-    msg = "\n".join(facts["failures"])
-    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived vector_replay:\n" + report(sim, facts)
+    facts, msg = _mutant_run("place_chk", "verilator", "tiny", "mutant-place_chk-region-end",
+                             "hi_ok = a_end$q <= w_bend;", "hi_ok = a_end$q <= w_bend + 65'h1;", "vector_replay",
+                             vec=(41, _n(20000)), env_seed=41, n_random=50)
     assert "differ from the golden model" in msg and "m_ok" in msg and "m_nak" in msg, msg
     print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
@@ -208,37 +217,18 @@ def test_corrupted_fbuf_release_is_detected():
     Verilog whose read side does not skip a refused frame (the kit's mutant
     refused_frame_not_skipped: its beats leave as the next frame's) must fail
     random_frames_backpressure at a received frame."""
-    block, sim, preset = "fbuf", "verilator", "tiny"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
-    frm, to = "            rp$d = d_end;", "            rp$d = rp$q;"
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / "mutant-fbuf-refused-not-skipped.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 51, _n(2000))
-    facts = run_cocotb(sim, block, preset, "mutant-fbuf-refused-not-skipped", _env(block, preset, vec, 51, _n(100)),
-                       testcase="random_frames_backpressure", source=bad)
-    msg = "\n".join(facts["failures"])
-    assert facts["tests"] == 1 and facts["failed"] == 1, "the mutant survived random_frames_backpressure:\n" + report(sim, facts)
+    facts, msg = _mutant_run("fbuf", "verilator", "tiny", "mutant-fbuf-refused-not-skipped",
+                             "            rp$d = d_end;", "            rp$d = rp$q;", "random_frames_backpressure",
+                             vec=(51, _n(2000)), env_seed=51, n_random=_n(100))
     assert "bytes received" in msg, msg
     print(f"[cocotb] fbuf refused-frame mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
-    """Runs one cocotb testcase (Icarus, small preset) on the generated SACK Verilog with `frm`
-    replaced by `to` (a mutant of verif/tests/sack_diff.rs), and asserts that it failed.
-    Returns the run's facts and its failure messages."""
-    block, sim, preset = "sack", "icarus", "small"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / f"{label}.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 1, 600)
-    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vec, env_seed, env_cycles),
-                       testcase=testcase, source=bad)
-    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
-    return facts, "\n".join(facts["failures"])
+    """`_mutant_run` on the SACK engine (Icarus, small preset; a mutant of
+    verif/tests/sack_diff.rs)."""
+    return _mutant_run("sack", "icarus", "small", label, frm, to, testcase, vec=(1, 600), env_seed=env_seed,
+                       n_random=env_cycles)
 
 
 @pytest.mark.block("sack")
@@ -268,16 +258,8 @@ def _parser_mutant(label: str, frm: str, to: str, testcase: str, n_random: int) 
     """Runs one parser cocotb testcase (Icarus, small) on the generated Verilog with `frm`
     replaced by `to` (a mutant of verif/src/blocks/parser) and asserts that it failed; returns
     the failure messages."""
-    block, sim, preset = "parser", "icarus", "small"
-    src, _ = runner.block(block, preset)
-    good = src.read_text()
-    assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
-    bad = OUT / preset / f"{label}.v"
-    bad.write_text(good.replace(frm, to))
-    vec = vectors(block, preset, 12, 200)
-    facts = run_cocotb(sim, block, preset, label, _env(block, preset, vec, 12, n_random), testcase=testcase, source=bad)
-    assert facts["tests"] == 1 and facts["failed"] == 1, f"the mutant survived {testcase}:\n" + report(sim, facts)
-    msg = "\n".join(facts["failures"])
+    facts, msg = _mutant_run("parser", "icarus", "small", label, frm, to, testcase, vec=(12, 200), env_seed=12,
+                             n_random=n_random)
     print(f"[cocotb] {label} caught by {testcase} in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
     return msg
 
