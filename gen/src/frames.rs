@@ -13,18 +13,20 @@
 //! `{"generator", "seed", "bytes_per_beat", "latency", "verdict_none", "drop_names",
 //!   "good_names", "record_fields", "directed": [FRAME...], "random": [FRAME...],
 //!   "counters_directed": {name: n}, "counters_random": {name: n}}` where
-//! `FRAME = {"name", "intent", "data", "keep", "user", "verdict", "code", "record"}`:
+//! `FRAME = {"name", "intent", "data", "keep", "user", "verdict", "code", "record", "vrd_keep"}`:
 //! `data` is the hex of every beat's 8 bytes (byte 0 first on the wire, bytes a `tkeep`
 //! excludes included), `keep` and `user` one `tkeep` / `tuser` per beat, `verdict` "good" or a
 //! counter name of `drop_names` (`stat_<verdict>` counts it), `code` the `stat_last_verdict`
-//! after it, `record` the `m_hdr_<field>` values of a good frame (else null). The counters
+//! after it, `record` the `m_hdr_<field>` values of a good frame (else null), `vrd_keep` its
+//! verdict on `m_vrd` for the frame buffer (`vrd_keep`: 1 for a good WRITE / SEND with a
+//! payload, else 0). The counters
 //! are each list's totals from reset (`stat_<name>`), the directed and the random list each
 //! starting from reset.
 
 use anyhow::{bail, ensure, Result};
 use mrnic_model::wire::axis::{keep_mask, to_beats, AxisRx, Beat, DEFAULT_MAX_FRAME, DROP_NAMES, GOOD_NAMES};
 use mrnic_model::wire::gen::{mutate, random_frame};
-use mrnic_model::wire::parser_shell::{verdict_code, HdrRecord, PARSER_BYTES, PARSER_LATENCY, VERDICT_NONE};
+use mrnic_model::wire::parser_shell::{verdict_code, vrd_keep, HdrRecord, PARSER_BYTES, PARSER_LATENCY, VERDICT_NONE};
 use mrnic_model::wire::{encode, opcode, reseal};
 use mrnic_verif::blocks::parser::stimulus::fix_lengths;
 use mrnic_verif::blocks::parser::RECORD;
@@ -276,6 +278,7 @@ fn judge(list: &[Built]) -> Result<(Vec<Value>, Value)> {
             "verdict": if v.is_ok() { "good" } else { name },
             "code": verdict_code(&v),
             "record": v.as_ref().ok().map(|fr| record_json(&HdrRecord::of(fr))),
+            "vrd_keep": vrd_keep(&v) as u8,
         }));
     }
     let counters = Value::Object(rx.counters().list().into_iter().map(|(n, x)| (n.to_string(), json!(x))).collect());

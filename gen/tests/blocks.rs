@@ -179,6 +179,9 @@ fn check_list(frames: &[Value], counters: &Value) {
         };
         assert_eq!(f["verdict"].as_str(), Some(name), "{}", f["name"]);
         assert_eq!(f["code"].as_u64(), Some(verdict_code(&v) as u64));
+        // the frame buffer keeps exactly the good WRITE / SEND frames with a payload
+        let keep = matches!(&v, Ok(fr) if (fr.opcode() == mrnic_model::wire::opcode::WRITE || fr.opcode() == mrnic_model::wire::opcode::SEND) && HdrRecord::of(fr).length > 0);
+        assert_eq!(f["vrd_keep"].as_u64(), Some(keep as u64), "{}: vrd_keep", f["name"]);
         match &v {
             Ok(fr) => {
                 let r = HdrRecord::of(fr);
@@ -220,6 +223,9 @@ fn frames_carry_the_reference_models_verdicts_and_cover_every_drop_reason() {
         assert!(directed.iter().any(|f| f["intent"] == n && f["verdict"] == "good"), "no directed {n}");
     }
     assert!(directed.iter().all(|f| f["intent"].is_string()));
+    for (kept, what) in [(1, "kept"), (0, "refused")] {
+        assert!(directed.iter().any(|f| f["verdict"] == "good" && f["vrd_keep"] == kept), "no good directed frame the buffer {what}");
+    }
     let good = random.iter().filter(|f| f["verdict"] == "good").count();
     assert!(good > 10 && good < 70, "{good} of 80 random frames good");
     // --random above the limit: refused, no file.

@@ -33,7 +33,9 @@ CHECKS = ["tr_eth","ethertype","tr_ip1","ver","ihl","tot","tr_ip2","trail","frag
 # ---------------- stage I: the input beat
 local("ready_i","bool"); local("go","bool")
 e("// ================= stage I: the input beat (cycle 0 = the cycle it is transferred)")
-e("self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());")
+e("// a beat is taken while no record waits and the verdict FIFO has room for every frame that could")
+e("// end before this one's verdict is queued (<= VRD_DEPTH - LATENCY entries now)")
+e("self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val()) & (self.vq_n.q.val() < self.k_vq_room.val());")
 e("self.s_axis_tready.next = self.ready_i.val();")
 e("self.go.next = self.s_axis_tvalid.val() & self.ready_i.val();")
 local("n","Bits<4>"); local("contig","bool"); local("keep_ok","bool")
@@ -343,6 +345,9 @@ for g,G in [("a",GA),("b",GB),("d",GD)]:
 carry4 = [("valid",1),("code_a",5),("any_a",1),("code_b",5),("any_b",1),("any_c",1),("code_d",5),("any_d",1),("c_ucs_nz",1)] + [("r_"+r,w) for (r,w) in REC]
 for (n,w) in carry4: dff("f4_"+n, T(w))
 e("// F3 -> F4 registers")
+dff("f4_dpay","bool")
+e("// the frame carries a payload for the frame buffer (WRITE / SEND, length > 0), if it passes")
+e("self.f4_dpay.d.next = ((self.f3_r_opcode.q.val() == self.k_opw.val()) | (self.f3_r_opcode.q.val() == self.k_ops.val())) & (self.f3_r_length.q.val() != self.k_z32b.val());")
 for (n,w) in carry4:
     if n == "valid": src = "self.f3_valid.q.val()"
     elif n == "any_c": src = "self.f3_c_tr_bth.q.val()"
@@ -428,6 +433,22 @@ for g in GOOD:
 for i,d in enumerate(DROP):
     e(f"    if self.hit_{d}.val() {{ self.n_drop_{d}.d.next = self.n_drop_{d}.q.val() + 1; }}")
 e("}")
+# the verdict FIFO: one keep bit per frame, VRD_DEPTH entries
+dff("vq","Bits<8>"); dff("vq_wp","Bits<3>"); dff("vq_rp","Bits<3>"); dff("vq_n","Bits<4>")
+local("vq_push","bool"); local("vq_pop","bool"); local("vq_keep","bool"); local("vq_bit","Bits<8>")
+K("k_vq_room",4,4); K("k_z3",3,0); K("k_one4",4,1); K("k_one3",3,1); K("k_one8",8,1)
+e("// ================= the verdict FIFO (m_vrd): every frame's keep bit, in frame order")
+e("self.vq_push.next = self.f4_valid.q.val();")
+e("self.vq_keep.next = self.good_pre.val() & self.crc_ok.val() & self.f4_dpay.q.val();")
+e("self.vq_pop.next = (self.vq_n.q.val() != self.k_z4.val()) & self.m_vrd_ready.val();")
+e("self.vq_bit.next = self.k_one8.val() << self.vq_wp.q.val();")
+e("if self.vq_push.val() {")
+e("    if self.vq_keep.val() { self.vq.d.next = self.vq.q.val() | self.vq_bit.val(); } else { self.vq.d.next = self.vq.q.val() & !self.vq_bit.val(); }")
+e("    self.vq_wp.d.next = self.vq_wp.q.val() + self.k_one3.val();")
+e("}")
+e("if self.vq_pop.val() { self.vq_rp.d.next = self.vq_rp.q.val() + self.k_one3.val(); }")
+e("if self.vq_push.val() & !self.vq_pop.val() { self.vq_n.d.next = self.vq_n.q.val() + self.k_one4.val(); }")
+e("if self.vq_pop.val() & !self.vq_push.val() { self.vq_n.d.next = self.vq_n.q.val() - self.k_one4.val(); }")
 # reset
 K("k_none",5,31); K("k_z32b",32,0)
 e("// ================= reset")
@@ -441,6 +462,9 @@ e("    self.cm_and.d.next = self.k_cand_0.val();")
 e("    self.cm_or.d.next = self.k_cor_0.val();")
 e("    self.cm_b1.d.next = false;")
 for r in ["acc_mac","acc_bk","acc_tl","f1_valid","f2_valid","f3_valid","f4_valid","o_valid"]: e(f"    self.{r}.d.next = false;")
+e("    self.vq_wp.d.next = self.k_z3.val();")
+e("    self.vq_rp.d.next = self.k_z3.val();")
+e("    self.vq_n.d.next = self.k_z4.val();")
 e("    self.o_last.d.next = self.k_none.val();")
 for d in DROP: e(f"    self.n_drop_{d}.d.next = self.k_z32b.val();")
 for g in GOOD: e(f"    self.n_good_{g}.d.next = self.k_z32b.val();")
@@ -451,10 +475,12 @@ for (r,w) in REC: e(f"self.m_hdr_{r}.next = self.o_{r}.q.val();")
 for d in DROP: e(f"self.stat_drop_{d}.next = self.n_drop_{d}.q.val();")
 for g in GOOD: e(f"self.stat_good_{g}.next = self.n_good_{g}.q.val();")
 e("self.stat_last_verdict.next = self.o_last.q.val();")
+e("self.m_vrd_valid.next = self.vq_n.q.val() != self.k_z4.val();")
+e("self.m_vrd_keep.next = self.vq.q.val().get_bit(self.vq_rp.q.val().index());")
 
 # ---------------- emit
-ports_in = [("clock","Clock"),("rst","bool"),("s_axis_tvalid","bool"),("s_axis_tdata","Bits<64>"),("s_axis_tkeep","Bits<8>"),("s_axis_tlast","bool"),("s_axis_tuser","bool"),("m_hdr_ready","bool")]
-ports_out = [("s_axis_tready","bool"),("m_hdr_valid","bool")] + [("m_hdr_"+r, T(w)) for (r,w) in REC]
+ports_in = [("clock","Clock"),("rst","bool"),("s_axis_tvalid","bool"),("s_axis_tdata","Bits<64>"),("s_axis_tkeep","Bits<8>"),("s_axis_tlast","bool"),("s_axis_tuser","bool"),("m_hdr_ready","bool"),("m_vrd_ready","bool")]
+ports_out = [("s_axis_tready","bool"),("m_hdr_valid","bool")] + [("m_hdr_"+r, T(w)) for (r,w) in REC] + [("m_vrd_valid","bool"),("m_vrd_keep","bool")]
 ports_stat = [("stat_drop_"+d,"Bits<32>") for d in DROP] + [("stat_good_"+g,"Bits<32>") for g in GOOD] + [("stat_last_verdict","Bits<5>")]
 out = []
 out.append("#[derive(LogicBlock)]\npub struct Parser {")

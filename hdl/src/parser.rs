@@ -200,6 +200,7 @@ pub struct Parser {
     pub s_axis_tlast: Signal<In, bool>,
     pub s_axis_tuser: Signal<In, bool>,
     pub m_hdr_ready: Signal<In, bool>,
+    pub m_vrd_ready: Signal<In, bool>,
     // ---- outputs
     pub s_axis_tready: Signal<Out, bool>,
     pub m_hdr_valid: Signal<Out, bool>,
@@ -215,6 +216,8 @@ pub struct Parser {
     pub m_hdr_rkey: Signal<Out, Bits<32>>,
     pub m_hdr_length: Signal<Out, Bits<32>>,
     pub m_hdr_ecn: Signal<Out, Bits<2>>,
+    pub m_vrd_valid: Signal<Out, bool>,
+    pub m_vrd_keep: Signal<Out, bool>,
     // ---- status
     pub stat_drop_truncated_ethernet: Signal<Out, Bits<32>>,
     pub stat_drop_truncated_ipv4: Signal<Out, Bits<32>>,
@@ -490,6 +493,7 @@ pub struct Parser {
     f4_r_rkey: DFF<Bits<32>>,
     f4_r_length: DFF<Bits<32>>,
     f4_r_ecn: DFF<Bits<2>>,
+    f4_dpay: DFF<bool>,
     s4_ip_ok: DFF<bool>,
     s4_udp_ok: DFF<bool>,
     crc_ok: Signal<Local, bool>,
@@ -641,6 +645,14 @@ pub struct Parser {
     n_good_probe: DFF<Bits<32>>,
     n_good_probe_reply: DFF<Bits<32>>,
     o_last: DFF<Bits<5>>,
+    vq: DFF<Bits<8>>,
+    vq_wp: DFF<Bits<3>>,
+    vq_rp: DFF<Bits<3>>,
+    vq_n: DFF<Bits<4>>,
+    vq_push: Signal<Local, bool>,
+    vq_pop: Signal<Local, bool>,
+    vq_keep: Signal<Local, bool>,
+    vq_bit: Signal<Local, Bits<8>>,
     k_n0: Constant<Bits<4>>,
     k_n1: Constant<Bits<4>>,
     k_n2: Constant<Bits<4>>,
@@ -763,6 +775,11 @@ pub struct Parser {
     k_c27: Constant<Bits<5>>,
     k_ffff: Constant<Bits<16>>,
     k_residue: Constant<Bits<32>>,
+    k_vq_room: Constant<Bits<4>>,
+    k_z3: Constant<Bits<3>>,
+    k_one4: Constant<Bits<4>>,
+    k_one3: Constant<Bits<3>>,
+    k_one8: Constant<Bits<8>>,
     k_none: Constant<Bits<5>>,
     k_z32b: Constant<Bits<32>>,
 }
@@ -778,6 +795,7 @@ impl Parser {
             s_axis_tlast: Default::default(),
             s_axis_tuser: Default::default(),
             m_hdr_ready: Default::default(),
+            m_vrd_ready: Default::default(),
             s_axis_tready: Default::default(),
             m_hdr_valid: Default::default(),
             m_hdr_opcode: Default::default(),
@@ -792,6 +810,8 @@ impl Parser {
             m_hdr_rkey: Default::default(),
             m_hdr_length: Default::default(),
             m_hdr_ecn: Default::default(),
+            m_vrd_valid: Default::default(),
+            m_vrd_keep: Default::default(),
             stat_drop_truncated_ethernet: Default::default(),
             stat_drop_truncated_ipv4: Default::default(),
             stat_drop_truncated_udp: Default::default(),
@@ -1064,6 +1084,7 @@ impl Parser {
             f4_r_rkey: Default::default(),
             f4_r_length: Default::default(),
             f4_r_ecn: Default::default(),
+            f4_dpay: Default::default(),
             s4_ip_ok: Default::default(),
             s4_udp_ok: Default::default(),
             crc_ok: Default::default(),
@@ -1215,6 +1236,14 @@ impl Parser {
             n_good_probe: Default::default(),
             n_good_probe_reply: Default::default(),
             o_last: Default::default(),
+            vq: Default::default(),
+            vq_wp: Default::default(),
+            vq_rp: Default::default(),
+            vq_n: Default::default(),
+            vq_push: Default::default(),
+            vq_pop: Default::default(),
+            vq_keep: Default::default(),
+            vq_bit: Default::default(),
             k_n0: Constant::new((0u64).into()),
             k_n1: Constant::new((1u64).into()),
             k_n2: Constant::new((2u64).into()),
@@ -1337,6 +1366,11 @@ impl Parser {
             k_c27: Constant::new((27u64).into()),
             k_ffff: Constant::new((65535u64).into()),
             k_residue: Constant::new((0xDEBB_20E3u64).into()),
+            k_vq_room: Constant::new((4u64).into()),
+            k_z3: Constant::new((0u64).into()),
+            k_one4: Constant::new((1u64).into()),
+            k_one3: Constant::new((1u64).into()),
+            k_one8: Constant::new((1u64).into()),
             k_none: Constant::new((31u64).into()),
             k_z32b: Constant::new((0u64).into()),
         }
@@ -1346,9 +1380,11 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
-        self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val());
+        // a beat is taken while no record waits and the verdict FIFO has room for every frame that could
+        // end before this one's verdict is queued (<= VRD_DEPTH - LATENCY entries now)
+        self.ready_i.next = !self.rst.val() & !(self.o_valid.q.val() & !self.m_hdr_ready.val()) & (self.vq_n.q.val() < self.k_vq_room.val());
         self.s_axis_tready.next = self.ready_i.val();
         self.go.next = self.s_axis_tvalid.val() & self.ready_i.val();
         self.n.next = self.k_n0.val();
@@ -1704,6 +1740,8 @@ impl Logic for Parser {
         if self.f3_c_op.q.val() { self.code_d.next = self.k_c19.val(); }
         if self.f3_c_tver.q.val() { self.code_d.next = self.k_c18.val(); }
         // F3 -> F4 registers
+        // the frame carries a payload for the frame buffer (WRITE / SEND, length > 0), if it passes
+        self.f4_dpay.d.next = ((self.f3_r_opcode.q.val() == self.k_opw.val()) | (self.f3_r_opcode.q.val() == self.k_ops.val())) & (self.f3_r_length.q.val() != self.k_z32b.val());
         self.f4_valid.d.next = self.f3_valid.q.val();
         self.f4_code_a.d.next = self.code_a.val();
         self.f4_any_a.d.next = self.any_a.val();
@@ -1898,6 +1936,18 @@ impl Logic for Parser {
             if self.hit_bad_keep.val() { self.n_drop_bad_keep.d.next = self.n_drop_bad_keep.q.val() + 1; }
             if self.hit_too_long.val() { self.n_drop_too_long.d.next = self.n_drop_too_long.q.val() + 1; }
         }
+        // ================= the verdict FIFO (m_vrd): every frame's keep bit, in frame order
+        self.vq_push.next = self.f4_valid.q.val();
+        self.vq_keep.next = self.good_pre.val() & self.crc_ok.val() & self.f4_dpay.q.val();
+        self.vq_pop.next = (self.vq_n.q.val() != self.k_z4.val()) & self.m_vrd_ready.val();
+        self.vq_bit.next = self.k_one8.val() << self.vq_wp.q.val();
+        if self.vq_push.val() {
+            if self.vq_keep.val() { self.vq.d.next = self.vq.q.val() | self.vq_bit.val(); } else { self.vq.d.next = self.vq.q.val() & !self.vq_bit.val(); }
+            self.vq_wp.d.next = self.vq_wp.q.val() + self.k_one3.val();
+        }
+        if self.vq_pop.val() { self.vq_rp.d.next = self.vq_rp.q.val() + self.k_one3.val(); }
+        if self.vq_push.val() & !self.vq_pop.val() { self.vq_n.d.next = self.vq_n.q.val() + self.k_one4.val(); }
+        if self.vq_pop.val() & !self.vq_push.val() { self.vq_n.d.next = self.vq_n.q.val() - self.k_one4.val(); }
         // ================= reset
         if self.rst.val() {
             self.bcnt.d.next = self.k_b0.val();
@@ -1916,6 +1966,9 @@ impl Logic for Parser {
             self.f3_valid.d.next = false;
             self.f4_valid.d.next = false;
             self.o_valid.d.next = false;
+            self.vq_wp.d.next = self.k_z3.val();
+            self.vq_rp.d.next = self.k_z3.val();
+            self.vq_n.d.next = self.k_z4.val();
             self.o_last.d.next = self.k_none.val();
             self.n_drop_truncated_ethernet.d.next = self.k_z32b.val();
             self.n_drop_truncated_ipv4.d.next = self.k_z32b.val();
@@ -1999,6 +2052,8 @@ impl Logic for Parser {
         self.stat_good_probe.next = self.n_good_probe.q.val();
         self.stat_good_probe_reply.next = self.n_good_probe_reply.q.val();
         self.stat_last_verdict.next = self.o_last.q.val();
+        self.m_vrd_valid.next = self.vq_n.q.val() != self.k_z4.val();
+        self.m_vrd_keep.next = self.vq.q.val().get_bit(self.vq_rp.q.val().index());
     }
 }
 

@@ -213,6 +213,7 @@ fn parser(cfg: &Config) -> Result<Generated, GenError> {
                 sampled: vec![],
             },
             StreamInfo { name: "m_hdr".into(), dir: PortDir::Out, valid: "m_hdr_valid".into(), ready: "m_hdr_ready".into(), payload: hdr, timer: None, sampled: vec![] },
+            stream("m_vrd", PortDir::Out, &["keep"]),
         ]))
 }
 

@@ -3,7 +3,9 @@
 
 use mrnic_model::wire::axis::to_beats;
 use mrnic_model::wire::gen::random_frame;
-use mrnic_model::wire::parser_shell::{verdict_code, HdrRecord, ParserInputs, ParserShell, PARSER_LATENCY, VERDICT_NONE};
+use mrnic_model::wire::gen::mutate;
+use mrnic_model::wire::parser_shell::{verdict_code, vrd_keep, HdrRecord, ParserInputs, ParserShell, PARSER_LATENCY, VERDICT_NONE, VRD_DEPTH};
+use mrnic_model::wire::Body;
 use mrnic_model::wire::{decode, encode};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -14,7 +16,7 @@ fn beat_inputs(bytes: &[u8]) -> Vec<ParserInputs> {
         .map(|b| {
             let mut d = [0u8; 8];
             d.copy_from_slice(&b.tdata);
-            ParserInputs { tvalid: true, tdata: u64::from_le_bytes(d), tkeep: b.tkeep as u8, tlast: b.tlast, tuser: b.tuser, m_hdr_ready: true, rst: false }
+            ParserInputs { tvalid: true, tdata: u64::from_le_bytes(d), tkeep: b.tkeep as u8, tlast: b.tlast, tuser: b.tuser, m_hdr_ready: true, m_vrd_ready: true, rst: false }
         })
         .collect()
 }
@@ -76,4 +78,74 @@ fn a_bad_frame_is_counted_without_a_record_and_reset_clears_the_counters() {
     let o = s.step(&ParserInputs::default());
     assert_eq!(o.counters.drop.iter().sum::<u32>(), 0);
     assert_eq!(o.last_verdict, VERDICT_NONE);
+}
+
+/// Whether the frame buffer should keep `b`: a good WRITE / SEND with a payload.
+fn keeps(b: &[u8]) -> bool {
+    matches!(decode(b), Ok(f) if matches!(&f.body, Body::Data { payload, .. } if !payload.is_empty()))
+}
+
+#[test]
+fn every_frame_gets_one_verdict_in_frame_order_keep_only_for_good_frames_with_a_payload() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut frames = vec![];
+    for k in 0..400 {
+        let mut b = encode(&random_frame(&mut rng, 200));
+        if k % 3 == 1 {
+            mutate(&mut rng, &mut b);
+        }
+        frames.push(b);
+    }
+    let want: Vec<bool> = frames.iter().map(|b| keeps(b)).collect();
+    assert!(want.iter().any(|&k| k) && want.iter().any(|&k| !k), "the mix has both verdicts");
+    let mut s = ParserShell::new();
+    reset(&mut s);
+    let beats: Vec<ParserInputs> = frames.iter().flat_map(|b| beat_inputs(b)).collect();
+    let (mut got, mut k, mut cycle) = (vec![], 0, 0u64);
+    while got.len() < frames.len() {
+        // the consumer takes a verdict two cycles in three
+        let mut i = beats.get(k).copied().unwrap_or(ParserInputs { m_hdr_ready: true, ..Default::default() });
+        i.m_vrd_ready = cycle % 3 != 0;
+        let o = s.step(&i);
+        if o.tready && k < beats.len() {
+            k += 1;
+        }
+        if let (Some(keep), true) = (o.m_vrd, i.m_vrd_ready) {
+            got.push(keep);
+        }
+        cycle += 1;
+        assert!(cycle < 1_000_000, "the verdicts stopped");
+    }
+    assert_eq!(got, want);
+    assert_eq!(s.frames(), frames.len() as u64);
+}
+
+#[test]
+fn one_beat_frames_every_cycle_fill_the_verdict_fifo_and_tready_holds_them_back_without_loss() {
+    let mut s = ParserShell::new();
+    reset(&mut s);
+    // one-beat frames (truncated Ethernet), offered every cycle; nobody takes a verdict
+    let one = ParserInputs { tvalid: true, tkeep: 0xFF, tlast: true, m_hdr_ready: true, ..Default::default() };
+    let mut taken = 0usize;
+    let mut first_stall = None;
+    for c in 0..40 {
+        let o = s.step(&one);
+        if o.tready {
+            taken += 1;
+        } else if first_stall.is_none() {
+            first_stall = Some(c);
+        }
+    }
+    // frame k's verdict is queued (visible) in cycle k + LATENCY; tready drops when
+    // VRD_DEPTH - LATENCY + 1 are queued, i.e. in cycle VRD_DEPTH, with exactly VRD_DEPTH frames in
+    assert_eq!(taken, VRD_DEPTH, "frames taken while the FIFO was never emptied");
+    assert_eq!(first_stall, Some(VRD_DEPTH));
+    // drain: every verdict is a refusal, one per frame taken
+    let mut got = vec![];
+    for _ in 0..20 {
+        let o = s.step(&ParserInputs { m_vrd_ready: true, m_hdr_ready: true, ..Default::default() });
+        got.extend(o.m_vrd);
+    }
+    assert_eq!(got, vec![false; VRD_DEPTH]);
+    assert!(!vrd_keep(&Err(mrnic_model::wire::axis::AxisDrop::BadKeep)));
 }

@@ -3,14 +3,24 @@
 //! with the generated Verilog cycle by cycle (`verif/tests/parser_diff.rs`).
 //!
 //! **Input** `s_axis` (AXI4-Stream, 8 bytes per beat): `tdata` (byte k = bits 8k+7..8k),
-//! `tkeep` (8), `tlast`, `tuser`, `tvalid`; `tready = !rst && !(m_hdr_valid && !m_hdr_ready)`
-//! (a combinational path from `m_hdr_ready`): a beat is taken every cycle, frames back to
-//! back with no idle cycle, except while a header record waits to be taken.
+//! `tkeep` (8), `tlast`, `tuser`, `tvalid`; `tready = !rst && !(m_hdr_valid && !m_hdr_ready)
+//! && vrd_count <= VRD_DEPTH - PARSER_LATENCY` (a combinational path from `m_hdr_ready`; the
+//! verdict FIFO's count is a register): a beat is taken every cycle, frames back to back with
+//! no idle cycle, except while a header record waits to be taken or the verdict FIFO holds
+//! more than [`VRD_DEPTH`] - [`PARSER_LATENCY`] verdicts.
 //!
 //! **Output** `m_hdr`: one [`HdrRecord`] per good frame (`Ok` verdict), valid from cycle
 //! [`PARSER_LATENCY`] after the cycle its `tlast` beat is transferred, held until
 //! `m_hdr_ready`. The counters ([`DropCounters`], ports `stat_<name>`) and
 //! `stat_last_verdict` ([`verdict_code`]) change in the same cycle, for every frame.
+//!
+//! **Output** `m_vrd` (valid / ready, payload `m_vrd_keep`): one verdict per frame, good or
+//! not, in frame order, for the receive frame buffer (`mrnic_fbuf`, which holds every frame's
+//! beats until told): `keep` = [`vrd_keep`]. A frame's verdict enters a FIFO of
+//! [`VRD_DEPTH`] entries in the same cycle as its record; the FIFO's head is the output.
+//! Bad frames can be one beat long, so verdicts can come every cycle; the `tready` guard
+//! above keeps room for every frame in flight (at most `PARSER_LATENCY - 1` in the pipeline
+//! plus the one ending now).
 //!
 //! **Why one output register is enough.** A good frame is at least 58 bytes (8 beats), so
 //! two good frames' `tlast` beats are at least 8 transfers apart, more than the latency:
@@ -19,10 +29,11 @@
 //! it panics.)
 //!
 //! **Reset** (synchronous): the frame in progress, the frames in flight, the output
-//! record and every counter are dropped; `stat_last_verdict` = [`VERDICT_NONE`].
+//! record, the verdict FIFO and every counter are dropped; `stat_last_verdict` = [`VERDICT_NONE`].
 
 use super::axis::{drop_index, AxisRx, DropCounters, Verdict};
 use super::{Body, Frame};
+use std::collections::VecDeque;
 
 /// Cycles from the transfer of a frame's `tlast` beat to its record / counter update.
 pub const PARSER_LATENCY: usize = 5;
@@ -30,6 +41,14 @@ pub const PARSER_LATENCY: usize = 5;
 pub const PARSER_BYTES: usize = 8;
 /// `stat_last_verdict` after reset, before any frame.
 pub const VERDICT_NONE: u8 = 31;
+/// Entries of the verdict FIFO (`m_vrd`).
+pub const VRD_DEPTH: usize = 8;
+
+/// The frame buffer's verdict for a frame: keep it (a good WRITE or SEND with a payload) or
+/// refuse it (every drop, ACK, NAK, PROBE, PROBE_REPLY, a data frame with no payload).
+pub fn vrd_keep(v: &Verdict) -> bool {
+    matches!(v, Ok(f) if matches!(&f.body, Body::Data { payload, .. } if !payload.is_empty()))
+}
 
 /// `stat_last_verdict` of a verdict: 0 good, 1 + the drop index ([`drop_index`]) otherwise.
 pub fn verdict_code(v: &Verdict) -> u8 {
@@ -105,6 +124,7 @@ pub struct ParserInputs {
     pub tlast: bool,
     pub tuser: bool,
     pub m_hdr_ready: bool,
+    pub m_vrd_ready: bool,
 }
 
 /// Outputs during one cycle.
@@ -112,6 +132,8 @@ pub struct ParserInputs {
 pub struct ParserOutputs {
     pub tready: bool,
     pub m_hdr: Option<HdrRecord>,
+    /// The verdict FIFO's head (`m_vrd_valid`, `m_vrd_keep`).
+    pub m_vrd: Option<bool>,
     pub counters: DropCounters,
     pub last_verdict: u8,
 }
@@ -124,6 +146,8 @@ pub struct ParserShell {
     /// `pipe[LATENCY - 2]` reaches the output at the next edge.
     pipe: [Option<Verdict>; PARSER_LATENCY - 1],
     out: Option<HdrRecord>,
+    /// The verdict FIFO, oldest first (at most [`VRD_DEPTH`]).
+    vrd: VecDeque<bool>,
     counters: DropCounters,
     last_verdict: u8,
     frames: u64,
@@ -141,6 +165,7 @@ impl ParserShell {
             rx: AxisRx::new(PARSER_BYTES).expect("8 bytes is a model width"),
             pipe: Default::default(),
             out: None,
+            vrd: VecDeque::with_capacity(VRD_DEPTH),
             counters: DropCounters::default(),
             last_verdict: VERDICT_NONE,
             frames: 0,
@@ -155,8 +180,9 @@ impl ParserShell {
     /// The outputs during a cycle with inputs `i`, then one clock edge.
     pub fn step(&mut self, i: &ParserInputs) -> ParserOutputs {
         let blocked = self.out.is_some() && !i.m_hdr_ready;
-        let tready = !i.rst && !blocked;
-        let o = ParserOutputs { tready, m_hdr: self.out, counters: self.counters.clone(), last_verdict: self.last_verdict };
+        let room = self.vrd.len() <= VRD_DEPTH - PARSER_LATENCY;
+        let tready = !i.rst && !blocked && room;
+        let o = ParserOutputs { tready, m_hdr: self.out, m_vrd: self.vrd.front().copied(), counters: self.counters.clone(), last_verdict: self.last_verdict };
         if i.rst {
             *self = ParserShell { frames: self.frames, ..ParserShell::new() };
             return o;
@@ -164,11 +190,16 @@ impl ParserShell {
         if self.out.is_some() && i.m_hdr_ready {
             self.out = None;
         }
+        if !self.vrd.is_empty() && i.m_vrd_ready {
+            self.vrd.pop_front();
+        }
         let n = self.pipe.len();
         if let Some(v) = self.pipe[n - 1].take() {
             self.counters.count(&v);
             self.last_verdict = verdict_code(&v);
             self.frames += 1;
+            assert!(self.vrd.len() < VRD_DEPTH, "parser shell: the verdict FIFO overflowed (the tready guard is wrong)");
+            self.vrd.push_back(vrd_keep(&v));
             if let Ok(f) = &v {
                 assert!(self.out.is_none(), "parser shell: a good frame's record found the output register full");
                 self.out = Some(HdrRecord::of(f));

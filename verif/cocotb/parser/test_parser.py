@@ -9,14 +9,18 @@ Contract under test (the RTL header, hdl/src/parser.rs, and its model cycle shel
 mrnic_model::wire::parser_shell)
 ---------------------------------------------------------------------------------------
 Input `s_axis` (AXI4-Stream, 8 bytes per beat, byte k = tdata bits 8k+7..8k): tdata, tkeep,
-tlast, tuser, tvalid; `s_axis_tready = !rst && !(m_hdr_valid && !m_hdr_ready)`. Output
+tlast, tuser, tvalid; `s_axis_tready = !rst && !(m_hdr_valid && !m_hdr_ready) && n <= 8 - LATENCY`
+with n the verdicts queued on `m_vrd` (a FIFO of VRD_DEPTH = 8). Output
 `m_hdr`: one header record per good frame (opcode, dest_qp, psn, path_id, path_psn, msn,
 offset, flags, va, rkey, length, ecn), valid LATENCY cycles after the cycle its tlast beat was
 transferred, held until m_hdr_ready. For every frame, good or dropped, in the same cycle: the
 counter of its verdict (`stat_good_<opcode>` or `stat_drop_<reason>`) counts 1 and
 `stat_last_verdict` becomes its code (0 good, 1 + the drop index). Drop priority: tuser (MAC
 error), then a bad tkeep, then too long (> 9216 bytes), then the wire checks in decode order.
-Reset: counters 0, `stat_last_verdict` = 31, no record.
+Output `m_vrd` (valid/ready, `m_vrd_keep`): one verdict per frame, good or dropped, in frame
+order, queued LATENCY cycles after its tlast; keep = 1 only for a good WRITE / SEND with a
+payload (the frames file's `vrd_keep`).
+Reset: counters 0, `stat_last_verdict` = 31, no record, no verdict.
 
 Tests
 -----
@@ -26,10 +30,12 @@ Tests
 * `directed_frames`: `mrnic frames`' directed list one frame at a time through cocotbext-axi's
   AxiStreamSource: per frame exactly its verdict's counter moves (by 1, every other counter
   still), `stat_last_verdict` is its code, a good frame gives exactly its record LATENCY cycles
-  after its tlast, a dropped frame none.
+  after its tlast, a dropped frame none; exactly one verdict with the frame's keep bit.
 * `random_frames_backpressure`: `mrnic frames`' random list through a pausing AxiStreamSource,
-  m_hdr_ready driven through backpressure phases; every record compared in order with the
-  expected ones, the handshake rules and tready's equation every cycle, every counter at the end.
+  m_hdr_ready and m_vrd_ready driven through independent backpressure phases; every record and
+  every verdict compared in order with the expected ones, the handshake rules and tready's
+  equation (with the verdict FIFO's count mirrored from the transfers) every cycle, every
+  counter at the end.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 RECORD = ("opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey",
           "length", "ecn")
 VERDICT_NONE = 31
+VRD_DEPTH = 8
 
 
 def frames_doc() -> dict:
@@ -82,21 +89,29 @@ async def parser_reset(dut) -> None:
     def during(d):
         assert read(d.s_axis_tready) == 0, "s_axis_tready must be low during rst"
 
-    await reset(dut, cycles=2, idle={"s_axis_tvalid": 0, "m_hdr_ready": 1}, during=during)
+    await reset(dut, cycles=2, idle={"s_axis_tvalid": 0, "m_hdr_ready": 1, "m_vrd_ready": 1}, during=during)
     assert read(dut.m_hdr_valid) == 0, "m_hdr_valid after rst"
+    assert read(dut.m_vrd_valid) == 0, "m_vrd_valid after rst"
     assert read(dut.stat_last_verdict) == VERDICT_NONE, f"stat_last_verdict {read(dut.stat_last_verdict)} after rst"
 
 
 class Watch:
     """Every cycle (sampled after the falling edge): the s_axis transfers (tlast cycles), the
-    records taken, and the tready equation."""
+    records and verdicts taken, and the tready equation. The verdict FIFO's count is mirrored:
+    a frame's verdict is queued LATENCY cycles after its tlast, and leaves when taken."""
 
     def __init__(self, dut):
         self.dut = dut
         self.cycle = -1
         self.tlast_cycles: list[int] = []
         self.records: list[tuple[int, dict]] = []
+        self.verdicts: list[tuple[int, int]] = []
+        self.queued = 0  # verdicts in the FIFO (mirror)
         self.errors: list[str] = []
+
+    def _fail(self, msg: str) -> None:
+        self.errors.append(f"cycle {self.cycle}: {msg}")
+        raise AssertionError(self.errors[-1])
 
     async def run(self) -> None:
         d = self.dut
@@ -106,15 +121,21 @@ class Watch:
             await settle()
             tv, tr, tl = read(d.s_axis_tvalid), read(d.s_axis_tready), read(d.s_axis_tlast)
             mv, mr, rst = read(d.m_hdr_valid), read(d.m_hdr_ready), read(d.rst)
-            want = int(not rst and not (mv == 1 and mr == 0))
+            vv, vr = read(d.m_vrd_valid), read(d.m_vrd_ready)
+            self.queued += sum(1 for c in self.tlast_cycles[-LATENCY - 1:] if c + LATENCY == self.cycle)
+            if vv != int(self.queued > 0):
+                self._fail(f"m_vrd_valid={vv} with {self.queued} verdicts queued")
+            want = int(not rst and not (mv == 1 and mr == 0) and self.queued <= VRD_DEPTH - LATENCY)
             if tr != want:
-                self.errors.append(f"cycle {self.cycle}: s_axis_tready={tr}, expected {want} "
-                                   f"(rst={rst} m_hdr_valid={mv} m_hdr_ready={mr})")
-                raise AssertionError(self.errors[-1])
+                self._fail(f"s_axis_tready={tr}, expected {want} (rst={rst} m_hdr_valid={mv} m_hdr_ready={mr} "
+                           f"verdicts queued={self.queued})")
             if tv == 1 and tr == 1 and tl == 1:
                 self.tlast_cycles.append(self.cycle)
             if mv == 1 and mr == 1:
                 self.records.append((self.cycle, {f: read(getattr(d, f"m_hdr_{f}")) for f in RECORD}))
+            if vv == 1 and vr == 1:
+                self.verdicts.append((self.cycle, read(d.m_vrd_keep)))
+                self.queued -= 1
 
 
 # ------------------------------------------------------------------------ vector replay
@@ -137,7 +158,7 @@ async def directed_frames(dut):
     assert doc["latency"] == LATENCY, f"frames for latency {doc['latency']}, the manifest says {LATENCY}"
     names = stat_names(doc)
     start_clock(dut)
-    drive(dut, {"s_axis_tvalid": 0, "m_hdr_ready": 1, "rst": 0})
+    drive(dut, {"s_axis_tvalid": 0, "m_hdr_ready": 1, "m_vrd_ready": 1, "rst": 0})
     await parser_reset(dut)
     before = counters(dut, names)
     assert all(v == 0 for v in before.values()), f"counters after rst: {before}"
@@ -148,7 +169,7 @@ async def directed_frames(dut):
     seen_verdicts = set()
     for k, fr in enumerate(doc["directed"]):
         what = f"frame {k} ({fr['name']})"
-        n_rec, n_last = len(watch.records), len(watch.tlast_cycles)
+        n_rec, n_last, n_vrd = len(watch.records), len(watch.tlast_cycles), len(watch.verdicts)
         await src.send(axis_frame(fr))
         await src.wait()
         for _ in range(LATENCY + 3):
@@ -172,6 +193,8 @@ async def directed_frames(dut):
             assert not diff, f"{what}: record fields differ (expected, actual): {diff}"
             lat = cyc - watch.tlast_cycles[-1]
             assert lat == LATENCY, f"{what}: record {lat} cycles after its tlast, expected {LATENCY}"
+        vrd = [keep for _, keep in watch.verdicts[n_vrd:]]
+        assert vrd == [fr["vrd_keep"]], f"{what}: verdicts {vrd} on m_vrd, expected [{fr['vrd_keep']}]"
         seen_verdicts.add(fr["verdict"])
         before = now
         dut._log.info("%s: %s, code %d", what, fr["verdict"], last)
@@ -194,19 +217,25 @@ async def random_frames_backpressure(dut):
     names = stat_names(doc)
     header = read_header(os.environ["MRNIC_VECTORS"])
     streams = {s["name"]: s for s in header["streams"]}
-    assert set(streams) == {"s_axis", "m_hdr"}, f"the parser has streams s_axis and m_hdr, the vectors say {sorted(streams)}"
+    assert set(streams) == {"s_axis", "m_hdr", "m_vrd"}, \
+        f"the parser has streams s_axis, m_hdr and m_vrd, the vectors say {sorted(streams)}"
     frames = doc["random"]
     goods = [f for f in frames if f["record"] is not None]
     assert len(goods) >= 10 and len(frames) - len(goods) >= 10, \
         f"{len(goods)} good and {len(frames) - len(goods)} dropped random frames: too few of one kind"
 
     start_clock(dut)
-    drive(dut, {"s_axis_tvalid": 0, "m_hdr_ready": 1, "rst": 0})
+    drive(dut, {"s_axis_tvalid": 0, "m_hdr_ready": 1, "m_vrd_ready": 1, "rst": 0})
     await parser_reset(dut)
     widths = {f"m_hdr_{f}": len(getattr(dut, f"m_hdr_{f}")) for f in RECORD}
+    widths["m_vrd_keep"] = 1
     sb = Scoreboard(dut._log, widths)
     for k, f in enumerate(goods):
         sb.expect("m_hdr", {f"m_hdr_{n}": f["record"][n] for n in RECORD}, note=f"{f['name']}")
+    for f in frames:
+        sb.expect("m_vrd", {"m_vrd_keep": f["vrd_keep"]}, note=f"{f['name']} ({f['verdict']})")
+    kept = sum(f["vrd_keep"] for f in frames)
+    assert 0 < kept < len(frames), f"{kept} of {len(frames)} random frames kept: the verdicts need both values"
     idle = phases((300, never()), (400, random_hold(seed + 1, 0.3)), (200, pattern([0, 1])),
                   (300, bursts(seed + 2, (1, 40), (3, 20))))
     backpressure = phases((300, never()), (400, random_hold(seed + 3, 0.4)), (200, pattern([0, 0, 1])),
@@ -215,19 +244,25 @@ async def random_frames_backpressure(dut):
     src = axis_source(dut, "s_axis", idle=idle)
     sink = StreamSink(dut, streams["m_hdr"], backpressure=backpressure)
     mon = StreamMonitor(dut, streams["m_hdr"], on_transfer=lambda t, c: sb.observe("m_hdr", t, c))
+    # the verdicts held longer than the records: the FIFO fills and tready's guard is reached
+    vrd_bp = phases((200, never()), (400, random_hold(seed + 6, 0.5)), (300, bursts(seed + 7, (1, 10), (20, 80))))
+    vsink = StreamSink(dut, streams["m_vrd"], backpressure=vrd_bp)
+    vmon = StreamMonitor(dut, streams["m_vrd"], on_transfer=lambda t, c: sb.observe("m_vrd", t, c))
     watch = Watch(dut)
-    tasks = [cocotb.start_soon(t.run()) for t in (sink, mon, watch)]
+    tasks = [cocotb.start_soon(t.run()) for t in (sink, mon, vsink, vmon, watch)]
     for f in frames:
         await src.send(axis_frame(f))
-    cycles = await run_until_drained(dut, lambda: not src.idle() or sb.pending(), [sb, mon, watch],
+    cycles = await run_until_drained(dut, lambda: not src.idle() or sb.pending(), [sb, mon, vmon, watch],
                                      40 * sum(len(f["keep"]) for f in frames) + 2000, LATENCY + 4,
                                      lambda: f"{mon.transfers} of {len(goods)} records")
     for t in tasks:
         t.cancel()
     sb.finish()
     assert not mon.errors, mon.errors[0]
+    assert not vmon.errors, vmon.errors[0]
     assert not watch.errors, watch.errors[0]
     assert len(watch.tlast_cycles) == len(frames), f"{len(watch.tlast_cycles)} tlast transfers for {len(frames)} frames"
+    assert vmon.transfers == len(frames), f"{vmon.transfers} verdicts for {len(frames)} frames"
     assert mon.transfers == len(goods), f"{mon.transfers} records for {len(goods)} good frames"
     await settle()
     final = counters(dut, names)
@@ -240,6 +275,7 @@ async def random_frames_backpressure(dut):
     # MRNIC_COCOTB_SCALE smoke run is too short for the backpressure phases).
     if len(frames) >= 150:
         assert sink.held_cycles > 100 and mon.waiting_cycles > 20, (sink.held_cycles, mon.waiting_cycles)
+        assert vsink.held_cycles > 100 and vmon.waiting_cycles > 20, (vsink.held_cycles, vmon.waiting_cycles)
     verdicts = {f["verdict"] for f in frames}
     dut._log.info("random_frames_backpressure: %d frames (%d good) in %d cycles, %d distinct verdicts; sink held %d "
                   "cycles, a record waiting %d cycles", len(frames), len(goods), cycles, len(verdicts),

@@ -11,15 +11,17 @@ use mrnic_model::Config;
 use stimulus::ParserStimulus;
 
 /// Input ports, in [`ParserPorts::i`] order.
-pub const INPUTS: [&str; 7] = ["rst", "s_axis_tvalid", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser", "m_hdr_ready"];
+pub const INPUTS: [&str; 8] = ["rst", "s_axis_tvalid", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser", "m_hdr_ready", "m_vrd_ready"];
 /// The record's fields, in `m_hdr_<field>` port order.
 pub const RECORD: [&str; 12] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn"];
 
 #[derive(Clone, Debug)]
 pub struct ParserPorts {
-    i: [usize; 7],
+    i: [usize; 8],
     tready: usize,
     valid: usize,
+    vrd_valid: usize,
+    vrd_keep: usize,
     rec: [usize; 12],
     stat: Vec<usize>,
     last: usize,
@@ -27,7 +29,7 @@ pub struct ParserPorts {
 
 impl ParserPorts {
     pub fn resolve(io: &Io) -> Result<ParserPorts, KitError> {
-        let mut i = [0; 7];
+        let mut i = [0; 8];
         for (k, n) in INPUTS.iter().enumerate() {
             i[k] = io.input(n)?;
         }
@@ -36,7 +38,16 @@ impl ParserPorts {
             rec[k] = io.output(&format!("m_hdr_{n}"))?;
         }
         let stat = DROP_NAMES.iter().chain(GOOD_NAMES.iter()).map(|n| io.output(&format!("stat_{n}"))).collect::<Result<_, _>>()?;
-        Ok(ParserPorts { i, tready: io.output("s_axis_tready")?, valid: io.output("m_hdr_valid")?, rec, stat, last: io.output("stat_last_verdict")? })
+        Ok(ParserPorts {
+            i,
+            tready: io.output("s_axis_tready")?,
+            valid: io.output("m_hdr_valid")?,
+            vrd_valid: io.output("m_vrd_valid")?,
+            vrd_keep: io.output("m_vrd_keep")?,
+            rec,
+            stat,
+            last: io.output("stat_last_verdict")?,
+        })
     }
     pub fn read_inputs(&self, v: &Values) -> ParserInputs {
         let i = &self.i;
@@ -48,6 +59,7 @@ impl ParserPorts {
             tlast: v.bit(i[4]),
             tuser: v.bit(i[5]),
             m_hdr_ready: v.bit(i[6]),
+            m_vrd_ready: v.bit(i[7]),
         }
     }
     pub fn write_inputs(&self, s: &ParserInputs, v: &mut Values) {
@@ -59,6 +71,7 @@ impl ParserPorts {
         v.set(i[4], s.tlast as u64);
         v.set(i[5], s.tuser as u64);
         v.set(i[6], s.m_hdr_ready as u64);
+        v.set(i[7], s.m_vrd_ready as u64);
     }
 }
 
@@ -67,6 +80,8 @@ pub struct ParserModel {
     pub shell: ParserShell,
     p: ParserPorts,
     records: u64,
+    verdicts: u64,
+    kept: u64,
     blocked: u64,
     last: Vec<(&'static str, u32)>,
 }
@@ -85,6 +100,12 @@ impl CycleModel for ParserModel {
             }
             self.records += i.m_hdr_ready as u64;
         }
+        o.set(p.vrd_valid, out.m_vrd.is_some() as u64);
+        if let Some(keep) = out.m_vrd {
+            o.set(p.vrd_keep, keep as u64);
+            self.verdicts += i.m_vrd_ready as u64;
+            self.kept += (i.m_vrd_ready && keep) as u64;
+        }
         for (k, (_, x)) in out.counters.list().iter().enumerate() {
             o.set(p.stat[k], *x as u64);
         }
@@ -96,6 +117,8 @@ impl CycleModel for ParserModel {
         let mut v: Vec<(String, u64)> = self.last.iter().map(|(n, x)| (n.to_string(), *x as u64)).collect();
         v.push(("frames".into(), self.shell.frames()));
         v.push(("records".into(), self.records));
+        v.push(("verdicts".into(), self.verdicts));
+        v.push(("verdicts_keep".into(), self.kept));
         v.push(("blocked_cycles".into(), self.blocked));
         v
     }
@@ -132,6 +155,7 @@ impl Stimulus for ParserStim {
             ("icrc", m.icrc),
             ("idle_cycles", m.idle_cycles),
             ("stall_cycles", m.stall_cycles),
+            ("vrd_stall_cycles", m.vrd_stall_cycles),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -152,7 +176,7 @@ impl ParserBench {
 
 impl Testbench for ParserBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
-        Ok(Box::new(ParserModel { shell: ParserShell::new(), p: ParserPorts::resolve(io)?, records: 0, blocked: 0, last: vec![] }))
+        Ok(Box::new(ParserModel { shell: ParserShell::new(), p: ParserPorts::resolve(io)?, records: 0, verdicts: 0, kept: 0, blocked: 0, last: vec![] }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
         crate::kit::check_profile("parser", stimulus::PROFILES, &opts.profile)?;
@@ -164,8 +188,13 @@ impl Testbench for ParserBench {
 pub fn mutants() -> Vec<Mutant> {
     Mutant::table(&[
         // handshakes
-        ("tready_ignores_a_waiting_record", "ready_i = ~rst & ~(o_valid$q & ~m_hdr_ready);", "ready_i = ~rst;"),
+        ("tready_ignores_a_waiting_record", "ready_i = ~rst & ~(o_valid$q & ~m_hdr_ready) &", "ready_i = ~rst &"),
         ("record_dropped_when_not_ready", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin"),
+        // the verdict FIFO
+        ("tready_ignores_a_full_verdict_fifo", "& (vq_n$q < k_vq_room);", ";"),
+        ("verdict_popped_when_not_ready", "vq_pop = (vq_n$q != k_z4) & m_vrd_ready;", "vq_pop = vq_n$q != k_z4;"),
+        ("verdict_keeps_a_frame_whose_icrc_failed", "vq_keep = good_pre & crc_ok & f4_dpay$q;", "vq_keep = good_pre & f4_dpay$q;"),
+        ("verdict_keeps_an_empty_data_frame", "& (f3_r_length$q != k_z32b);", ";"),
         // stream-level checks and their priority
         ("zero_tkeep_on_the_last_beat_accepted", "keep_ok = contig & (n != k_n0);", "keep_ok = contig;"),
         ("too_long_off_by_one", "tl_now = acc_tl$q | (cnt_now > k_max);", "tl_now = acc_tl$q | (cnt_now >= k_max);"),

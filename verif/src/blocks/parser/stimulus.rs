@@ -32,6 +32,8 @@ pub struct Mix {
     pub icrc: u64,
     pub idle_cycles: u64,
     pub stall_cycles: u64,
+    /// Cycles with `m_vrd_ready` low.
+    pub vrd_stall_cycles: u64,
 }
 
 pub struct ParserStimulus {
@@ -42,6 +44,8 @@ pub struct ParserStimulus {
     reset_left: u32,
     ready_run: u32,
     ready_now: bool,
+    vrd_run: u32,
+    vrd_now: bool,
     pub mix: Mix,
 }
 
@@ -93,6 +97,8 @@ impl ParserStimulus {
             reset_left: if power_up { 4 } else { 2 },
             ready_run: 0,
             ready_now: true,
+            vrd_run: 0,
+            vrd_now: true,
             mix: Mix::default(),
         }
     }
@@ -219,21 +225,29 @@ impl ParserStimulus {
             self.reset_left -= 1;
             i.rst = true;
             i.m_hdr_ready = true;
+            i.m_vrd_ready = true;
             return i;
         }
-        // m_hdr_ready: runs of ready / not ready
+        // m_hdr_ready and m_vrd_ready: independent runs of ready / not ready
+        let (p_stall, max) = match self.profile.as_str() {
+            "backpressure" => (0.5, 40),
+            "good_back_to_back" => (0.05, 4),
+            _ => (0.2, 12),
+        };
         if self.ready_run == 0 {
-            let (p_stall, max) = match self.profile.as_str() {
-                "backpressure" => (0.5, 40),
-                "good_back_to_back" => (0.05, 4),
-                _ => (0.2, 12),
-            };
             self.ready_now = !self.rng.gen_bool(p_stall);
             self.ready_run = self.rng.gen_range(1..=max);
         }
         self.ready_run -= 1;
         i.m_hdr_ready = self.ready_now;
         self.mix.stall_cycles += !self.ready_now as u64;
+        if self.vrd_run == 0 {
+            self.vrd_now = !self.rng.gen_bool(p_stall);
+            self.vrd_run = self.rng.gen_range(1..=max);
+        }
+        self.vrd_run -= 1;
+        i.m_vrd_ready = self.vrd_now;
+        self.mix.vrd_stall_cycles += !self.vrd_now as u64;
         if self.offer.is_none() {
             let idle = match self.profile.as_str() {
                 "good_back_to_back" => 0.0,
