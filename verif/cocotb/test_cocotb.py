@@ -44,6 +44,9 @@ RUNS = [
     # fbuf: the sizes do not depend on the preset; random operations = frames of the
     # cocotbext-axi test
     ("fbuf", "verilator", "tiny", 51, 20000, 300),
+    # placement: the sizes do not depend on the preset; random operations = commands of the
+    # cocotbext-axi AxiRamWrite test
+    ("placement", "verilator", "tiny", 61, 20000, 300),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -52,6 +55,7 @@ TESTS = {
     "path": ["vector_replay", "directed_semantics", "random_backpressure"],
     "place_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
     "fbuf": ["vector_replay", "directed_semantics", "random_frames_backpressure"],
+    "placement": ["vector_replay", "axi_ram_random_commands"],
 }
 
 
@@ -70,6 +74,8 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
     if block == "fbuf":
         env.update({"MRNIC_DEPTH": str(params["depth_beats"]), "MRNIC_MAX_BEATS": str(params["max_beats"]),
                     "MRNIC_FRAMES_HELD": str(params["frames"])})
+    if block == "placement":
+        env["MRNIC_MAX_BEATS"] = str(params["max_beats"])
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
     if block in ("rtx", "path", "place_chk"):
@@ -222,6 +228,18 @@ def test_corrupted_fbuf_release_is_detected():
                              vec=(51, _n(2000)), env_seed=51, n_random=_n(100))
     assert "bytes received" in msg, msg
     print(f"[cocotb] fbuf refused-frame mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+@pytest.mark.block("placement")
+def test_corrupted_placement_strobe_is_detected():
+    """The placement unit's AxiRamWrite test can fail on the RTL: a copy of the generated
+    Verilog whose last beat enables every lane (the kit's mutant last_beat_strobe_full: bytes
+    past the command's end are written) must fail axi_ram_random_commands on the RAM's bytes."""
+    facts, msg = _mutant_run("placement", "verilator", "tiny", "mutant-placement-last-strobe",
+                             "m_axi_wstrb = strb;", "m_axi_wstrb = strb | {8{(left$q == k_one9) & (cur$q >= hi$q)}};",
+                             "axi_ram_random_commands", vec=(61, _n(2000)), env_seed=61, n_random=_n(100))
+    assert "RAM bytes differ" in msg, msg
+    print(f"[cocotb] placement last-strobe mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
