@@ -350,7 +350,7 @@ fn the_buffer_releases_exactly_the_good_payload_frames_byte_for_byte_from_the_ho
             println!("seed {seed} profile {profile:?}: {s:?}");
             assert!(s.frames >= 3_000, "{s:?}");
             assert!(s.kept >= 200 && s.dropped >= 300 && s.good_refused >= 100, "the mix needs kept, dropped and refused good frames: {s:?}");
-            // the buffer always has the frame's end 5 cycles before its verdict: it never waits
+            // the buffer always has the frame's end the parser's latency before its verdict: it never waits
             assert_eq!(s.vrd_waiting, 0, "a verdict waited for the buffer: {s:?}");
             assert!(s.fbuf_stalled >= 1_000 && s.mac_held_by_fbuf >= 100, "the buffer filled and held the MAC: {s:?}");
             assert!(s.mac_held_by_parser >= 100, "the parser held the MAC: {s:?}");
@@ -360,13 +360,15 @@ fn the_buffer_releases_exactly_the_good_payload_frames_byte_for_byte_from_the_ho
 
 #[test]
 fn the_composition_catches_a_parser_that_keeps_bad_frames_and_a_buffer_that_releases_refused_ones() {
-    for (block, name, says) in [
-        ("parser", "verdict_keeps_a_frame_whose_icrc_failed", "the reference refuses"),
-        ("parser", "verdict_keeps_an_empty_data_frame", "the reference refuses"),
-        ("fbuf", "refused_frame_not_skipped", "hang"),
+    // each must fail on what the buffer released (a frame the reference refuses, or a kept
+    // frame's bytes) or on a hang; which one comes first depends on the timing of the run
+    for (block, name) in [
+        ("parser", "verdict_keeps_a_frame_whose_icrc_failed"),
+        ("parser", "verdict_keeps_an_empty_data_frame"),
+        ("fbuf", "refused_frame_not_skipped"),
         // (fbuf's too_long_frame_released is not on the list: the parser refuses an over-long
         // frame itself, so in this composition the buffer's own overflow check is a second line)
-        ("fbuf", "last_keep_lost", "kept frame #"),
+        ("fbuf", "last_keep_lost"),
     ] {
         let b = build(Some((block, name)));
         let mut ps = b.parser.sim().unwrap_or_else(|e| panic!("{e}"));
@@ -375,7 +377,7 @@ fn the_composition_catches_a_parser_that_keeps_bad_frames_and_a_buffer_that_rele
             Ok(s) => panic!("{block} mutant {name} passed the composition: {s:?}"),
             Err(e) => {
                 println!("{block} mutant {name}: {e}");
-                assert!(e.contains(says), "{block} mutant {name} failed for another reason than expected ({says:?}): {e}");
+                assert!(e.contains("released") || e.contains("hang:"), "{block} mutant {name} failed for another reason: {e}");
             }
         }
     }
