@@ -210,7 +210,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("sack_bit_0_read_one_bit_off", "x_sack0 = hdr_norm[32'h348];", "x_sack0 = hdr_norm[32'h349];"),
         // checksums
         ("zero_udp_checksum_not_exempt", "udp_bad = f4_c_ucs_nz$q & ~s4_udp_ok$q;", "udp_bad = ~s4_udp_ok$q;"),
-        ("udp_pseudo_header_length_wrong_when_tagged", "udp_add = ((cnt_now) & 16'hffff) + k_addt;", "udp_add = ((cnt_now) & 16'hffff) + k_addu;"),
+        ("udp_pseudo_header_length_wrong_when_tagged", "u_sel = ct$q;", "u_sel = cu$q;"),
         ("icrc_resv8a_not_masked_when_tagged", "if (is_b5 & tg$q) begin", "if (1'b0) begin"),
         ("icrc_not_checked", "crc_ok = icrc$m_valid & (icrc$m_crc == k_residue);", "crc_ok = icrc$m_valid;"),
         // the checksums' byte enables and first-beat flag, registered one beat ahead
