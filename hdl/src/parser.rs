@@ -273,6 +273,8 @@ pub struct Parser {
     mac_now: Signal<Local, bool>,
     bk_now: Signal<Local, bool>,
     tl_now: Signal<Local, bool>,
+    rem: DFF<Bits<14>>,
+    rem_small: Signal<Local, bool>,
     is_b0: Signal<Local, bool>,
     is_b1: Signal<Local, bool>,
     is_b2: Signal<Local, bool>,
@@ -666,6 +668,7 @@ pub struct Parser {
     k_n7: Constant<Bits<4>>,
     k_n8: Constant<Bits<4>>,
     k_max: Constant<Bits<14>>,
+    k_z10: Constant<Bits<10>>,
     k_b0: Constant<Bits<4>>,
     k_b1: Constant<Bits<4>>,
     k_b2: Constant<Bits<4>>,
@@ -867,6 +870,8 @@ impl Parser {
             mac_now: Default::default(),
             bk_now: Default::default(),
             tl_now: Default::default(),
+            rem: Default::default(),
+            rem_small: Default::default(),
             is_b0: Default::default(),
             is_b1: Default::default(),
             is_b2: Default::default(),
@@ -1260,6 +1265,7 @@ impl Parser {
             k_n7: Constant::new((7u64).into()),
             k_n8: Constant::new((8u64).into()),
             k_max: Constant::new((9216u64).into()),
+            k_z10: Constant::new((0u64).into()),
             k_b0: Constant::new((0u64).into()),
             k_b1: Constant::new((1u64).into()),
             k_b2: Constant::new((2u64).into()),
@@ -1386,7 +1392,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, rem, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         // a beat is taken while no record waits and the verdict FIFO has room for every frame that could
         // end before this one's verdict is queued (<= VRD_DEPTH - LATENCY entries now)
@@ -1412,7 +1418,8 @@ impl Logic for Parser {
         self.cnt_now.next = self.cnt.q.val() + bit_cast::<14, 4>(self.n.val());
         self.mac_now.next = self.acc_mac.q.val() | self.s_axis_tuser.val();
         self.bk_now.next = self.acc_bk.q.val() | !self.keep_ok.val();
-        self.tl_now.next = self.acc_tl.q.val() | (self.cnt_now.val() > self.k_max.val());
+        self.rem_small.next = self.rem.q.val().get_bits::<10>(4) == self.k_z10.val();
+        self.tl_now.next = self.acc_tl.q.val() | (self.rem_small.val() & (self.rem.q.val().get_bits::<4>(0) < self.n.val()));
         self.is_b0.next = self.bcnt.q.val() == self.k_b0.val();
         self.is_b1.next = self.bcnt.q.val() == self.k_b1.val();
         self.is_b2.next = self.bcnt.q.val() == self.k_b2.val();
@@ -1424,12 +1431,14 @@ impl Logic for Parser {
             if self.s_axis_tlast.val() {
                 self.bcnt.d.next = self.k_b0.val();
                 self.cnt.d.next = self.k_z14.val();
+                self.rem.d.next = self.k_max.val();
                 self.acc_mac.d.next = false;
                 self.acc_bk.d.next = false;
                 self.acc_tl.d.next = false;
             } else {
                 if self.bcnt.q.val() != self.k_b15.val() { self.bcnt.d.next = self.bcnt.q.val() + self.k_b1.val(); }
                 self.cnt.d.next = self.cnt_now.val();
+                self.rem.d.next = self.rem.q.val() - bit_cast::<14, 4>(self.n.val());
                 self.acc_mac.d.next = self.mac_now.val();
                 self.acc_bk.d.next = self.bk_now.val();
                 self.acc_tl.d.next = self.tl_now.val();
@@ -1968,6 +1977,7 @@ impl Logic for Parser {
         if self.rst.val() {
             self.bcnt.d.next = self.k_b0.val();
             self.cnt.d.next = self.k_z14.val();
+            self.rem.d.next = self.k_max.val();
             self.cu.d.next = self.k_addu.val();
             self.ct.d.next = self.k_addt.val();
             self.ipk.d.next = self.k_z8.val();

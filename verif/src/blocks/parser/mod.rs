@@ -197,7 +197,7 @@ pub fn mutants() -> Vec<Mutant> {
         ("verdict_keeps_an_empty_data_frame", "& (f3_r_length$q != k_z32b);", ";"),
         // stream-level checks and their priority
         ("zero_tkeep_on_the_last_beat_accepted", "keep_ok = contig & (n != k_n0);", "keep_ok = contig;"),
-        ("too_long_off_by_one", "tl_now = acc_tl$q | (cnt_now > k_max);", "tl_now = acc_tl$q | (cnt_now >= k_max);"),
+        ("too_long_off_by_one", "(rem$q[(32'h0)+:(4)] < n)", "(rem$q[(32'h0)+:(4)] <= n)"),
         ("mac_error_loses_its_priority", "code_a = k_c25;", "code_a = k_c26;"),
         // header parsing
         ("vlan_tag_not_normalised", "hdr_norm = hdr_wide >> 32'h20;", "hdr_norm = hdr_wide;"),

@@ -36,16 +36,33 @@ pub struct Mix {
     pub vrd_stall_cycles: u64,
 }
 
+/// A consumer's ready in runs: each run ready or not (not with probability `p_stall`), 1 to
+/// `max` cycles long.
+#[derive(Default)]
+struct ReadyRuns {
+    left: u32,
+    ready: bool,
+}
+
+impl ReadyRuns {
+    fn next(&mut self, rng: &mut SmallRng, p_stall: f64, max: u32) -> bool {
+        if self.left == 0 {
+            self.ready = !rng.gen_bool(p_stall);
+            self.left = rng.gen_range(1..=max);
+        }
+        self.left -= 1;
+        self.ready
+    }
+}
+
 pub struct ParserStimulus {
     rng: SmallRng,
     profile: String,
     beats: VecDeque<Beat>,
     offer: Option<Beat>,
     reset_left: u32,
-    ready_run: u32,
-    ready_now: bool,
-    vrd_run: u32,
-    vrd_now: bool,
+    hdr_ready: ReadyRuns,
+    vrd_ready: ReadyRuns,
     pub mix: Mix,
 }
 
@@ -95,10 +112,8 @@ impl ParserStimulus {
             beats: VecDeque::new(),
             offer: None,
             reset_left: if power_up { 4 } else { 2 },
-            ready_run: 0,
-            ready_now: true,
-            vrd_run: 0,
-            vrd_now: true,
+            hdr_ready: ReadyRuns::default(),
+            vrd_ready: ReadyRuns::default(),
             mix: Mix::default(),
         }
     }
@@ -234,20 +249,10 @@ impl ParserStimulus {
             "good_back_to_back" => (0.05, 4),
             _ => (0.2, 12),
         };
-        if self.ready_run == 0 {
-            self.ready_now = !self.rng.gen_bool(p_stall);
-            self.ready_run = self.rng.gen_range(1..=max);
-        }
-        self.ready_run -= 1;
-        i.m_hdr_ready = self.ready_now;
-        self.mix.stall_cycles += !self.ready_now as u64;
-        if self.vrd_run == 0 {
-            self.vrd_now = !self.rng.gen_bool(p_stall);
-            self.vrd_run = self.rng.gen_range(1..=max);
-        }
-        self.vrd_run -= 1;
-        i.m_vrd_ready = self.vrd_now;
-        self.mix.vrd_stall_cycles += !self.vrd_now as u64;
+        i.m_hdr_ready = self.hdr_ready.next(&mut self.rng, p_stall, max);
+        self.mix.stall_cycles += !i.m_hdr_ready as u64;
+        i.m_vrd_ready = self.vrd_ready.next(&mut self.rng, p_stall, max);
+        self.mix.vrd_stall_cycles += !i.m_vrd_ready as u64;
         if self.offer.is_none() {
             let idle = match self.profile.as_str() {
                 "good_back_to_back" => 0.0,
