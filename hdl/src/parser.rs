@@ -1445,20 +1445,23 @@ impl Logic for Parser {
             }
             if self.is_b1.val() { self.tg.d.next = self.tg_b1.val(); }
         }
-        // header lanes: beat k of the frame (k = 1..13; beat 0 holds only the MAC addresses)
-        if self.go.val() & (self.bcnt.q.val() == self.k_b1.val()) { self.hdr_l1.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b2.val()) { self.hdr_l2.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b3.val()) { self.hdr_l3.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b4.val()) { self.hdr_l4.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b5.val()) { self.hdr_l5.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b6.val()) { self.hdr_l6.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b7.val()) { self.hdr_l7.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b8.val()) { self.hdr_l8.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b9.val()) { self.hdr_l9.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b10.val()) { self.hdr_l10.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b11.val()) { self.hdr_l11.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b12.val()) { self.hdr_l12.d.next = self.s_axis_tdata.val(); }
-        if self.go.val() & (self.bcnt.q.val() == self.k_b13.val()) { self.hdr_l13.d.next = self.s_axis_tdata.val(); }
+        // header lanes: beat k of the frame (k = 1..13; beat 0 holds only the MAC addresses). Lane k is
+        // written in every cycle with bcnt == k, transfer or not: the last such write is beat k's own
+        // transfer (bcnt moves on with it), and F1 reads the lanes the cycle after a last beat, before
+        // any later write lands. No `go` in front of the 832 enables (it was a critical path).
+        if self.bcnt.q.val() == self.k_b1.val() { self.hdr_l1.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b2.val() { self.hdr_l2.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b3.val() { self.hdr_l3.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b4.val() { self.hdr_l4.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b5.val() { self.hdr_l5.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b6.val() { self.hdr_l6.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b7.val() { self.hdr_l7.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b8.val() { self.hdr_l8.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b9.val() { self.hdr_l9.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b10.val() { self.hdr_l10.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b11.val() { self.hdr_l11.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b12.val() { self.hdr_l12.d.next = self.s_axis_tdata.val(); }
+        if self.bcnt.q.val() == self.k_b13.val() { self.hdr_l13.d.next = self.s_axis_tdata.val(); }
         // ICRC: the Ethernet header replaced by a steering prefix, invariant fields forced to 0xFF
         if self.go.val() {
             self.cm_and.d.next = self.k_ones64.val(); self.cm_or.d.next = self.k_z64.val(); self.cm_b1.d.next = false;
