@@ -133,12 +133,14 @@ def drop_build_products(build_dir: Path) -> None:
 AXI_ID_SHIM = {"placement": "m_axi"}
 
 
-def toplevel(block_name: str, preset: str) -> tuple[list[Path], str]:
-    """The sources and the top module the block's cocotb tests run on."""
+@functools.cache
+def toplevel(block_name: str, preset: str) -> tuple[tuple[Path, ...], str]:
+    """The sources and the top module the block's cocotb tests run on (the shim, if any, is
+    written once per session)."""
     src, entry = block(block_name, preset)
     prefix = AXI_ID_SHIM.get(block_name)
     if prefix is None:
-        return [src], entry["module"]
+        return (src,), entry["module"]
     top = f"tb_{entry['module']}"
     shim = src.parent / f"{top}.v"
     decl, conn = [], []
@@ -155,7 +157,7 @@ def toplevel(block_name: str, preset: str) -> tuple[list[Path], str]:
         f"    assign {prefix}_awid = 1'b0;\n"
         f"    {entry['module']} dut (\n" + ",\n".join(conn) + "\n    );\n"
         f"endmodule\n")
-    return [src, shim], top
+    return (src, shim), top
 
 
 @functools.cache
@@ -164,8 +166,8 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None):
     module and ports) built for `sim` (once per session)."""
     check_tool(sim)
     sources, top = toplevel(block_name, preset)
-    if source is not None:
-        sources[0] = source
+    if source is not None:  # the block's file replaced, the shim kept
+        sources = (source, *sources[1:])
     runner = get_runner(sim)
     build_args = []
     waves = False
@@ -181,7 +183,7 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None):
     t0 = time.perf_counter()
     name = f"{sim}-{block_name}-{preset}" + (f"-{source.stem}" if source else "")
     runner.build(
-        sources=sources,
+        sources=list(sources),
         hdl_toplevel=top,
         build_dir=OUT / "build" / name,
         timescale=("1ns", "1ps"),

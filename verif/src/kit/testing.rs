@@ -30,6 +30,11 @@ pub fn diff_scale() -> u64 {
     std::env::var("MRNIC_DIFF_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
 }
 
+/// `MRNIC_SEED`: one extra seed to run, if set.
+pub fn extra_seed() -> Option<u64> {
+    std::env::var("MRNIC_SEED").ok().and_then(|s| s.parse().ok())
+}
+
 /// One block at one preset, ready to be built and diffed.
 pub struct DiffBench {
     pub cfg: Config,
@@ -72,9 +77,7 @@ impl DiffBench {
     /// come back in the order of `seeds`.
     pub fn check(&self, dev: &VlFactory, label: &str, seeds: &[u64], cycles: u64, stim: StimOpts) -> Vec<RunReport> {
         let mut seeds = seeds.to_vec();
-        if let Some(x) = std::env::var("MRNIC_SEED").ok().and_then(|x| x.parse().ok()) {
-            seeds.push(x);
-        }
+        seeds.extend(extra_seed());
         let run = |seed: u64| {
             let repro = format!("MRNIC_SEED={seed} cargo test -p mrnic-verif --test {} (preset {}, {label})", self.test, self.cfg.name);
             let opts = RunOpts::new(seed, cycles * diff_scale()).label(label).repro(repro).stim(stim.clone());
