@@ -21,6 +21,7 @@ pub mod gen;
 pub mod icrc;
 pub mod ipv4;
 pub mod parser_shell;
+pub mod realign;
 pub mod pcap;
 pub mod udp;
 
