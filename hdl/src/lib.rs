@@ -12,6 +12,7 @@ pub mod place_chk;
 pub mod placement;
 pub mod ports;
 pub mod prim;
+pub mod realign;
 pub mod rtx;
 pub mod sack;
 pub mod tops;

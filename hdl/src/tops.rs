@@ -368,6 +368,45 @@ fn fbuf(cfg: &Config) -> Result<Generated, GenError> {
     ]))
 }
 
+/// Sizes of the payload realigner (block `realign`): 64-bit beats (the frame buffer's and
+/// placement's), payload offsets up to 255 bytes (the longest header stack, VLAN included,
+/// is far below), payloads up to 65 535 bytes (placement's `L`).
+pub fn realign_config() -> mrnic_model::wire::realign::RealignConfig {
+    mrnic_model::wire::realign::RealignConfig::new(8, 8, 16).expect("the realigner's sizes are legal")
+}
+
+/// The payload realigner (block `realign`); the configuration is validated but does not
+/// change it (its sizes are [`realign_config`]).
+fn realign(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_realign";
+    let c = realign_config();
+    let axis = |name: &str, dir: PortDir| StreamInfo {
+        name: name.into(),
+        dir,
+        valid: format!("{name}_tvalid"),
+        ready: format!("{name}_tready"),
+        payload: ["tdata", "tlast"].iter().map(|p| format!("{name}_{p}")).collect(),
+        timer: None,
+        sampled: vec![],
+    };
+    let (verilog, ports) = crate::with_realign!(&c, R => {
+        let mut uut = R::try_new(&c)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("beat_bytes".to_string(), u64::from(c.beat_bytes)),
+        ("off_bits".to_string(), u64::from(c.off_bits)),
+        ("len_bits".to_string(), u64::from(c.len_bits)),
+    ]);
+    Ok(assemble("realign", module, cfg, verilog, ports, params, mrnic_model::wire::realign::REALIGN_LATENCY as u32, vec![
+        stream("s_cmd", PortDir::In, &["off", "len", "lane"]),
+        axis("s_axis", PortDir::In),
+        axis("m_axis", PortDir::Out),
+    ]))
+}
+
 /// The sizes of the placement check unit (block `place_chk`) of `cfg`.
 pub fn place_chk_config(cfg: &Config) -> Result<mrnic_model::transport::place_chk_shell::ChkConfig, ConfigError> {
     mrnic_model::transport::place_chk_shell::ChkConfig::new(&cfg.transport, cfg.connections as u32)
@@ -405,6 +444,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "path" => path(cfg),
         "placement" => placement(cfg),
         "fbuf" => fbuf(cfg),
+        "realign" => realign(cfg),
         "place_chk" => place_chk(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }

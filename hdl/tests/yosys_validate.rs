@@ -101,6 +101,13 @@ fn receive_frame_buffer_passes_yosys_validate() {
     validate("fbuf", &t.module, &t.verilog);
 }
 
+#[test]
+fn payload_realigner_passes_yosys_validate() {
+    let t = mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "realign").unwrap();
+    std::fs::write(std::env::temp_dir().join("mrnic_realign.v"), &t.verilog).unwrap();
+    validate("realign", &t.module, &t.verilog);
+}
+
 /// The path table at the `tiny` preset (P = 4, 16 connections): the RTL is the same
 /// generator at every preset, only P and C change, and `core` (P = 8) costs twice the time.
 #[test]

@@ -82,6 +82,13 @@ fn fbuf_generated_verilog_is_lint_clean() {
     assert!(ok && !log.contains("%Warning"), "{log}");
 }
 
+/// The payload realigner.
+#[test]
+fn realign_generated_verilog_is_lint_clean() {
+    let (ok, log) = lint_by_name("realign");
+    assert!(ok && !log.contains("%Warning"), "{log}");
+}
+
 /// Lints one primitive's generated Verilog (top `mrnic_prim_<name>`) with the waivers.
 fn lint_prim<U: rust_hdl::prelude::Block>(mut uut: U, name: &str) -> (bool, String) {
     uut.connect_all();

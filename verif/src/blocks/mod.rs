@@ -8,6 +8,7 @@ pub mod parser;
 pub mod path;
 pub mod place_chk;
 pub mod placement;
+pub mod realign;
 pub mod rtx;
 pub mod sack;
 
@@ -77,6 +78,10 @@ fn fbuf_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(fbuf::FbufBench::new(cfg)?))
 }
 
+fn realign_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(realign::RealignBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -129,6 +134,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     testbench: fbuf_testbench,
     mutants: fbuf::mutants,
     directed: fbuf::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "realign",
+    testbench: realign_testbench,
+    mutants: realign::mutants,
+    directed: realign::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
