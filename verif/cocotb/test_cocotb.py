@@ -47,6 +47,9 @@ RUNS = [
     # placement: the sizes do not depend on the preset; random operations = commands of the
     # cocotbext-axi AxiRamWrite test
     ("placement", "verilator", "tiny", 61, 20000, 300),
+    # realign: the sizes do not depend on the preset; random operations = commands (one frame
+    # each) of the cocotbext-axi test
+    ("realign", "verilator", "tiny", 71, 20000, 300),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -56,6 +59,7 @@ TESTS = {
     "place_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
     "fbuf": ["vector_replay", "directed_semantics", "random_frames_backpressure"],
     "placement": ["vector_replay", "axi_ram_random_commands"],
+    "realign": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -228,6 +232,21 @@ def test_corrupted_fbuf_release_is_detected():
                              vec=(51, _n(2000)), env_seed=51, n_random=_n(100))
     assert "bytes received" in msg, msg
     print(f"[cocotb] fbuf refused-frame mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+@pytest.mark.block("realign")
+def test_corrupted_realign_shift_is_detected():
+    """The realigner's cocotbext-axi test can fail on the RTL: a copy of the generated Verilog
+    whose byte shift is one byte short (the kit's mutant shift_off_by_one_byte: every output
+    beat takes the wrong lanes) must fail random_backpressure at an output beat. On Icarus
+    (the module runs on both): its build takes well under a second where a second Verilator
+    build takes 16-29 s on the shared 2-core machine, which keeps `-k realign` well under a
+    minute."""
+    facts, msg = _mutant_run("realign", "icarus", "tiny", "mutant-realign-shift-off-by-one",
+                             "w1 = w >> k_eight;", "w1 = w;", "random_backpressure",
+                             vec=(71, _n(2000)), env_seed=71, n_random=_n(100))
+    assert "differs from the reference" in msg and "m_axis_tdata" in msg, msg
+    print(f"[cocotb] realign shift mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 @pytest.mark.block("placement")

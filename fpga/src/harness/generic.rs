@@ -171,7 +171,7 @@ macro_rules! port_list_entry {
 }
 
 /// Every block on the port-list harness (each also a row of [`super::HARNESSES`]).
-pub const ENTRIES: &[HarnessEntry] = &[RTX, PARSER, PLACEMENT, PATH, PLACE_CHK, FBUF];
+pub const ENTRIES: &[HarnessEntry] = &[RTX, PARSER, PLACEMENT, PATH, PLACE_CHK, FBUF, REALIGN];
 
 port_list_entry!(RTX, "rtx", "sender retransmit queue (mrnic_rtx), port-list harness", 1.0);
 port_list_entry!(PARSER, "parser", "receive frame parser (mrnic_parser, 64-bit AXI4-Stream beats), port-list harness", 1.0);
@@ -179,3 +179,4 @@ port_list_entry!(PLACEMENT, "placement", "DMA placement unit write path (mrnic_p
 port_list_entry!(PATH, "path", "sender path table (mrnic_path), port-list harness", 1.0);
 port_list_entry!(PLACE_CHK, "place_chk", "DMA placement unit checks (mrnic_place_chk), port-list harness", 1.0);
 port_list_entry!(FBUF, "fbuf", "receive frame buffer (mrnic_fbuf, 64-bit beats, store and forward), port-list harness", 1.0);
+port_list_entry!(REALIGN, "realign", "payload realigner (mrnic_realign, 64-bit beats, frame to lane-aligned payload), port-list harness", 1.0);

@@ -169,10 +169,12 @@ impl RealignStimulus {
             }
             // longer than the frame
             17 | 18 => Cmd { off: r.gen_range(0..=max_off), len: bytes + r.gen_range(1..200), lane },
-            // the longest payload (8192 beats of padding: rare)
+            // the longest payloads (up to 8192 beats of padding: rare)
             _ => {
-                if r.gen_ratio(1, 40) {
-                    Cmd { off: r.gen_range(0..=max_off), len: max_len, lane }
+                if r.gen_ratio(1, 30) {
+                    // the maximum, or a long payload (2048..8192 beats: the counters' top bits)
+                    let len = if r.gen_bool(0.5) { max_len } else { r.gen_range(max_len / 4..max_len) };
+                    Cmd { off: r.gen_range(0..=max_off), len, lane }
                 } else {
                     Cmd { off: r.gen_range(0..=max_off), len: r.gen_range(1..=bytes.min(max_len)), lane }
                 }
