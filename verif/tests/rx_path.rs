@@ -1,0 +1,491 @@
+//! Composition test of the receive data path from the MAC to host memory: the frame parser
+//! (`mrnic_parser`), the frame buffer (`mrnic_fbuf`), the payload realigner
+//! (`mrnic_realign`) and the DMA placement unit's write path (`mrnic_placement`), all four
+//! Verilated from their generated Verilog and wired as the receive path wires them:
+//!
+//! - the MAC's beat to the parser and the buffer (each block's `tvalid` gated by the other's
+//!   `tready`), the parser's verdicts into the buffer, as in `rx_front.rs`;
+//! - the buffer's frames into the realigner, the realigner's lane-aligned beats into
+//!   placement's `d`, placement's AXI4 write master into a host memory model with random
+//!   `awready` / `wready` / B delays, placement's completions into a sink that stalls;
+//! - the test stands in for the blocks not built yet between the parser's header record and
+//!   the two commands (the SACK engine and `place_chk`): for each record of a frame the buffer
+//!   keeps, it sends the realigner (payload offset, `m_hdr_length`, `va mod 8`) and placement
+//!   (`va`, `m_hdr_length`, the window `[va, va + length)`); a SEND goes to a receive-buffer
+//!   address the test derives from its MSN and offset. One kept frame in ten (and any whose
+//!   window would wrap past 2^64) is "refused by the checks": the realigner discards it
+//!   (`len = 0`) and placement gets no command. The payload offset is not in the parser's
+//!   record yet (the test reads the VLAN tag from the frame: `docs/blocks/realign.md`).
+//!
+//! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
+//! exactly the payloads of the placed frames at their addresses (later writes over earlier)
+//! and no other byte (no write for a dropped, refused or empty frame, nothing outside a
+//! window); every burst obeys AXI4 (at most 256 beats, no 4 KiB crossing, `wlast` on its last
+//! beat); every placed frame gets one completion, in order, OKAY, with its byte count; each
+//! record equals the model's decode of its frame; no hang.
+
+use mrnic_model::wire::axis::{AxisRx, Beat};
+use mrnic_model::wire::ext::DATA_HDRS_LEN;
+use mrnic_model::wire::parser_shell::vrd_keep;
+use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
+use mrnic_verif::blocks::parser::stimulus::ParserStimulus;
+use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
+use mrnic_verif::kit::DiffBench;
+use mrnic_verif::vl::cache::{sanitize, waves_dir};
+use mrnic_verif::vl::{BuildOpts, Model, Port, Sim};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// Cycles without progress that count as a hang.
+const HANG_CYCLES: u64 = 20_000;
+/// Where a SEND's payload goes: this base + (MSN mod 256) x 2^24 + its offset.
+const SEND_BASE: u64 = 0x5e0d_0000_0000;
+
+const BLOCKS: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
+
+/// The four generated blocks, one of them possibly with a kit mutant.
+struct Models(Vec<Model>);
+
+fn build(mutant: Option<(&str, &str)>) -> Models {
+    Models(
+        BLOCKS
+            .iter()
+            .map(|&name| {
+                let b = DiffBench::new(name, "core", "rx_path");
+                let mut v = b.verilog.clone();
+                let mut opts = BuildOpts::default();
+                let mut tag = String::new();
+                if let Some((mb, mn)) = mutant.filter(|m| m.0 == name) {
+                    let m = (mrnic_verif::blocks::block(mb).unwrap().mutants)().into_iter().find(|m| m.name == mn).unwrap_or_else(|| panic!("no {mb} mutant {mn}"));
+                    v = m.apply(&v).unwrap_or_else(|e| panic!("{e}"));
+                    opts = mutant_build();
+                    tag = format!("_{mn}");
+                }
+                Model::build(&format!("rx_path_{name}{tag}"), &v, &b.iface.ports, &opts).unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect(),
+    )
+}
+
+/// One Verilated block with its ports by name.
+struct Blk {
+    sim: Sim,
+    ports: HashMap<String, Port>,
+    clock: Port,
+}
+
+impl Blk {
+    fn new(sim: Sim) -> Blk {
+        let ports: HashMap<String, Port> = sim.ports().iter().map(|p| (p.name.clone(), sim.port(&p.name).unwrap())).collect();
+        let clock = ports["clock"];
+        Blk { sim, ports, clock }
+    }
+    fn set(&mut self, n: &str, v: u64) {
+        let p = self.ports.get(n).unwrap_or_else(|| panic!("no port {n}"));
+        self.sim.set(p, v);
+    }
+    fn get(&self, n: &str) -> u64 {
+        self.sim.get(self.ports.get(n).unwrap_or_else(|| panic!("no port {n}")))
+    }
+    fn bit(&self, n: &str) -> bool {
+        self.get(n) == 1
+    }
+}
+
+/// What one run saw.
+#[derive(Debug, Default)]
+struct Stats {
+    cycles: u64,
+    frames: u64,
+    kept: u64,
+    dropped: u64,
+    records: u64,
+    placed: u64,
+    refused: u64,
+    payload_bytes: u64,
+    bursts: u64,
+    w_beats: u64,
+    completions: u64,
+    max_burst: u64,
+}
+
+/// A command waiting for its block: (fields by port name).
+type Cmd = Vec<(&'static str, u64)>;
+
+/// An AXI4 write burst accepted on AW and not yet finished on W.
+struct Burst {
+    addr: u64,
+    beats: u64,
+    done: u64,
+}
+
+fn bytes_of(beats: &[Beat]) -> Vec<u8> {
+    beats.iter().flat_map(|b| (0..8).filter(|k| b.tkeep >> k & 1 == 1).map(|k| b.tdata[k]).collect::<Vec<_>>()).collect()
+}
+
+/// A ready that goes through runs: mostly high, short and now and then long stalls.
+struct Runs {
+    left: u32,
+    on: bool,
+    long: u32,
+}
+
+impl Runs {
+    fn new(long: u32) -> Runs {
+        Runs { left: 0, on: true, long }
+    }
+    fn next(&mut self, r: &mut SmallRng) -> bool {
+        if self.left == 0 {
+            (self.on, self.left) = match r.gen_range(0..400) {
+                0 if self.long > 0 => (false, r.gen_range(self.long / 4..self.long)),
+                1..=99 => (false, r.gen_range(1..12)),
+                _ => (true, r.gen_range(1..40)),
+            };
+        }
+        self.left -= 1;
+        self.on
+    }
+}
+
+/// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
+fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
+    let [p, f, r, w] = b;
+    let mut stim = ParserStimulus::new(seed, profile, false);
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0x7278_7061);
+    let mut rx = AxisRx::new(8).unwrap();
+    let mut cur: Vec<Beat> = vec![];
+    let mut s = Stats::default();
+    // the reference: good frames' decodes in record order; kept frames' expected completions
+    let mut records: VecDeque<(bool, Vec<u8>)> = VecDeque::new();
+    let (mut r_cmds, mut w_cmds): (VecDeque<Cmd>, VecDeque<Cmd>) = (VecDeque::new(), VecDeque::new());
+    let mut completions: VecDeque<(u64, u64)> = VecDeque::new();
+    let mut mem: HashMap<u64, u8> = HashMap::new();
+    let mut want: HashMap<u64, u8> = HashMap::new();
+    let mut bursts: VecDeque<Burst> = VecDeque::new();
+    let mut bresp: VecDeque<u64> = VecDeque::new();
+    let (mut aw_rdy, mut w_rdy, mut b_go, mut m_rdy) = (Runs::new(0), Runs::new(0), Runs::new(0), Runs::new(3000));
+    let mut taken = false;
+    let mut c = 0u64;
+    let mut last_progress = 0u64;
+    let mut tag = 0u64;
+    loop {
+        let draining = c >= cycles;
+        let mut i = stim.next_inputs(taken);
+        if draining {
+            i.tvalid = false;
+            i.m_hdr_ready = true;
+        }
+        let (awr, wr, bv, mr) = (aw_rdy.next(&mut rng), w_rdy.next(&mut rng), b_go.next(&mut rng), m_rdy.next(&mut rng) || draining);
+        // inputs that depend on no output
+        // the stimulus starts with a reset of every block (and gives no other)
+        if i.rst && c > 8 {
+            return Err(format!("cycle {c}: the parser stimulus reset mid-run; this test resets only at the start"));
+        }
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w] {
+            x.set("rst", i.rst as u64);
+        }
+        p.set("s_axis_tdata", i.tdata);
+        p.set("s_axis_tkeep", i.tkeep as u64);
+        p.set("s_axis_tlast", i.tlast as u64);
+        p.set("s_axis_tuser", i.tuser as u64);
+        p.set("m_hdr_ready", i.m_hdr_ready as u64);
+        f.set("s_axis_tdata", i.tdata);
+        f.set("s_axis_tkeep", i.tkeep as u64);
+        f.set("s_axis_tlast", i.tlast as u64);
+        let rc = r_cmds.front();
+        let r_offered = rc.is_some();
+        r.set("s_cmd_valid", r_offered as u64);
+        for (n, v) in rc.cloned().unwrap_or_default() {
+            r.set(n, v);
+        }
+        let wc = w_cmds.front();
+        let w_offered = wc.is_some();
+        w.set("s_valid", w_offered as u64);
+        for (n, v) in wc.cloned().unwrap_or_default() {
+            w.set(n, v);
+        }
+        w.set("m_axi_awready", awr as u64);
+        w.set("m_axi_wready", wr as u64);
+        let bvalid = bv && !bresp.is_empty();
+        w.set("m_axi_bvalid", bvalid as u64);
+        w.set("m_axi_bresp", 0);
+        w.set("m_ready", mr as u64);
+        // the handshakes between the blocks, to a fixed point (no loop through them)
+        let mut settled = false;
+        for _ in 0..6 {
+            for x in [&mut *p, &mut *f, &mut *r, &mut *w] {
+                x.sim.eval();
+            }
+            let want_in = [
+                (0, "s_axis_tvalid", (i.tvalid && f.bit("s_axis_tready")) as u64),
+                (1, "s_axis_tvalid", (i.tvalid && p.bit("s_axis_tready")) as u64),
+                (1, "s_vrd_valid", p.get("m_vrd_valid")),
+                (1, "s_vrd_keep", p.get("m_vrd_keep")),
+                (0, "m_vrd_ready", f.get("s_vrd_ready")),
+                (2, "s_axis_tvalid", f.get("m_axis_tvalid")),
+                (2, "s_axis_tdata", f.get("m_axis_tdata")),
+                (2, "s_axis_tlast", f.get("m_axis_tlast")),
+                (1, "m_axis_tready", r.get("s_axis_tready")),
+                (3, "d_valid", r.get("m_axis_tvalid")),
+                (3, "d_data", r.get("m_axis_tdata")),
+                (2, "m_axis_tready", w.get("d_ready")),
+            ];
+            let mut changed = false;
+            for (k, n, v) in want_in {
+                let x = [&mut *p, &mut *f, &mut *r, &mut *w];
+                let blk = x.into_iter().nth(k).unwrap();
+                if blk.get(n) != v {
+                    blk.set(n, v);
+                    changed = true;
+                }
+            }
+            if !changed {
+                settled = true;
+                break;
+            }
+        }
+        if !settled {
+            return Err(format!("cycle {c}: the handshakes between the blocks do not settle (a combinational loop)"));
+        }
+        let (p_rdy, f_rdy) = (p.bit("s_axis_tready"), f.bit("s_axis_tready"));
+        taken = i.tvalid && p_rdy && f_rdy && !i.rst;
+        let mut progress = taken;
+        // MAC side: the reference verdict of every frame
+        if taken {
+            let beat = Beat { tdata: i.tdata.to_le_bytes().to_vec(), tkeep: i.tkeep as u64, tlast: i.tlast, tuser: i.tuser };
+            cur.push(beat.clone());
+            if let Some(v) = rx.push(&beat) {
+                s.frames += 1;
+                if v.is_ok() {
+                    let keep = vrd_keep(&v);
+                    s.kept += keep as u64;
+                    records.push_back((keep, bytes_of(&cur)));
+                } else {
+                    s.dropped += 1;
+                }
+                cur.clear();
+            }
+        }
+        // header records: checked against the model's decode, turned into the two commands
+        if p.bit("m_hdr_valid") && i.m_hdr_ready {
+            s.records += 1;
+            progress = true;
+            let Some((keep, bytes)) = records.pop_front() else {
+                return Err(format!("cycle {c}: a header record for a frame the reference drops"));
+            };
+            let fr = decode(&bytes).map_err(|e| format!("cycle {c}: the reference's good frame does not decode: {e}"))?;
+            let op = p.get("m_hdr_opcode") as u8;
+            if op != fr.body.opcode() {
+                let rest: Vec<String> = records.iter().map(|(_, b)| decode(b).map(|f| format!("{:#x}", f.body.opcode())).unwrap_or_default()).collect();
+                return Err(format!("cycle {c}: record #{} opcode {op:#x}, the frame's is {:#x} (next good frames {rest:?})", s.records, fr.body.opcode()));
+            }
+            if keep {
+                let Body::Data { placement, payload, ext, .. } = &fr.body else {
+                    return Err(format!("cycle {c}: a kept frame that is not DATA"));
+                };
+                let (va, len) = (p.get("m_hdr_va"), p.get("m_hdr_length"));
+                if va != placement.va || len != payload.len() as u64 {
+                    return Err(format!("cycle {c}: record va {va:#x} length {len}, the frame's {:#x} {}", placement.va, payload.len()));
+                }
+                let l3 = if bytes[12..14] == [0x81, 0x00] { 18 } else { 14 };
+                let off = (l3 + IPV4_HLEN + UDP_HLEN + BTH_LEN + DATA_HDRS_LEN) as u64;
+                let addr = if op == opcode::SEND { SEND_BASE + (u64::from(ext.msn & 0xff) << 24) + u64::from(ext.pkt_offset) } else { va };
+                let refused = addr.checked_add(len).is_none() || rng.gen_ratio(1, 10);
+                if refused {
+                    s.refused += 1;
+                    r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
+                } else {
+                    s.placed += 1;
+                    s.payload_bytes += len;
+                    r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", len), ("s_cmd_lane", addr & 7)]);
+                    tag = (tag + 1) & 0xff;
+                    w_cmds.push_back(vec![("s_addr", addr), ("s_len", len), ("s_base", addr), ("s_wlen", len), ("s_tag", tag)]);
+                    completions.push_back((tag, len));
+                    for (k, byte) in payload.iter().enumerate() {
+                        want.insert(addr + k as u64, *byte);
+                    }
+                }
+            }
+        }
+        // (a command made from this cycle's record is offered from the next cycle)
+        if r_offered && r.bit("s_cmd_ready") {
+                r_cmds.pop_front();
+        }
+        if w_offered && w.bit("s_ready") {
+            w_cmds.pop_front();
+        }
+        // AXI4: AW, W (into memory), B
+        if w.bit("m_axi_awvalid") && awr {
+            let (addr, len) = (w.get("m_axi_awaddr"), w.get("m_axi_awlen") + 1);
+            if w.get("m_axi_awsize") != 3 || w.get("m_axi_awburst") != 1 || addr & 7 != 0 {
+                return Err(format!("cycle {c}: AW size {} burst {} address {addr:#x}: not an aligned INCR of 8-byte beats", w.get("m_axi_awsize"), w.get("m_axi_awburst")));
+            }
+            if addr >> 12 != (addr + 8 * len - 1) >> 12 {
+                return Err(format!("cycle {c}: a burst of {len} beats at {addr:#x} crosses a 4 KiB boundary"));
+            }
+            s.bursts += 1;
+            s.max_burst = s.max_burst.max(len);
+            bursts.push_back(Burst { addr, beats: len, done: 0 });
+        }
+        if w.bit("m_axi_wvalid") && wr {
+            let Some(bu) = bursts.front_mut() else {
+                return Err(format!("cycle {c}: a W beat before its AW"));
+            };
+            let (d, strb, last) = (w.get("m_axi_wdata"), w.get("m_axi_wstrb"), w.bit("m_axi_wlast"));
+            let a = bu.addr + 8 * bu.done;
+            for k in 0..8 {
+                if strb >> k & 1 == 1 {
+                    mem.insert(a + k, (d >> (8 * k)) as u8);
+                }
+            }
+            bu.done += 1;
+            s.w_beats += 1;
+            progress = true;
+            if last != (bu.done == bu.beats) {
+                return Err(format!("cycle {c}: wlast {last} on beat {} of a {}-beat burst", bu.done, bu.beats));
+            }
+            if last {
+                bursts.pop_front();
+                bresp.push_back(0);
+            }
+        }
+        if bvalid && w.bit("m_axi_bready") {
+            bresp.pop_front();
+        }
+        // completions, in order
+        if w.bit("m_valid") && mr {
+            progress = true;
+            s.completions += 1;
+            let Some((t, len)) = completions.pop_front() else {
+                return Err(format!("cycle {c}: a completion with none expected"));
+            };
+            let got = (w.get("m_tag"), w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
+            if got != (t, len, 0, 0) {
+                return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
+            }
+        }
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w] {
+            let clk = x.clock;
+            x.sim.tick(&clk);
+        }
+        c += 1;
+        if progress || (!i.tvalid && !draining) {
+            last_progress = c;
+        } else if c - last_progress > HANG_CYCLES {
+            return Err(format!(
+                "cycle {c}: hang: no beat, record, write or completion for {HANG_CYCLES} cycles ({} records, {} realigner and {} placement commands, {} completions outstanding; {} bursts and {} B responses pending; fbuf m_axis_tvalid {}, realign s_axis_tready {} m_axis_tvalid {} stat_cmds {} (kept {}), placement d_ready {} awvalid {} wvalid {} bready {} stat_cmds {} (placed {}))",
+                records.len(),
+                r_cmds.len(),
+                w_cmds.len(),
+                completions.len(),
+                bursts.len(),
+                bresp.len(),
+                f.get("m_axis_tvalid"),
+                r.get("s_axis_tready"),
+                r.get("m_axis_tvalid"),
+                r.get("stat_cmds"),
+                s.kept,
+                w.get("d_ready"),
+                w.get("m_axi_awvalid"),
+                w.get("m_axi_wvalid"),
+                w.get("m_axi_bready"),
+                w.get("stat_cmds"),
+                s.placed
+            ));
+        }
+        if draining && records.is_empty() && r_cmds.is_empty() && w_cmds.is_empty() && completions.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept {
+            break;
+        }
+    }
+    s.cycles = c;
+    // host memory: exactly the placed payloads, nothing else
+    if mem != want {
+        let extra = mem.keys().filter(|a| !want.contains_key(a)).count();
+        let missing = want.keys().filter(|a| !mem.contains_key(a)).count();
+        let wrong: BTreeMap<u64, (u8, u8)> = mem.iter().filter_map(|(a, v)| want.get(a).filter(|w| *w != v).map(|w| (*a, (*v, *w)))).take(4).collect();
+        return Err(format!("host memory differs: {extra} bytes written outside every placed payload, {missing} payload bytes never written, wrong bytes (address: got, want) {wrong:x?}"));
+    }
+    if r.get("stat_cmds") != s.kept || r.get("stat_dropped") != s.refused {
+        return Err(format!("realign stat_cmds {} stat_dropped {}, expected {} and {}", r.get("stat_cmds"), r.get("stat_dropped"), s.kept, s.refused));
+    }
+    if w.get("stat_cmds") != s.placed || w.get("stat_beats") != s.w_beats || w.get("stat_bresp_err") != 0 {
+        return Err(format!("placement stat_cmds {} stat_beats {} stat_bresp_err {}, expected {} {} 0", w.get("stat_cmds"), w.get("stat_beats"), w.get("stat_bresp_err"), s.placed, s.w_beats));
+    }
+    Ok(s)
+}
+
+fn sims(m: &Models, traced: Option<&str>) -> [Blk; 4] {
+    let mk = |k: usize| {
+        let sim = match traced {
+            None => m.0[k].sim(),
+            Some(label) => m.0[k].sim_traced(waves_dir().join(format!("{label}_{}.fst", BLOCKS[k]))),
+        };
+        Blk::new(sim.unwrap_or_else(|e| panic!("{e}")))
+    };
+    [mk(0), mk(1), mk(2), mk(3)]
+}
+
+/// Runs `seed`; on a failure, again with the four blocks traced, and panics with the waveforms.
+fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
+    let mut b = sims(m, None);
+    match run(&mut b, seed, profile, cycles) {
+        Ok(s) => s,
+        Err(e) => {
+            let label = sanitize(&format!("rx_path_{profile}_{seed}"));
+            let mut b = sims(m, Some(&label));
+            let again = run(&mut b, seed, profile, cycles);
+            for x in &mut b {
+                x.sim.close_trace();
+            }
+            panic!(
+                "rx_path seed {seed} profile {profile:?}: {e}\n  re-run: {}\n  waveforms: {}/{label}_<block>.fst",
+                if again.is_err() { "fails the same way" } else { "PASSED (non-deterministic?)" },
+                waves_dir().display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_hostile_mix_lands_in_host_memory_as_exactly_the_placed_payloads_and_nothing_else() {
+    let m = build(None);
+    let mut seeds = vec![1, 2];
+    seeds.extend(extra_seed());
+    for seed in seeds {
+        for profile in ["", "hostile", "backpressure"] {
+            let s = check(&m, seed, profile, 150_000 * diff_scale());
+            println!("seed {seed} profile {profile:?}: {s:?}");
+            assert!(s.frames >= 2_000 && s.dropped >= 200, "{s:?}");
+            assert!(s.placed >= 100 && s.refused >= 10 && s.payload_bytes >= 20_000, "{s:?}");
+            assert!(s.completions == s.placed && s.bursts >= s.placed, "{s:?}");
+        }
+    }
+}
+
+#[test]
+fn the_path_catches_a_realigner_on_the_wrong_lanes_or_beats_a_strobe_past_the_payload_and_a_buffer_that_releases_refused_frames() {
+    // each must fail on host memory (a wrong, missing or extra byte), on a completion, or on a
+    // hang (the realigner's and placement's beat counts disagree), whichever comes first.
+    // (The realigner's prev_not_cleared and no_zero_after_tlast survive here by design: the
+    // bytes they change are in lanes placement's strobes disable.)
+    for (block, name) in [
+        ("realign", "lane_ignored"),
+        ("realign", "beats_rounded_down"),
+        ("placement", "last_beat_strobe_full"),
+        ("fbuf", "refused_frame_not_skipped"),
+    ] {
+        let m = build(Some((block, name)));
+        let mut b = sims(&m, None);
+        match run(&mut b, 1, "", 150_000) {
+            Ok(s) => panic!("{block} mutant {name} passed the composition: {s:?}"),
+            Err(e) => {
+                println!("{block} mutant {name}: {e}");
+                assert!(
+                    e.contains("host memory differs") || e.contains("hang:") || e.contains("completion") || e.contains("record"),
+                    "{block} mutant {name} failed for another reason: {e}"
+                );
+            }
+        }
+    }
+}
