@@ -14,8 +14,8 @@
 //!   (`va`, `m_hdr_length`, the window `[va, va + length)`); a SEND goes to a receive-buffer
 //!   address the test derives from its MSN and offset. One kept frame in ten (and any whose
 //!   window would wrap past 2^64) is "refused by the checks": the realigner discards it
-//!   (`len = 0`) and placement gets no command. The payload offset is not in the parser's
-//!   record yet (the test reads the VLAN tag from the frame: `docs/blocks/realign.md`).
+//!   (`len = 0`) and placement gets no command. The payload offset is the DATA header stack's
+//!   (90 bytes), 4 more when the record's `vlan` flag is set.
 //!
 //! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
 //! exactly the payloads of the placed frames at their addresses (later writes over earlier)
@@ -288,7 +288,12 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
                 if va != placement.va || len != payload.len() as u64 {
                     return Err(format!("cycle {c}: record va {va:#x} length {len}, the frame's {:#x} {}", placement.va, payload.len()));
                 }
-                let l3 = if bytes[12..14] == [0x81, 0x00] { 18 } else { 14 };
+                // the payload offset from the record's VLAN flag (checked against the frame)
+                let vlan = p.bit("m_hdr_vlan");
+                if vlan != (bytes[12..14] == [0x81, 0x00]) {
+                    return Err(format!("cycle {c}: record vlan {vlan}, the frame's EtherType bytes {:02x?}", &bytes[12..14]));
+                }
+                let l3 = if vlan { 18 } else { 14 };
                 let off = (l3 + IPV4_HLEN + UDP_HLEN + BTH_LEN + DATA_HDRS_LEN) as u64;
                 let addr = if op == opcode::SEND { SEND_BASE + (u64::from(ext.msn & 0xff) << 24) + u64::from(ext.pkt_offset) } else { va };
                 let refused = addr.checked_add(len).is_none() || rng.gen_ratio(1, 10);

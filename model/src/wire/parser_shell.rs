@@ -81,6 +81,9 @@ pub struct HdrRecord {
     pub length: u32,
     /// IPv4 ECN bits.
     pub ecn: u8,
+    /// The frame carried an 802.1Q tag (every header after it, and a DATA payload, sit 4
+    /// bytes later: a DATA payload starts at byte 90, or 94 with the tag).
+    pub vlan: bool,
 }
 
 impl HdrRecord {
@@ -91,6 +94,7 @@ impl HdrRecord {
             psn: f.bth.psn,
             path_id: f.body.path_id(),
             ecn: f.ip.ecn as u8,
+            vlan: f.eth.vlan.is_some(),
             ..HdrRecord::default()
         };
         match &f.body {
