@@ -17,6 +17,7 @@ pub mod diff;
 pub mod iface;
 pub mod mutant;
 pub mod signals;
+pub mod stim;
 pub mod testing;
 pub mod txn;
 

@@ -18,6 +18,7 @@
 //! with small frames (the RAM and the descriptor ring full, the stream held back), `long`
 //! sends only frames of `max_beats` - 2 .. `max_beats` + 40 beats.
 
+use crate::kit::stim::{phase_rate, Resets};
 use crate::kit::StimOpts;
 use mrnic_model::wire::fbuf::{FbufConfig, FbufInputs, FbufShell};
 use rand::rngs::SmallRng;
@@ -80,8 +81,7 @@ pub struct FbufStimulus {
     p_v: f64,
     p_m: f64,
     p_keep: f64,
-    reset_left: u32,
-    prologue_rst: u32,
+    resets: Resets,
     opts: StimOpts,
     pub mix: FbufMix,
 }
@@ -100,8 +100,7 @@ impl FbufStimulus {
             p_v: 1.0,
             p_m: 1.0,
             p_keep: 0.7,
-            reset_left: 0,
-            prologue_rst: if opts.power_up { 3 } else { 0 },
+            resets: Resets::new(opts),
             opts: opts.clone(),
             mix: FbufMix::default(),
         }
@@ -114,12 +113,7 @@ impl FbufStimulus {
     fn new_phase(&mut self) {
         let r = &mut self.rng;
         self.phase_left = r.gen_range(50..4000);
-        let mut p = || match r.gen_range(0..8) {
-            0..=2 => 1.0,
-            3 => r.gen_range(0.05..0.3),
-            _ => r.gen_range(0.3..1.0),
-        };
-        (self.p_s, self.p_v, self.p_m) = (p(), p(), p());
+        (self.p_s, self.p_v, self.p_m) = (phase_rate(r), phase_rate(r), phase_rate(r));
         // long sink stalls: the RAM (or the descriptor ring) fills and holds `s_axis` back
         if self.opts.profile == "full" {
             self.p_m = if r.gen_bool(0.7) {
@@ -186,18 +180,8 @@ impl FbufStimulus {
             self.new_phase();
         }
         self.phase_left -= 1;
-        let mut rst = false;
-        if self.prologue_rst > 0 {
-            self.prologue_rst -= 1;
-            rst = true;
-        } else if self.reset_left > 0 {
-            self.reset_left -= 1;
-            rst = true;
-        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 100_000) {
-            self.reset_left = self.rng.gen_range(0..3);
-            rst = true;
-            self.mix.resets += 1;
-        }
+        let rst = self.resets.next(&mut self.rng);
+        self.mix.resets = self.resets.count;
         if self.frame.is_empty() && self.rng.gen_bool(self.p_s) {
             self.make_frame();
         }

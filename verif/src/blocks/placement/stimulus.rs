@@ -17,6 +17,7 @@
 //! `no_resets` drops the random resets; profile `edge` sends only 4 KiB edge and 1-byte
 //! commands, `long` only max-length commands.
 
+use crate::kit::stim::{phase_rate, Resets};
 use crate::kit::StimOpts;
 use mrnic_model::transport::placement_wr::{plan, WrCmd, WrConfig, WrInputs, WrShell, PAGE_BYTES};
 use rand::rngs::SmallRng;
@@ -84,8 +85,7 @@ pub struct PlaceStimulus {
     p_b: f64,
     p_m: f64,
     p_err: f64,
-    reset_left: u32,
-    prologue_rst: u32,
+    resets: Resets,
     opts: StimOpts,
     pub mix: PlaceMix,
 }
@@ -109,8 +109,7 @@ impl PlaceStimulus {
             p_b: 1.0,
             p_m: 1.0,
             p_err: 0.0,
-            reset_left: 0,
-            prologue_rst: if opts.power_up { 3 } else { 0 },
+            resets: Resets::new(opts),
             opts: opts.clone(),
             mix: PlaceMix::default(),
         }
@@ -123,12 +122,7 @@ impl PlaceStimulus {
     fn new_phase(&mut self) {
         let r = &mut self.rng;
         self.phase_left = r.gen_range(50..3000);
-        let mut p = || match r.gen_range(0..8) {
-            0..=2 => 1.0,
-            3 => r.gen_range(0.05..0.3),
-            _ => r.gen_range(0.3..1.0),
-        };
-        (self.p_s, self.p_d, self.p_aw, self.p_w, self.p_b, self.p_m) = (p(), p(), p(), p(), p(), p());
+        (self.p_s, self.p_d, self.p_aw, self.p_w, self.p_b, self.p_m) = (phase_rate(r), phase_rate(r), phase_rate(r), phase_rate(r), phase_rate(r), phase_rate(r));
         self.p_err = [0.0, 0.0, 0.02, 0.3, 1.0][r.gen_range(0..5)];
     }
 
@@ -209,18 +203,8 @@ impl PlaceStimulus {
             self.new_phase();
         }
         self.phase_left -= 1;
-        let mut rst = false;
-        if self.prologue_rst > 0 {
-            self.prologue_rst -= 1;
-            rst = true;
-        } else if self.reset_left > 0 {
-            self.reset_left -= 1;
-            rst = true;
-        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 100_000) {
-            self.reset_left = self.rng.gen_range(0..3);
-            rst = true;
-            self.mix.resets += 1;
-        }
+        let rst = self.resets.next(&mut self.rng);
+        self.mix.resets = self.resets.count;
         if self.held_s.is_none() && self.rng.gen_bool(self.p_s) {
             self.held_s = Some(self.make_cmd());
         }

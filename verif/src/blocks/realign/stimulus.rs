@@ -18,6 +18,7 @@
 //! every lane, `off + len` at the frame's end, `len = 0`, the maximum length) on short frames;
 //! `long` sends jumbo frames (up to 1152 beats) with payloads of up to 9000 bytes.
 
+use crate::kit::stim::{phase_rate, Resets};
 use crate::kit::StimOpts;
 use mrnic_model::wire::realign::{Cmd, RealignConfig, RealignInputs, RealignShell};
 use rand::rngs::SmallRng;
@@ -73,8 +74,7 @@ pub struct RealignStimulus {
     p_c: f64,
     p_s: f64,
     p_m: f64,
-    reset_left: u32,
-    prologue_rst: u32,
+    resets: Resets,
     opts: StimOpts,
     pub mix: RealignMix,
 }
@@ -91,8 +91,7 @@ impl RealignStimulus {
             p_c: 1.0,
             p_s: 1.0,
             p_m: 1.0,
-            reset_left: 0,
-            prologue_rst: if opts.power_up { 3 } else { 0 },
+            resets: Resets::new(opts),
             opts: opts.clone(),
             mix: RealignMix::default(),
         }
@@ -105,12 +104,7 @@ impl RealignStimulus {
     fn new_phase(&mut self) {
         let r = &mut self.rng;
         self.phase_left = r.gen_range(50..3000);
-        let mut p = || match r.gen_range(0..8) {
-            0..=2 => 1.0,
-            3 => r.gen_range(0.05..0.3),
-            _ => r.gen_range(0.3..1.0),
-        };
-        (self.p_c, self.p_s, self.p_m) = (p(), p(), p());
+        (self.p_c, self.p_s, self.p_m) = (phase_rate(r), phase_rate(r), phase_rate(r));
         if r.gen_ratio(1, 12) {
             // a long stall of the sink (or of the commands): the frame source is held back
             if r.gen_bool(0.5) {
@@ -205,18 +199,8 @@ impl RealignStimulus {
             self.new_phase();
         }
         self.phase_left -= 1;
-        let mut rst = false;
-        if self.prologue_rst > 0 {
-            self.prologue_rst -= 1;
-            rst = true;
-        } else if self.reset_left > 0 {
-            self.reset_left -= 1;
-            rst = true;
-        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 100_000) {
-            self.reset_left = self.rng.gen_range(0..3);
-            rst = true;
-            self.mix.resets += 1;
-        }
+        let rst = self.resets.next(&mut self.rng);
+        self.mix.resets = self.resets.count;
         // keep a few frames ahead so commands can run ahead of their frames' beats
         while self.cmds.len() < 3 {
             self.make_frame();
