@@ -17,6 +17,16 @@
 //!   (`len = 0`) and placement gets no command. The payload offset is the DATA header stack's
 //!   (90 bytes), 4 more when the record's `vlan` flag is set.
 //!
+//! With `place_chk` (the tests `with_place_chk_*`) the checks are the real block's: for each
+//! kept frame's record the test writes the rows the request will read through `s_cfg`
+//! (an MR row for a WRITE, an RQ row and a posted buffer for a SEND; one in four with a
+//! fault: a short region or buffer, no write right, another key's tag, another protection
+//! domain, no posted buffer), then sends the request (connection = destination QP mod the
+//! connections, the SSN from the model's decode: the record does not carry it yet).
+//! `place_chk`'s model cycle shell (`ChkShell`) runs side by side with the same inputs and
+//! every output is compared every cycle; a result that is ok becomes the two commands with
+//! its `addr`, `base` and `wlen`, a NAK a discard.
+//!
 //! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
 //! exactly the payloads of the placed frames at their addresses (later writes over earlier)
 //! and no other byte (no write for a dropped, refused or empty frame, nothing outside a
@@ -28,7 +38,10 @@ use mrnic_model::wire::axis::{AxisRx, Beat};
 use mrnic_model::wire::ext::DATA_HDRS_LEN;
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
+use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkShell};
+use mrnic_model::Config;
 use mrnic_verif::blocks::parser::stimulus::ParserStimulus;
+use mrnic_verif::blocks::place_chk;
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
 use mrnic_verif::vl::cache::{sanitize, waves_dir};
@@ -42,14 +55,16 @@ const HANG_CYCLES: u64 = 20_000;
 /// Where a SEND's payload goes: this base + (MSN mod 256) x 2^24 + its offset.
 const SEND_BASE: u64 = 0x5e0d_0000_0000;
 
-const BLOCKS: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
+/// The data path's blocks; `place_chk` is added by the tests that use it.
+const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
+const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
 
-/// The four generated blocks, one of them possibly with a kit mutant.
-struct Models(Vec<Model>);
+/// The generated blocks (in the order given), one of them possibly with a kit mutant.
+struct Models(Vec<(&'static str, Model)>);
 
-fn build(mutant: Option<(&str, &str)>) -> Models {
+fn build(blocks: &[&'static str], mutant: Option<(&str, &str)>) -> Models {
     Models(
-        BLOCKS
+        blocks
             .iter()
             .map(|&name| {
                 let b = DiffBench::new(name, "core", "rx_path");
@@ -62,7 +77,7 @@ fn build(mutant: Option<(&str, &str)>) -> Models {
                     opts = mutant_build();
                     tag = format!("_{mn}");
                 }
-                Model::build(&format!("rx_path_{name}{tag}"), &v, &b.iface.ports, &opts).unwrap_or_else(|e| panic!("{e}"))
+                (name, Model::build(&format!("rx_path_{name}{tag}"), &v, &b.iface.ports, &opts).unwrap_or_else(|e| panic!("{e}")))
             })
             .collect(),
     )
@@ -108,6 +123,9 @@ struct Stats {
     w_beats: u64,
     completions: u64,
     max_burst: u64,
+    cfg_writes: u64,
+    /// place_chk's NAKs by code.
+    naks: BTreeMap<u8, u64>,
 }
 
 /// A command waiting for its block: (fields by port name).
@@ -149,8 +167,54 @@ impl Runs {
 }
 
 /// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
-fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
-    let [p, f, r, w] = b;
+/// A record's request to `place_chk` and the table rows written for it first.
+struct Job {
+    cfgs: VecDeque<CfgWrite>,
+    req: ChkReq,
+    off: u64,
+    payload: Vec<u8>,
+}
+
+/// The rows and the request for a kept frame's record: mostly rows that accept it, one in
+/// four with a fault (a short region, no write right, another key's tag, another protection
+/// domain; for a SEND no posted buffer or a short one).
+fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: Vec<u8>) -> Job {
+    let conn_pd = |c: u32| 0x1000 + c;
+    let mut cfgs = VecDeque::new();
+    let fault = if rng.gen_ratio(1, 4) { rng.gen_range(1..5) } else { 0 };
+    let len = u64::from(rec.len);
+    let slack = rng.gen_range(0..64u64);
+    if !rec.send {
+        let base = rec.va.saturating_sub(rng.gen_range(0..4096));
+        let room = u64::MAX - base;
+        let need = (rec.va - base).saturating_add(len);
+        let rlen = if fault == 1 { need.saturating_sub(1) } else { need.saturating_add(slack) }.min(room);
+        let key = if fault == 3 { rec.rkey ^ 0x8000_0000 } else { rec.rkey };
+        let pd = if fault == 4 { conn_pd(rec.conn) + 1 } else { conn_pd(rec.conn) };
+        cfgs.push_back(CfgWrite { table: 0, key, valid: true, write: fault != 2, pd, base, len: rlen, ..Default::default() });
+    } else {
+        let lg = cc.rq_depth.trailing_zeros();
+        let count = if fault == 1 { 0 } else { rng.gen_range(1..=cc.rq_depth) };
+        cfgs.push_back(CfgWrite { table: 2, row: rec.conn, head: rec.ssn, count, ..Default::default() });
+        let addr = SEND_BASE + (u64::from(rec.conn) << 28) + (u64::from(rec.ssn & 0xff) << 20);
+        let need = rec.va.saturating_add(len);
+        let blen = if fault == 2 { need.saturating_sub(1) } else { need.saturating_add(slack) };
+        cfgs.push_back(CfgWrite { table: 1, row: (rec.conn << lg) | (rec.ssn & (cc.rq_depth - 1)), base: addr, len: blen, ..Default::default() });
+    }
+    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload }
+}
+
+fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
+    let (path, extra) = b.split_at_mut(4);
+    let [p, f, r, w] = path else { unreachable!("the data path is four blocks") };
+    // place_chk, when the test has it, with its model cycle shell side by side
+    let mut chk = extra.first_mut();
+    let cc = mrnic_hdl::tops::place_chk_config(&Config::preset("core").unwrap()).unwrap();
+    let mut model = ChkShell::new(cc);
+    let mut jobs: VecDeque<Job> = VecDeque::new();
+    let mut waiting: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
+    let mut k_rdy = Runs::new(0);
+    let mut chk_tag = 0u8;
     let mut stim = ParserStimulus::new(seed, profile, false);
     let mut rng = SmallRng::seed_from_u64(seed ^ 0x7278_7061);
     let mut rx = AxisRx::new(8).unwrap();
@@ -184,6 +248,22 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
         }
         for x in [&mut *p, &mut *f, &mut *r, &mut *w] {
             x.set("rst", i.rst as u64);
+        }
+        // (drawn only with place_chk: the stand-in runs keep their random stream)
+        let kr = (chk.is_none() || k_rdy.next(&mut rng)) || draining;
+        let mut progress_chk = false;
+        let ci = {
+            let job = jobs.front();
+            let cfg = job.and_then(|j| j.cfgs.front().copied());
+            // a request only after its rows are written
+            let req = job.filter(|j| j.cfgs.is_empty()).map(|j| j.req);
+            ChkInputs { rst: i.rst, cfg_valid: cfg.is_some(), cfg: cfg.unwrap_or_default(), s_valid: req.is_some(), s: req.unwrap_or_default(), m_ready: kr }
+        };
+        if let Some(k) = chk.as_deref_mut() {
+            for (n, v) in place_chk::port::INPUTS.iter().zip(place_chk::input_values(&ci)) {
+                k.set(n, v);
+            }
+            k.sim.eval();
         }
         p.set("s_axis_tdata", i.tdata);
         p.set("s_axis_tkeep", i.tkeep as u64);
@@ -248,9 +328,52 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
         if !settled {
             return Err(format!("cycle {c}: the handshakes between the blocks do not settle (a combinational loop)"));
         }
+        if let Some(k) = chk.as_deref_mut() {
+            let mo = model.step(&ci);
+            let got = (k.bit("s_cfg_ready"), k.bit("s_ready"), k.bit("m_valid"));
+            if got != (mo.cfg_ready, mo.s_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: place_chk (cfg_ready, s_ready, m_valid) = {got:?}, its model {:?}", (mo.cfg_ready, mo.s_ready, mo.m.is_some())));
+            }
+            if let Some(m) = mo.m {
+                let rtl = (k.get("m_tag") as u8, k.bit("m_ok"), k.get("m_nak") as u8, k.get("m_addr"), k.get("m_base"), k.get("m_wlen"), k.get("m_len") as u32);
+                if rtl != (m.tag, m.ok, m.nak, m.addr, m.base, m.wlen, m.len) {
+                    return Err(format!("cycle {c}: place_chk result {rtl:x?}, its model {m:x?}"));
+                }
+            }
+            if !i.rst {
+                if ci.cfg_valid && mo.cfg_ready {
+                    jobs.front_mut().unwrap().cfgs.pop_front();
+                    s.cfg_writes += 1;
+                }
+                if ci.s_valid && mo.s_ready {
+                    let j = jobs.pop_front().unwrap();
+                    waiting.push_back((j.off, j.payload));
+                }
+                if let (Some(m), true) = (mo.m, kr) {
+                    progress_chk = true;
+                    let (off, payload) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
+                    if m.ok {
+                        s.placed += 1;
+                        s.payload_bytes += u64::from(m.len);
+                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", u64::from(m.len)), ("s_cmd_lane", m.addr & 7)]);
+                        tag = (tag + 1) & 0xff;
+                        w_cmds.push_back(vec![("s_addr", m.addr), ("s_len", u64::from(m.len)), ("s_base", m.base), ("s_wlen", m.wlen), ("s_tag", tag)]);
+                        completions.push_back((tag, u64::from(m.len)));
+                        for (k, byte) in payload.iter().enumerate() {
+                            want.insert(m.addr + k as u64, *byte);
+                        }
+                    } else {
+                        s.refused += 1;
+                        *s.naks.entry(m.nak).or_default() += 1;
+                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
+                    }
+                }
+            }
+        }
         let (p_rdy, f_rdy) = (p.bit("s_axis_tready"), f.bit("s_axis_tready"));
+        let mut continue_record = true;
         taken = i.tvalid && p_rdy && f_rdy && !i.rst;
-        let mut progress = taken;
+        let mut progress = taken || progress_chk;
         // MAC side: the reference verdict of every frame
         if taken {
             let beat = Beat { tdata: i.tdata.to_le_bytes().to_vec(), tkeep: i.tkeep as u64, tlast: i.tlast, tuser: i.tuser };
@@ -295,9 +418,28 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
                 }
                 let l3 = if vlan { 18 } else { 14 };
                 let off = (l3 + IPV4_HLEN + UDP_HLEN + BTH_LEN + DATA_HDRS_LEN) as u64;
+                if chk.is_some() {
+                    // place_chk decides: the request from the record (the SSN, which the
+                    // record does not carry yet, from the model's decode)
+                    chk_tag = chk_tag.wrapping_add(1);
+                    let send = op == opcode::SEND;
+                    let req = ChkReq {
+                        conn: p.get("m_hdr_dest_qp") as u32 & (cc.connections - 1),
+                        pd: 0,
+                        send,
+                        va: if send { p.get("m_hdr_offset") } else { va },
+                        rkey: p.get("m_hdr_rkey") as u32,
+                        len: len as u32,
+                        ssn: ext.ssn,
+                        tag: chk_tag,
+                    };
+                    jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone()));
+                    continue_record = false;
+                }
                 let addr = if op == opcode::SEND { SEND_BASE + (u64::from(ext.msn & 0xff) << 24) + u64::from(ext.pkt_offset) } else { va };
                 let refused = addr.checked_add(len).is_none() || rng.gen_ratio(1, 10);
-                if refused {
+                if !continue_record {
+                } else if refused {
                     s.refused += 1;
                     r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
                 } else {
@@ -370,7 +512,7 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w] {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -399,7 +541,7 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
                 s.placed
             ));
         }
-        if draining && records.is_empty() && r_cmds.is_empty() && w_cmds.is_empty() && completions.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept {
+        if draining && records.is_empty() && r_cmds.is_empty() && w_cmds.is_empty() && completions.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
             break;
         }
     }
@@ -420,15 +562,16 @@ fn run(b: &mut [Blk; 4], seed: u64, profile: &str, cycles: u64) -> Result<Stats,
     Ok(s)
 }
 
-fn sims(m: &Models, traced: Option<&str>) -> [Blk; 4] {
-    let mk = |k: usize| {
-        let sim = match traced {
-            None => m.0[k].sim(),
-            Some(label) => m.0[k].sim_traced(waves_dir().join(format!("{label}_{}.fst", BLOCKS[k]))),
-        };
-        Blk::new(sim.unwrap_or_else(|e| panic!("{e}")))
-    };
-    [mk(0), mk(1), mk(2), mk(3)]
+fn sims(m: &Models, traced: Option<&str>) -> Vec<Blk> {
+    m.0.iter()
+        .map(|(name, model)| {
+            let sim = match traced {
+                None => model.sim(),
+                Some(label) => model.sim_traced(waves_dir().join(format!("{label}_{name}.fst"))),
+            };
+            Blk::new(sim.unwrap_or_else(|e| panic!("{e}")))
+        })
+        .collect()
 }
 
 /// Runs `seed`; on a failure, again with the four blocks traced, and panics with the waveforms.
@@ -437,7 +580,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
     match run(&mut b, seed, profile, cycles) {
         Ok(s) => s,
         Err(e) => {
-            let label = sanitize(&format!("rx_path_{profile}_{seed}"));
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", if m.0.len() > 4 { "_chk" } else { "" }));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -454,7 +597,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
 
 #[test]
 fn the_hostile_mix_lands_in_host_memory_as_exactly_the_placed_payloads_and_nothing_else() {
-    let m = build(None);
+    let m = build(&PATH, None);
     let mut seeds = vec![1, 2];
     seeds.extend(extra_seed());
     for seed in seeds {
@@ -480,7 +623,7 @@ fn the_path_catches_a_realigner_on_the_wrong_lanes_or_beats_a_strobe_past_the_pa
         ("placement", "last_beat_strobe_full"),
         ("fbuf", "refused_frame_not_skipped"),
     ] {
-        let m = build(Some((block, name)));
+        let m = build(&PATH, Some((block, name)));
         let mut b = sims(&m, None);
         match run(&mut b, 1, "", 150_000) {
             Ok(s) => panic!("{block} mutant {name} passed the composition: {s:?}"),
@@ -491,6 +634,33 @@ fn the_path_catches_a_realigner_on_the_wrong_lanes_or_beats_a_strobe_past_the_pa
                     "{block} mutant {name} failed for another reason: {e}"
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn with_place_chk_deciding_from_its_tables_the_memory_holds_exactly_what_its_model_accepts() {
+    let m = build(&WITH_CHK, None);
+    for (seed, profile) in [(1, ""), (2, "hostile"), (3, "backpressure")] {
+        let s = check(&m, seed, profile, 150_000 * diff_scale());
+        println!("with place_chk, seed {seed} profile {profile:?}: {s:?}");
+        assert!(s.frames >= 2_000 && s.dropped >= 200, "{s:?}");
+        assert!(s.placed >= 100 && s.refused >= 20 && s.cfg_writes >= 200, "{s:?}");
+        // bad key, out of bounds, access denied, no receive buffer: each seen
+        assert!(s.naks.len() >= 4, "{s:?}");
+        assert!(s.completions == s.placed, "{s:?}");
+    }
+}
+
+#[test]
+fn with_place_chk_a_check_that_ignores_the_region_end_is_caught() {
+    let m = build(&WITH_CHK, Some(("place_chk", "region_end_off_by_one")));
+    let mut b = sims(&m, None);
+    match run(&mut b, 1, "", 150_000) {
+        Ok(s) => panic!("place_chk mutant region_end_off_by_one passed the composition: {s:?}"),
+        Err(e) => {
+            println!("place_chk mutant region_end_off_by_one: {e}");
+            assert!(e.contains("place_chk result"), "failed for another reason: {e}");
         }
     }
 }

@@ -112,36 +112,41 @@ impl ChkPorts {
         }
     }
     pub fn write_inputs(&self, s: &ChkInputs, v: &mut Values) {
-        let c = &s.cfg;
-        let r = &s.s;
-        let vals = [
-            s.rst as u64,
-            s.cfg_valid as u64,
-            u64::from(c.table),
-            u64::from(c.row),
-            u64::from(c.key),
-            c.valid as u64,
-            c.write as u64,
-            u64::from(c.pd),
-            c.base,
-            c.len,
-            u64::from(c.head),
-            u64::from(c.count),
-            s.s_valid as u64,
-            u64::from(r.conn),
-            u64::from(r.pd),
-            r.send as u64,
-            r.va,
-            u64::from(r.rkey),
-            u64::from(r.len),
-            u64::from(r.ssn),
-            u64::from(r.tag),
-            s.m_ready as u64,
-        ];
+        let vals = input_values(s);
         for (k, x) in vals.into_iter().enumerate() {
             v.set(self.i[k], x);
         }
     }
+}
+
+/// The values of the unit's inputs in [`port::INPUTS`] order.
+pub fn input_values(s: &ChkInputs) -> [u64; 22] {
+    let c = &s.cfg;
+    let r = &s.s;
+    [
+        s.rst as u64,
+        s.cfg_valid as u64,
+        u64::from(c.table),
+        u64::from(c.row),
+        u64::from(c.key),
+        c.valid as u64,
+        c.write as u64,
+        u64::from(c.pd),
+        c.base,
+        c.len,
+        u64::from(c.head),
+        u64::from(c.count),
+        s.s_valid as u64,
+        u64::from(r.conn),
+        u64::from(r.pd),
+        r.send as u64,
+        r.va,
+        u64::from(r.rkey),
+        u64::from(r.len),
+        u64::from(r.ssn),
+        u64::from(r.tag),
+        s.m_ready as u64,
+    ]
 }
 
 /// The shell as a [`CycleModel`]; counts the results transferred by outcome.
