@@ -27,7 +27,7 @@ def be(o, n):
 
 DROP = ["truncated_ethernet","truncated_ipv4","truncated_udp","truncated_bth","truncated_extension","bad_ethertype","bad_ip_version","bad_ip_header_length","bad_ip_total_length","trailing_bytes","bad_ip_checksum","fragmented","not_udp","wrong_udp_port","udp_length_mismatch","bad_udp_checksum","bad_icrc","bad_transport_version","unknown_opcode","length_mismatch","bad_pad_count","bad_path_id","sack_base_bit_set","bad_nak_code","mac_error","bad_keep","too_long"]
 GOOD = ["write","send","ack","nak","probe","probe_reply"]
-REC = [("opcode",8),("dest_qp",24),("psn",24),("path_id",4),("path_psn",24),("msn",32),("offset",32),("flags",8),("va",64),("rkey",32),("length",32),("ecn",2),("vlan",1)]
+REC = [("opcode",8),("dest_qp",24),("psn",24),("path_id",4),("path_psn",24),("msn",32),("offset",32),("flags",8),("va",64),("rkey",32),("length",32),("ecn",2),("vlan",1),("ssn",24)]
 CHECKS = ["tr_eth","ethertype","tr_ip1","ver","ihl","tot","tr_ip2","trail","frag","notudp","tr_udp","port","ulen","ucs_nz","tr_bth","tver","op","tr_ext","lm","pad","path","sack","nak","mac","bk","tl"]
 
 # ---------------- stage I: the input beat
@@ -229,7 +229,7 @@ fld("x_dport",16,be(36,2)); fld("x_ulen",16,be(38,2)); fld("x_ucs",16,be(40,2));
 fld("x_tv",4,f"{H}.get_bits::<4>({8*43})"); fld("x_pad",2,f"{H}.get_bits::<2>({8*43+4})")
 fld("x_qp",24,be(47,3)); fld("x_psn",24,be(51,3)); fld("x_b0",8,byte(54)); fld("x_b1",8,byte(55))
 fld("x_ppsn",24,be(55,3)); fld("x_msn",32,be(58,4)); fld("x_off",32,be(62,4)); fld("x_dflags",8,byte(66)); fld("x_aflags",8,byte(58))
-fld("x_va",64,be(74,8)); fld("x_rkey",32,be(82,4)); fld("x_len",32,be(86,4)); fld("x_ecn",2,f"{H}.get_bits::<2>({8*15})")
+fld("x_va",64,be(74,8)); fld("x_rkey",32,be(82,4)); fld("x_len",32,be(86,4)); fld("x_ssn",24,be(67,3)); fld("x_ecn",2,f"{H}.get_bits::<2>({8*15})")
 local("x_sack0","bool"); e(f"self.x_sack0.next = {H}.get_bit({8*105});")
 local("x_vlan","bool"); e("self.x_vlan.next = self.hdr_tag.val();")
 # lengths (F1: from the registered byte count and the tag; rem4 directly, not through rem3)
@@ -243,7 +243,7 @@ e("if self.hdr_tag.val() { self.rem4.next = bit_cast::<16, 14>(self.f1_n.q.val()
 local("c_tr_eth","bool")
 e("self.c_tr_eth.next = (self.f1_n.q.val() < self.k_14n.val()) | (self.hdr_tag.val() & (self.f1_n.q.val() < self.k_18n.val()));")
 # F2 registers: the tag-normalised fields, the remaining counts, the stream-level flags
-XF = [("et",16),("vi",8),("total",16),("ff",16),("proto",8),("dport",16),("ulen",16),("ucs",16),("op",8),("tv",4),("pad",2),("qp",24),("psn",24),("b0",8),("b1",8),("ppsn",24),("msn",32),("off",32),("dflags",8),("aflags",8),("va",64),("rkey",32),("len",32),("ecn",2),("sack0",1),("vlan",1)]
+XF = [("et",16),("vi",8),("total",16),("ff",16),("proto",8),("dport",16),("ulen",16),("ucs",16),("op",8),("tv",4),("pad",2),("qp",24),("psn",24),("b0",8),("b1",8),("ppsn",24),("msn",32),("off",32),("dflags",8),("aflags",8),("va",64),("rkey",32),("len",32),("ecn",2),("sack0",1),("vlan",1),("ssn",24)]
 F2R = [("valid",1),("c_tr_eth",1),("c_mac",1),("c_bk",1),("c_tl",1),("rem3",16),("rem4",16)] + [("x_"+n,w) for (n,w) in XF]
 def T(w): return "bool" if w==1 else f"Bits<{w}>"
 for (n,w) in F2R: dff("f2_"+n, T(w))
@@ -336,6 +336,7 @@ e("self.r_flags.next = self.k_z8.val();")
 e("self.r_va.next = self.k_z64b.val();")
 e("self.r_rkey.next = self.k_z32.val();")
 e("self.r_length.next = self.k_z32.val();")
+e("self.r_ssn.next = self.k_z24.val();")
 e("if self.is_data.val() {")
 e(f"    self.r_path_psn.next = {X('ppsn')};")
 e(f"    self.r_msn.next = {X('msn')};")
@@ -344,6 +345,7 @@ e(f"    self.r_flags.next = {X('dflags')};")
 e(f"    self.r_va.next = {X('va')};")
 e(f"    self.r_rkey.next = {X('rkey')};")
 e(f"    self.r_length.next = {X('len')};")
+e(f"    self.r_ssn.next = {X('ssn')};")
 e("}")
 e(f"if self.is_a.val() {{ self.r_path_psn.next = {X('ppsn')}; self.r_flags.next = {X('aflags')}; }}")
 e(f"if self.is_n.val() {{ self.r_msn.next = {X('msn')}; }}")

@@ -22,7 +22,7 @@
 //! (an MR row for a WRITE, an RQ row and a posted buffer for a SEND; one in four with a
 //! fault: a short region or buffer, no write right, another key's tag, another protection
 //! domain, no posted buffer), then sends the request (connection = destination QP mod the
-//! connections, the SSN from the model's decode: the record does not carry it yet).
+//! connections, the rest from the record).
 //! `place_chk`'s model cycle shell (`ChkShell`) runs side by side with the same inputs and
 //! every output is compared every cycle; a result that is ok becomes the two commands with
 //! its `addr`, `base` and `wlen`, a NAK a discard.
@@ -419,9 +419,12 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 let l3 = if vlan { 18 } else { 14 };
                 let off = (l3 + IPV4_HLEN + UDP_HLEN + BTH_LEN + DATA_HDRS_LEN) as u64;
                 if chk.is_some() {
-                    // place_chk decides: the request from the record (the SSN, which the
-                    // record does not carry yet, from the model's decode)
+                    // place_chk decides: the request from the record (its SSN checked against
+                    // the model's decode)
                     chk_tag = chk_tag.wrapping_add(1);
+                    if p.get("m_hdr_ssn") != u64::from(ext.ssn) {
+                        return Err(format!("cycle {c}: record ssn {:#x}, the frame's {:#x}", p.get("m_hdr_ssn"), ext.ssn));
+                    }
                     let send = op == opcode::SEND;
                     let req = ChkReq {
                         conn: p.get("m_hdr_dest_qp") as u32 & (cc.connections - 1),
@@ -430,7 +433,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         va: if send { p.get("m_hdr_offset") } else { va },
                         rkey: p.get("m_hdr_rkey") as u32,
                         len: len as u32,
-                        ssn: ext.ssn,
+                        ssn: p.get("m_hdr_ssn") as u32,
                         tag: chk_tag,
                     };
                     jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone()));

@@ -84,6 +84,9 @@ pub struct HdrRecord {
     /// The frame carried an 802.1Q tag (every header after it, and a DATA payload, sit 4
     /// bytes later: a DATA payload starts at byte 90, or 94 with the tag).
     pub vlan: bool,
+    /// Data: the MPETH SEND sequence number (24 bits; which posted receive buffer a SEND
+    /// consumes).
+    pub ssn: u32,
 }
 
 impl HdrRecord {
@@ -106,6 +109,7 @@ impl HdrRecord {
                 r.va = placement.va;
                 r.rkey = placement.rkey;
                 r.length = payload.len() as u32;
+                r.ssn = ext.ssn;
             }
             Body::Ack(a) => {
                 r.path_psn = a.path_psn;

@@ -13,7 +13,7 @@ use stimulus::ParserStimulus;
 /// Input ports, in [`ParserPorts::i`] order.
 pub const INPUTS: [&str; 8] = ["rst", "s_axis_tvalid", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser", "m_hdr_ready", "m_vrd_ready"];
 /// The record's fields, in `m_hdr_<field>` port order.
-pub const RECORD: [&str; 13] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan"];
+pub const RECORD: [&str; 14] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn"];
 
 #[derive(Clone, Debug)]
 pub struct ParserPorts {
@@ -22,7 +22,7 @@ pub struct ParserPorts {
     valid: usize,
     vrd_valid: usize,
     vrd_keep: usize,
-    rec: [usize; 13],
+    rec: [usize; 14],
     stat: Vec<usize>,
     last: usize,
 }
@@ -33,7 +33,7 @@ impl ParserPorts {
         for (k, n) in INPUTS.iter().enumerate() {
             i[k] = io.input(n)?;
         }
-        let mut rec = [0; 13];
+        let mut rec = [0; 14];
         for (k, n) in RECORD.iter().enumerate() {
             rec[k] = io.output(&format!("m_hdr_{n}"))?;
         }
@@ -94,7 +94,7 @@ impl CycleModel for ParserModel {
         o.set(p.tready, out.tready as u64);
         o.set(p.valid, out.m_hdr.is_some() as u64);
         if let Some(r) = out.m_hdr {
-            let f = [r.opcode as u64, r.dest_qp as u64, r.psn as u64, r.path_id as u64, r.path_psn as u64, r.msn as u64, r.offset as u64, r.flags as u64, r.va, r.rkey as u64, r.length as u64, r.ecn as u64, r.vlan as u64];
+            let f = [r.opcode as u64, r.dest_qp as u64, r.psn as u64, r.path_id as u64, r.path_psn as u64, r.msn as u64, r.offset as u64, r.flags as u64, r.va, r.rkey as u64, r.length as u64, r.ecn as u64, r.vlan as u64, r.ssn as u64];
             for (k, x) in f.iter().enumerate() {
                 o.set(p.rec[k], *x);
             }
