@@ -19,7 +19,7 @@
 //! On a failure both blocks are re-run with waveforms (paths in the message).
 //! `MRNIC_SEED=n` adds a seed; `MRNIC_DIFF_SCALE=k` lengthens the runs (the kit's variables).
 
-use mrnic_model::wire::axis::{AxisRx, Beat};
+use mrnic_model::wire::axis::{frame_bytes, AxisRx, Beat};
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_verif::blocks::parser::stimulus::ParserStimulus;
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
@@ -148,11 +148,6 @@ impl Ports {
     }
 }
 
-/// The frame's bytes as `tkeep` enables them, beat by beat.
-fn bytes_of(beats: &[Beat]) -> Vec<u8> {
-    beats.iter().flat_map(|b| (0..8).filter(|k| b.tkeep >> k & 1 == 1).map(|k| b.tdata[k]).collect::<Vec<_>>()).collect()
-}
-
 /// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
 fn run(b: &Blocks, ps: &mut Sim, fs: &mut Sim, seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
     let x = Ports::of(ps, fs);
@@ -240,7 +235,7 @@ fn run(b: &Blocks, ps: &mut Sim, fs: &mut Sim, seed: u64, profile: &str, cycles:
                 s.frames += 1;
                 if vrd_keep(&v) {
                     s.kept += 1;
-                    expect.push_back((s.frames, bytes_of(&cur)));
+                    expect.push_back((s.frames, frame_bytes(&cur)));
                 } else if v.is_ok() {
                     s.good_refused += 1;
                 } else {
@@ -257,7 +252,7 @@ fn run(b: &Blocks, ps: &mut Sim, fs: &mut Sim, seed: u64, profile: &str, cycles:
             out.push(Beat { tdata: d.to_le_bytes().to_vec(), tkeep: fs.get(&x.f_m_tkeep), tlast: mlast, tuser: false });
             s.released_beats += 1;
             if mlast {
-                let got = bytes_of(&out);
+                let got = frame_bytes(&out);
                 let Some((n, want)) = expect.pop_front() else {
                     return Err(format!("cycle {c}: the buffer released a frame ({} bytes) the reference refuses", got.len()));
                 };

@@ -257,6 +257,12 @@ pub fn to_beats(frame: &[u8], width: usize) -> Vec<Beat> {
         .collect()
 }
 
+/// The frame's bytes back from its beats: each beat's bytes whose `tkeep` bit is set, in
+/// order (the inverse of [`to_beats`]).
+pub fn frame_bytes(beats: &[Beat]) -> Vec<u8> {
+    beats.iter().flat_map(|b| b.tdata.iter().enumerate().filter(|(k, _)| b.tkeep >> k & 1 == 1).map(|(_, d)| *d)).collect()
+}
+
 /// `tkeep` for the first `n` bytes (n <= 64).
 pub fn keep_mask(n: usize) -> u64 {
     if n >= 64 {
