@@ -209,11 +209,12 @@ fn place_chk_with_props(verilog: &str) -> String {
     verilog.replacen(&end, &format!("{props}\n{end}"), 1)
 }
 
-/// k-induction depth of the unbounded part (4: a base case reaches a result from reset, so a
-/// broken unit fails with a real counterexample, not only an induction step); BMC depth of
+/// k-induction depth of the unbounded part (5: a base case reaches a result from reset through
+/// the unit's latency of 3, so a broken unit fails with a real counterexample, not only an
+/// induction step); BMC depth of
 /// the row part (reset, then writes
 /// and requests in cycles 1..5, the read in 6).
-const PLACE_CHK_K: u32 = 4;
+const PLACE_CHK_K: u32 = 5;
 const PLACE_CHK_BMC: u32 = 7;
 
 #[test]
@@ -234,13 +235,13 @@ fn a_place_chk_without_the_tag_check_or_with_the_region_end_off_by_one_or_withou
     let m = "mrnic_place_chk";
     let v = place_chk_verilog();
     // the whole-rkey compare reduced to the row index: a stale or forged tag passes
-    let hit = "hit = |x_mr_live & (x_mr_key == a_rkey$q) & (x_mr_pd == a_pd$q);";
+    let hit = "hit = |b_mr_live$q & (b_mr_key$q == b_rkey$q) & (b_mr_pd$q == b_pd$q);";
     assert_eq!(v.matches(hit).count(), 1, "{v}");
-    let tag = v.replacen(hit, "hit = |x_mr_live & (x_mr_key[5:0] == a_rkey$q[5:0]) & (x_mr_pd == a_pd$q);", 1);
+    let tag = v.replacen(hit, "hit = |b_mr_live$q & (b_mr_key$q[5:0] == b_rkey$q[5:0]) & (b_mr_pd$q == b_pd$q);", 1);
     // the region end compare off by one: a window one byte past the region is ok
-    let hi = "hi_ok = a_end$q <= w_bend;";
+    let hi = "hi_ok = b_end$q <= w_bend;";
     assert_eq!(v.matches(hi).count(), 1);
-    let end = v.replacen(hi, "hi_ok = a_end$q <= w_bend + 65'd1;", 1);
+    let end = v.replacen(hi, "hi_ok = b_end$q <= w_bend + 65'd1;", 1);
     for (label, bad) in [("place_chk_broken_tag", tag), ("place_chk_broken_end", end)] {
         let p = sby(label, "prove", m, "", &place_chk_with_props(&bad), PLACEMENT_NO_PROPS, PLACE_CHK_K);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");

@@ -16,7 +16,7 @@ every cycle): table 0 MR (row = key mod mr_entries: live, write right, pd, the w
 len), 1 RB (row `conn << log2(rq_depth) | slot`: addr, len), 2 RQ (row `conn`: head SSN,
 count; count > rq_depth refused), 3 refused. Every write transferred counts in
 `stat_cfg_writes`, a refused one in `stat_cfg_refused` too. A request on `s` (`s_ready` =
-!rst & (!m_valid | m_ready)) has its result on `m` exactly LATENCY (2) cycles after its
+!rst & (!m_valid | m_ready)) has its result on `m` exactly LATENCY (3) cycles after its
 transfer: `m_ok`, `m_nak` (0 ok, 1 BadRkey, 2 OutOfBounds, 3 AccessDenied, 4 NoRecvBuffer, 5
 InvalidRequest), `m_addr`, `m_base`, `m_wlen` (0 on a NAK), `m_len` and `m_tag` echoed. The
 decision, in order: len > mtu -> 5; WRITE: row not live, key != rkey or pd != s_pd -> 1; no
@@ -135,7 +135,7 @@ async def vector_replay(dut):
 @cocotb.test()
 async def directed_semantics(dut):
     """Hand-written expectations for every check, NAK code, config refusal, hazard and counter."""
-    assert LATENCY == 2, f"MRNIC_LATENCY {LATENCY}: the RTL header says 2"
+    assert LATENCY == 3, f"MRNIC_LATENCY {LATENCY}: the RTL header says 3"
     conf = read_header(os.environ["MRNIC_VECTORS"])["config"]
     t = conf["transport"]
     mtu, depth, entries, conns = t["mtu"], t["rq_depth"], t["mr_entries"], conf["connections"]
@@ -288,23 +288,28 @@ async def directed_semantics(dut):
     o = await cycle(dut, {**f, "s_cfg_valid": 1, "s_cfg_table": MR, "s_cfg_key": K, "s_cfg_live": 0, "s_cfg_write": 1,
                           "s_cfg_pd": PD, "s_cfg_base": B, "s_cfg_len": L})
     assert o["s_ready"] == 1 and o["s_cfg_ready"] == 1, o
-    await cycle(dut, {})
+    for _ in range(LATENCY - 1):
+        await cycle(dut, {})
     o = await cycle(dut, {})
     assert o["m_valid"] == 1, o
     check("WRITE with row 9 made not live in the same cycle", {x: o[x] for x in OUT_FIELDS}, nak(BAD_RKEY, f["s_tag"], 8))
     await counters("the same-cycle write", cfg_writes=1, bad_rkey=1)
     # Writes after a transfer are not seen, however long the result waits: row 9 made live
-    # again; f1 and f1b taken back to back with m_ready low, then (f1's result held, f1b's
-    # rows waiting in the stage behind it) row 9 rewritten with another window and f2 offered;
-    # m_ready low for 4 cycles (s_ready low, the payload unchanged, nothing counted), then
-    # high: f1 and f1b carry the old window, f2 (taken with f1's result) the new one.
+    # again; LATENCY requests (f1, f1b, f1c) taken back to back with m_ready low, then (f1's
+    # result held, the others' rows waiting in the stages behind it: f1c's in stage A, read
+    # from the RAM one cycle before the rewrite, f1b's registered in stage B) row 9 rewritten
+    # with another window and f2 offered; m_ready low for 4 cycles (s_ready low, the payload
+    # unchanged, nothing counted), then high: f1, f1b and f1c carry the old window, f2 (taken
+    # with f1's result) the new one.
     await write(MR, key=K, live=1, wr=1, pd=PD, base=B, length=L)
     f1 = req_fields(0, conn=2, pd=PD, va=B + 8, rkey=K, length=8)
     f1b = req_fields(0, conn=2, pd=PD, va=B + 0x100, rkey=K, length=0x30)
-    o = await cycle(dut, {**f1, "m_ready": 0})
-    assert o["s_ready"] == 1, f"stall: s_ready low offering with an empty pipeline: {o}"
-    o = await cycle(dut, {**f1b, "m_ready": 0})
-    assert o["s_ready"] == 1 and o["m_valid"] == 0, f"stall: the second request not taken: {o}"
+    f1c = req_fields(0, conn=2, pd=PD, va=B + 0x40, rkey=K, length=0x20)
+    firsts = [f1, f1b, f1c][:LATENCY]
+    assert len(firsts) == LATENCY, "the scenario is written for a latency of at most 3"
+    for k, f in enumerate(firsts):
+        o = await cycle(dut, {**f, "m_ready": 0})
+        assert o["s_ready"] == 1 and o["m_valid"] == 0, f"stall: request {k} not taken before the first result: {o}"
     B2, L2 = 0x5000_0000, 0x20
     f2 = req_fields(0, conn=2, pd=PD, va=B2 + 0x10, rkey=K, length=0x10)
     held = [await cycle(dut, {**f2, "m_ready": 0, "s_cfg_valid": 1, "s_cfg_table": MR, "s_cfg_key": K, "s_cfg_live": 1,
@@ -320,16 +325,17 @@ async def directed_semantics(dut):
     assert got["stat_ok"] == exp["stat_ok"], f"a held result counted before its transfer: {got}"
     o = await cycle(dut, {**f2, "m_ready": 1})  # f1's result taken, f2 too
     assert o["m_valid"] == 1 and o["s_ready"] == 1 and o["m_tag"] == f1["s_tag"], o
-    o = await cycle(dut, {})
-    assert o["m_valid"] == 1, f"no result of the request waiting behind the stall: {o}"
-    check("WRITE waiting in the stage behind the stall while its row was rewritten", {x: o[x] for x in OUT_FIELDS},
-          ok(f1b["s_tag"], 0x30, B + 0x100, B, L))
+    for k, f in enumerate(firsts[1:], 1):
+        o = await cycle(dut, {})
+        assert o["m_valid"] == 1, f"no result of request {k}, waiting behind the stall: {o}"
+        check(f"WRITE {k} waiting in a stage behind the stall while its row was rewritten", {x: o[x] for x in OUT_FIELDS},
+              ok(f["s_tag"], f["s_len"], f["s_va"], B, L))
     o = await cycle(dut, {})
     assert o["m_valid"] == 1, o
     check("WRITE behind the stall sees the new window", {x: o[x] for x in OUT_FIELDS},
           ok(f2["s_tag"], 0x10, B2 + 0x10, B2, L2))
     await request("WRITE at the old window after the rewrite", lambda g: nak(OOB, g, 8), **wr(B + 8, 8))
-    await counters("the stalled result", cfg_writes=2, ok=3, out_of_bounds=1)
+    await counters("the stalled result", cfg_writes=2, ok=len(firsts) + 1, out_of_bounds=1)
 
     # ---- back to back at full rate: one result a cycle, in order.
     reqs = [req_fields(0, conn=2, pd=PD, va=B2 + k, rkey=K, length=0x20 - k) for k in range(3)] + \

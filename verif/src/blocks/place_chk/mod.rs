@@ -590,27 +590,27 @@ pub fn mutants() -> Vec<Mutant> {
 
 const MUTANTS: &[(&str, &str, &str)] = &[
     // the region's end bound off by one: a write ending one byte past it passes
-    ("region_end_off_by_one", "hi_ok = a_end$q <= w_bend;", "hi_ok = a_end$q <= w_bend + 65'h1;"),
+    ("region_end_off_by_one", "hi_ok = b_end$q <= w_bend;", "hi_ok = b_end$q <= w_bend + 65'h1;"),
     // the region's start bound not checked
-    ("region_start_ignored", "lo_ok = a_va$q >= x_mr_base;", "lo_ok = 1'b1;"),
+    ("region_start_ignored", "lo_ok = b_va$q >= b_mr_base$q;", "lo_ok = 1'b1;"),
     // the protection domain ignored
-    ("pd_ignored", "(x_mr_pd == a_pd$q)", "1'b1"),
+    ("pd_ignored", "(b_mr_pd$q == b_pd$q)", "1'b1"),
     // the key's tag ignored: only the row index selects the region (stale keys pass)
-    ("tag_ignored", "(x_mr_key == a_rkey$q)", "1'b1"),
+    ("tag_ignored", "(b_mr_key$q == b_rkey$q)", "1'b1"),
     // the remote write right ignored
-    ("rights_ignored", "else if (~|x_mr_write) begin", "else if (1'b0) begin"),
+    ("rights_ignored", "else if (~|b_mr_write$q) begin", "else if (1'b0) begin"),
     // the row's valid bit ignored
-    ("valid_ignored", "hit = |x_mr_live &", "hit = 1'b1 &"),
+    ("valid_ignored", "hit = |b_mr_live$q &", "hit = 1'b1 &"),
     // len > mtu off by one: a request of mtu bytes is refused
     ("mtu_off_by_one", "a_big$d = s_len > k_mtu;", "a_big$d = s_len >= k_mtu;"),
     // the receive buffer's end off by one
-    ("rbuf_end_off_by_one", "s_fit = a_end$q <= ", "s_fit = a_end$q < "),
+    ("rbuf_end_off_by_one", "s_fit = b_end$q <= ", "s_fit = b_end$q < "),
     // the receive queue's count not checked: a SEND with no posted buffer lands in a stale one
-    ("rq_count_ignored", "have = k_sub < ((x_rq_count) & 24'hffffff);", "have = 1'b1;"),
+    ("rq_count_ignored", "have = k_sub < ((b_rq_count$q) & 24'hffffff);", "have = 1'b1;"),
     // a stalled request re-reads the tables instead of holding its rows (a rewrite moves its window)
     ("stale_window_after_rewrite", "a_fresh$d = en;", "a_fresh$d = 1'b1;"),
     // a refused receive-queue write (count > rq_depth) is written anyway (its count RAM)
     ("rq_count_write_unchecked", "ram_rq_count$write_enable = cfg_hs & (s_cfg_table == k_t2) & cnt_ok;", "ram_rq_count$write_enable = cfg_hs & (s_cfg_table == k_t2);"),
     // a SEND's address not offset by the buffer's
-    ("send_addr_not_offset", "s_addr = x_rb_addr + a_va$q;", "s_addr = a_va$q;"),
+    ("send_addr_not_offset", "s_addr = b_rb_addr$q + b_va$q;", "s_addr = b_va$q;"),
 ];
