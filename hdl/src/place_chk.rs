@@ -515,11 +515,10 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
         self.have.next = self.k_sub.val() < bit_cast::<24, 16>(self.b_rq_count.q.val());
         self.s_fit.next = self.b_end.q.val() <= bit_cast::<65, 64>(self.b_rb_len.q.val());
         self.s_addr.next = self.b_rb_addr.q.val() + self.b_va.q.val();
-        self.d_ok.next = false;
+        // the decision: the NAK code, a priority chain over eight flags (spec order), and
+        // ok = no NAK; the window is chosen by the kind alone (a register) and zeroed on a
+        // NAK, one LUT4 a bit, so the decision reaches 192 output bits through one level
         self.d_nak.next = self.k_n0.val();
-        self.d_addr.next = self.k_z64.val();
-        self.d_base.next = self.k_z64.val();
-        self.d_wlen.next = self.k_z64.val();
         if self.b_big.q.val() {
             self.d_nak.next = self.k_n5.val();
         } else if self.b_send.q.val() {
@@ -527,11 +526,6 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
                 self.d_nak.next = self.k_n4.val();
             } else if !self.s_fit.val() {
                 self.d_nak.next = self.k_n2.val();
-            } else {
-                self.d_ok.next = true;
-                self.d_addr.next = self.s_addr.val();
-                self.d_base.next = self.b_rb_addr.q.val();
-                self.d_wlen.next = self.b_rb_len.q.val();
             }
         } else if !self.hit.val() {
             self.d_nak.next = self.k_n1.val();
@@ -539,13 +533,22 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
             self.d_nak.next = self.k_n3.val();
         } else if !self.lo_ok.val() | !self.hi_ok.val() {
             self.d_nak.next = self.k_n2.val();
-        } else {
-            self.d_ok.next = true;
-            self.d_addr.next = self.b_va.q.val();
-            self.d_base.next = self.b_mr_base.q.val();
-            self.d_wlen.next = self.b_mr_len.q.val();
         }
-        // ---- the pipeline: both stages advance together
+        self.d_ok.next = self.d_nak.val() == self.k_n0.val();
+        self.d_addr.next = self.b_va.q.val();
+        self.d_base.next = self.b_mr_base.q.val();
+        self.d_wlen.next = self.b_mr_len.q.val();
+        if self.b_send.q.val() {
+            self.d_addr.next = self.s_addr.val();
+            self.d_base.next = self.b_rb_addr.q.val();
+            self.d_wlen.next = self.b_rb_len.q.val();
+        }
+        if !self.d_ok.val() {
+            self.d_addr.next = self.k_z64.val();
+            self.d_base.next = self.k_z64.val();
+            self.d_wlen.next = self.k_z64.val();
+        }
+        // ---- the pipeline: all stages advance together
         self.a_fresh.d.next = self.en.val();
         if self.en.val() {
             self.a_v.d.next = self.acc.val();
