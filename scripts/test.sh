@@ -18,8 +18,35 @@ bash scripts/setup.sh
 # shellcheck disable=SC1090
 source "$(bash scripts/setup.sh --env)"
 
+step "cargo test: build (workspace)"
+cargo test --workspace --locked --no-run
+
+# The cocotb shards run beside the cargo tests, at a lower priority: the cargo test binaries
+# run one after the other and many of them leave a core idle for minutes (one long test, a
+# single-threaded Verilator or yosys job), which the cocotb builds and simulations take up.
+# They use the `mrnic` that the build above made for the CLI tests (test profile,
+# target/debug/mrnic): without MRNIC_BIN the harness runs `cargo run`, which rebuilds the
+# CLI in the dev profile first. Two pytest processes, one per shard of blocks
+# (verif/cocotb/conftest.py): builds, vectors and runs of one block stay in one process.
+# Each writes its own log, printed when the cargo tests are done.
+step "cocotb (Verilator and Icarus): two shards started in the background (nice 10)"
+if [ -z "${MRNIC_BIN:-}" ]; then
+  export MRNIC_BIN="$root/target/debug/mrnic"
+  [ -x "$MRNIC_BIN" ] || { echo "no $MRNIC_BIN after the cargo test build" >&2; exit 1; }
+fi
+logs="$root/target/cocotb-logs"
+mkdir -p "$logs"
+pids=()
+for k in 0 1; do
+  MRNIC_COCOTB_SHARD="$k/2" nice -n 10 python -m pytest verif/cocotb -q -p no:cacheprovider >"$logs/shard-$k.log" 2>&1 &
+  pids+=($!)
+done
+# An early exit (a failed step below) stops the shards too.
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+
 step "cargo test (workspace)"
-cargo test --workspace --locked --no-fail-fast -- --test-threads 2
+cargo_rc=0
+cargo test --workspace --locked --no-fail-fast -- --test-threads 2 || cargo_rc=1
 
 step "every SackEngine size type-checks (feature all-sizes; check only, no codegen)"
 cargo check -q --locked -p mrnic-gen --features all-sizes
@@ -32,31 +59,14 @@ if ! rustup toolchain list | grep -q '^nightly'; then
 fi
 CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a cargo +nightly check -q --manifest-path model/fuzz/Cargo.toml
 
-step "cocotb (Verilator and Icarus)"
-# The `mrnic` that `cargo test` built for its CLI tests (test profile, target/debug/mrnic):
-# without MRNIC_BIN the harness runs `cargo run`, which rebuilds the CLI and its workspace
-# crates in the dev profile first (about 90 s on 2 cores) and then generates vectors with
-# an unoptimised model.
-if [ -z "${MRNIC_BIN:-}" ]; then
-  export MRNIC_BIN="$root/target/debug/mrnic"
-  [ -x "$MRNIC_BIN" ] || { echo "no $MRNIC_BIN after cargo test" >&2; exit 1; }
-fi
-# Two pytest processes side by side, one per shard of blocks (verif/cocotb/conftest.py):
-# builds, vectors and runs of one block stay in one process. Each writes its own log,
-# printed when both are done.
-logs="$root/target/cocotb-logs"
-mkdir -p "$logs"
-pids=()
-for k in 0 1; do
-  MRNIC_COCOTB_SHARD="$k/2" python -m pytest verif/cocotb -q -p no:cacheprovider >"$logs/shard-$k.log" 2>&1 &
-  pids+=($!)
-done
+step "cocotb (Verilator and Icarus): waiting for the shards"
 rc=0
 for k in 0 1; do
   wait "${pids[$k]}" || rc=1
   printf -- '---- cocotb shard %s/2 (%s)\n' "$k" "$logs/shard-$k.log"
   cat "$logs/shard-$k.log"
 done
+[ "$cargo_rc" -eq 0 ] || { echo "cargo test: a test failed (log above)" >&2; exit 1; }
 [ "$rc" -eq 0 ] || { echo "cocotb: a shard failed (logs above)" >&2; exit 1; }
 
 step "done"

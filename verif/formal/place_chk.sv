@@ -2,7 +2,7 @@
 // generated Verilog (preset tiny: 64 MR rows, 16 connections x 8 receive buffers, mtu 4096).
 // verif/tests/formal.rs splices this text into the generated top module @DUT@ just before its
 // `endmodule`, so that it can name the module's own wires and registers (a_v$q, b_v$q,
-// o_v$q, a_fresh$q, h_*$q, b_*$q, the RAMs' ram_*$read_address / ram_*$read_data ports); the generated
+// c_v$q, o_v$q, a_fresh$q, h_*$q, b_*$q, c_*$q, the RAMs' ram_*$read_address / ram_*$read_data ports); the generated
 // logic is not changed. SymbiYosys mode prove (k-induction, Yices 2), top = @DUT@: every
 // input free in every cycle (no handshake rule is assumed: valid may drop, m_ready is
 // arbitrary); rst assumed in the first cycle only.
@@ -34,21 +34,21 @@
     reg f_init = 1'b1;
     always @(posedge clock) f_init <= 1'b0;
     always @* if (f_init) assume (rst);
-    // the request in stage A, in stage B and in the output register, as transferred
-    reg f_av, f_bv, f_ov, f_fresh;
-    reg [31:0] f_a_pd, f_a_rkey, f_b_pd, f_b_rkey, f_o_pd, f_o_rkey;
-    reg f_a_send, f_b_send, f_o_send;
-    reg [63:0] f_a_va, f_b_va, f_o_va;
-    reg [15:0] f_a_len, f_b_len, f_o_len;
-    reg [23:0] f_a_ssn, f_b_ssn, f_o_ssn;
-    reg [7:0] f_a_tag, f_b_tag, f_o_tag;
-    // the rows the request in A read (held after its first cycle), B's and the output's
-    reg f_h_live, f_h_write, f_b_live, f_b_write, f_o_live, f_o_write;
-    reg [31:0] f_h_pd, f_h_key, f_b_mpd, f_b_key, f_o_mpd, f_o_key;
+    // the request in stages A, B, C and in the output register, as transferred
+    reg f_av, f_bv, f_cv, f_ov, f_fresh;
+    reg [31:0] f_a_pd, f_a_rkey, f_b_pd, f_b_rkey, f_c_pd, f_c_rkey, f_o_pd, f_o_rkey;
+    reg f_a_send, f_b_send, f_c_send, f_o_send;
+    reg [63:0] f_a_va, f_b_va, f_c_va, f_o_va;
+    reg [15:0] f_a_len, f_b_len, f_c_len, f_o_len;
+    reg [23:0] f_a_ssn, f_b_ssn, f_c_ssn, f_o_ssn;
+    reg [7:0] f_a_tag, f_b_tag, f_c_tag, f_o_tag;
+    // the rows the request in A read (held after its first cycle), B's, C's and the output's
+    reg f_h_live, f_h_write, f_b_live, f_b_write, f_c_live, f_c_write, f_o_live, f_o_write;
+    reg [31:0] f_h_pd, f_h_key, f_b_mpd, f_b_key, f_c_mpd, f_c_key, f_o_mpd, f_o_key;
     reg [63:0] f_h_base, f_h_mlen, f_h_raddr, f_h_rlen, f_b_base, f_b_mlen, f_b_raddr, f_b_rlen;
-    reg [63:0] f_o_base, f_o_mlen, f_o_raddr, f_o_rlen;
-    reg [23:0] f_h_head, f_b_head, f_o_head;
-    reg [15:0] f_h_count, f_b_count, f_o_count;
+    reg [63:0] f_c_base, f_c_mlen, f_c_raddr, f_c_rlen, f_o_base, f_o_mlen, f_o_raddr, f_o_rlen;
+    reg [23:0] f_h_head, f_b_head, f_c_head, f_o_head;
+    reg [15:0] f_h_count, f_b_count, f_c_count, f_o_count;
     wire f_x_live = f_fresh ? ram_mr_live$read_data : f_h_live;
     wire f_x_write = f_fresh ? ram_mr_write$read_data : f_h_write;
     wire [31:0] f_x_pd = f_fresh ? ram_mr_pd$read_data : f_h_pd;
@@ -75,16 +75,23 @@
             f_b_live <= f_x_live; f_b_write <= f_x_write; f_b_mpd <= f_x_pd; f_b_key <= f_x_key;
             f_b_base <= f_x_base; f_b_mlen <= f_x_mlen; f_b_raddr <= f_x_raddr; f_b_rlen <= f_x_rlen;
             f_b_head <= f_x_head; f_b_count <= f_x_count;
-            f_ov <= f_bv;
-            f_o_pd <= f_b_pd; f_o_rkey <= f_b_rkey; f_o_send <= f_b_send; f_o_va <= f_b_va;
-            f_o_len <= f_b_len; f_o_ssn <= f_b_ssn; f_o_tag <= f_b_tag;
-            f_o_live <= f_b_live; f_o_write <= f_b_write; f_o_mpd <= f_b_mpd; f_o_key <= f_b_key;
-            f_o_base <= f_b_base; f_o_mlen <= f_b_mlen; f_o_raddr <= f_b_raddr; f_o_rlen <= f_b_rlen;
-            f_o_head <= f_b_head; f_o_count <= f_b_count;
+            f_cv <= f_bv;
+            f_c_pd <= f_b_pd; f_c_rkey <= f_b_rkey; f_c_send <= f_b_send; f_c_va <= f_b_va;
+            f_c_len <= f_b_len; f_c_ssn <= f_b_ssn; f_c_tag <= f_b_tag;
+            f_c_live <= f_b_live; f_c_write <= f_b_write; f_c_mpd <= f_b_mpd; f_c_key <= f_b_key;
+            f_c_base <= f_b_base; f_c_mlen <= f_b_mlen; f_c_raddr <= f_b_raddr; f_c_rlen <= f_b_rlen;
+            f_c_head <= f_b_head; f_c_count <= f_b_count;
+            f_ov <= f_cv;
+            f_o_pd <= f_c_pd; f_o_rkey <= f_c_rkey; f_o_send <= f_c_send; f_o_va <= f_c_va;
+            f_o_len <= f_c_len; f_o_ssn <= f_c_ssn; f_o_tag <= f_c_tag;
+            f_o_live <= f_c_live; f_o_write <= f_c_write; f_o_mpd <= f_c_mpd; f_o_key <= f_c_key;
+            f_o_base <= f_c_base; f_o_mlen <= f_c_mlen; f_o_raddr <= f_c_raddr; f_o_rlen <= f_c_rlen;
+            f_o_head <= f_c_head; f_o_count <= f_c_count;
         end
         if (rst) begin
             f_av <= 1'b0;
             f_bv <= 1'b0;
+            f_cv <= 1'b0;
             f_ov <= 1'b0;
         end
     end
@@ -131,7 +138,7 @@
     end
     // the invariants (proven too): the pipeline registers are the spec's records
     always @* if (!f_init) begin
-        assert (a_v$q == f_av && b_v$q == f_bv && o_v$q == f_ov && a_fresh$q == f_fresh);
+        assert (a_v$q == f_av && b_v$q == f_bv && c_v$q == f_cv && o_v$q == f_ov && a_fresh$q == f_fresh);
         if (f_av) begin
             assert (a_pd$q == f_a_pd && a_rkey$q == f_a_rkey && a_send$q == f_a_send && a_va$q == f_a_va);
             assert (a_len$q == f_a_len && a_ssn$q == f_a_ssn && a_tag$q == f_a_tag);
@@ -149,6 +156,17 @@
             assert (b_mr_live$q == f_b_live && b_mr_write$q == f_b_write && b_mr_pd$q == f_b_mpd && b_mr_key$q == f_b_key);
             assert (b_mr_base$q == f_b_base && b_mr_len$q == f_b_mlen && b_rb_addr$q == f_b_raddr && b_rb_len$q == f_b_rlen);
             assert (b_rq_head$q == f_b_head && b_rq_count$q == f_b_count);
+        end
+        if (f_cv) begin
+            // stage C holds the compares' flags and the window's candidates of its request
+            assert (c_tag$q == f_c_tag && c_len$q == f_c_len && c_big$q == (f_c_len > FMTU) && c_send$q == f_c_send);
+            assert (c_hit$q == (f_c_live && f_c_key == f_c_rkey && f_c_mpd == f_c_pd) && c_write$q == f_c_write);
+            assert (c_lo$q == (f_c_va >= f_c_base));
+            assert (c_hi$q == ({1'b0, f_c_va} + {49'd0, f_c_len} <= {1'b0, f_c_base} + {1'b0, f_c_mlen}));
+            assert (c_have$q == ((f_c_ssn - f_c_head) < {8'd0, f_c_count}));
+            assert (c_fit$q == ({1'b0, f_c_va} + {49'd0, f_c_len} <= {1'b0, f_c_rlen}));
+            assert (c_addr$q == (f_c_send ? f_c_raddr + f_c_va : f_c_va));
+            assert (c_base$q == (f_c_send ? f_c_raddr : f_c_base) && c_wlen$q == (f_c_send ? f_c_rlen : f_c_mlen));
         end
     end
 `ifdef F_ROWS

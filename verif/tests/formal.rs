@@ -209,12 +209,12 @@ fn place_chk_with_props(verilog: &str) -> String {
     verilog.replacen(&end, &format!("{props}\n{end}"), 1)
 }
 
-/// k-induction depth of the unbounded part (5: a base case reaches a result from reset through
-/// the unit's latency of 3, so a broken unit fails with a real counterexample, not only an
+/// k-induction depth of the unbounded part (6: a base case reaches a result from reset through
+/// the unit's latency of 4, so a broken unit fails with a real counterexample, not only an
 /// induction step); BMC depth of
 /// the row part (reset, then writes
 /// and requests in cycles 1..5, the read in 6).
-const PLACE_CHK_K: u32 = 5;
+const PLACE_CHK_K: u32 = 6;
 const PLACE_CHK_BMC: u32 = 7;
 
 #[test]

@@ -34,9 +34,9 @@
 //! (the region for WRITE, the receive buffer for SEND), `len` and `tag` echoed. On a NAK,
 //! `addr`, `base` and `wlen` are 0.
 //!
-//! **Timing.** [`CHK_LATENCY`] 3: a request transferred at the edge ending cycle t is
-//! offered on `m_` in t + 3 (the rows are read at the transfer, registered in t + 1 and
-//! decided on in t + 2). **II** 1: `s_ready` =
+//! **Timing.** [`CHK_LATENCY`] 4: a request transferred at the edge ending cycle t is
+//! offered on `m_` in t + 4 (the rows are read at the transfer, registered in t + 1,
+//! compared in t + 2 and decided on in t + 3). **II** 1: `s_ready` =
 //! `!rst && (!m_valid || m_ready)` (a combinational path `m_ready -> s_ready`): the whole
 //! pipeline advances together, and holds while `m_valid && !m_ready`.
 //!
@@ -52,7 +52,7 @@ use crate::config::ConfigError;
 use crate::wire::{DataKind, NakCode};
 
 /// Cycles from a request's transfer to its result's offer.
-pub const CHK_LATENCY: usize = 3;
+pub const CHK_LATENCY: usize = 4;
 /// Width of `s_len` (an MTU is at most 4096 bytes).
 pub const CHK_LEN_BITS: u32 = 16;
 
@@ -199,6 +199,7 @@ pub struct ChkShell {
     pub rq: Vec<(u32, u32)>,
     a: Option<Snapshot>,
     b: Option<Snapshot>,
+    c: Option<Snapshot>,
     out: Option<ChkResult>,
     pub stats: ChkStats,
 }
@@ -213,6 +214,7 @@ impl ChkShell {
             rq: vec![(0, 0); cfg.connections as usize],
             a: None,
             b: None,
+            c: None,
             out: None,
             stats: ChkStats::default(),
         }
@@ -296,6 +298,7 @@ impl ChkShell {
         if i.rst {
             self.a = None;
             self.b = None;
+            self.c = None;
             self.out = None;
             self.stats = ChkStats::default();
             return o;
@@ -319,7 +322,8 @@ impl ChkShell {
             st.cfg_refused = st.cfg_refused.wrapping_add(u32::from(!ok));
         }
         if o.s_ready {
-            self.out = self.b.as_ref().map(|s| self.decide(s));
+            self.out = self.c.as_ref().map(|s| self.decide(s));
+            self.c = self.b.take();
             self.b = self.a.take();
             self.a = i.s_valid.then(|| {
                 let req = self.masked(&i.s);
@@ -496,7 +500,9 @@ mod tests {
         assert!(o.s_ready && o.cfg_ready);
         // the row moves in the next cycle, while the result waits on m_ready
         sh.step(&ChkInputs { cfg_valid: true, cfg: mr(0x9000), m_ready: false, ..Default::default() });
-        assert!(sh.step(&ChkInputs { m_ready: false, ..Default::default() }).m.is_none(), "latency {CHK_LATENCY}");
+        for _ in 0..2 {
+            assert!(sh.step(&ChkInputs { m_ready: false, ..Default::default() }).m.is_none(), "latency {CHK_LATENCY}");
+        }
         for _ in 0..5 {
             let o = sh.step(&ChkInputs { m_ready: false, ..Default::default() });
             assert_eq!(o.m.map(|m| (m.ok, m.base)), Some((true, 0x1000)), "latched window");
@@ -504,15 +510,16 @@ mod tests {
         }
         let o = sh.step(&ChkInputs { m_ready: true, s_valid: true, s: req, ..Default::default() });
         assert_eq!(o.m.map(|m| (m.ok, m.addr, m.base, m.wlen)), Some((true, 0x1000, 0x1000, 0x100)));
-        sh.step(&ChkInputs { m_ready: true, ..Default::default() });
-        sh.step(&ChkInputs { m_ready: true, ..Default::default() });
+        for _ in 0..3 {
+            sh.step(&ChkInputs { m_ready: true, ..Default::default() });
+        }
         let o = sh.step(&ChkInputs { m_ready: true, ..Default::default() });
         assert_eq!(o.m.map(|m| (m.ok, m.nak)), Some((false, NakCode::OutOfBounds as u8)), "the new row");
         assert_eq!((sh.stats.ok, sh.stats.out_of_bounds, sh.stats.cfg_writes), (1, 1, 2));
     }
 
     #[test]
-    fn place_chk_takes_one_request_per_cycle_with_its_result_three_cycles_later() {
+    fn place_chk_takes_one_request_per_cycle_with_its_result_four_cycles_later() {
         let c = cfg();
         let mut sh = ChkShell::new(c);
         let mut tags = vec![];
@@ -521,7 +528,7 @@ mod tests {
             assert!(o.s_ready);
             tags.extend(o.m.map(|m| (m.tag, m.nak)));
         }
-        assert_eq!(tags, (0..7).map(|t| (t, NakCode::BadRkey as u8)).collect::<Vec<_>>(), "latency {CHK_LATENCY}, II 1");
+        assert_eq!(tags, (0..6).map(|t| (t, NakCode::BadRkey as u8)).collect::<Vec<_>>(), "latency {CHK_LATENCY}, II 1");
     }
 
     #[test]
@@ -544,8 +551,9 @@ mod tests {
         let o = sh.step(&ChkInputs { rst: true, m_ready: true, ..Default::default() });
         assert!(!o.s_ready && !o.cfg_ready && o.m.is_none());
         assert!(sh.step(&ChkInputs { m_ready: true, ..Default::default() }).m.is_none());
-        assert!(sh.step(&ChkInputs { m_ready: true, ..Default::default() }).m.is_none());
-        assert!(sh.step(&ChkInputs { m_ready: true, ..Default::default() }).m.is_none(), "the request before rst is gone");
+        for _ in 0..3 {
+            assert!(sh.step(&ChkInputs { m_ready: true, ..Default::default() }).m.is_none(), "the request before rst is gone");
+        }
         assert_eq!(sh.rb[5], (9, 9));
     }
 }

@@ -16,7 +16,7 @@ every cycle): table 0 MR (row = key mod mr_entries: live, write right, pd, the w
 len), 1 RB (row `conn << log2(rq_depth) | slot`: addr, len), 2 RQ (row `conn`: head SSN,
 count; count > rq_depth refused), 3 refused. Every write transferred counts in
 `stat_cfg_writes`, a refused one in `stat_cfg_refused` too. A request on `s` (`s_ready` =
-!rst & (!m_valid | m_ready)) has its result on `m` exactly LATENCY (3) cycles after its
+!rst & (!m_valid | m_ready)) has its result on `m` exactly LATENCY (4) cycles after its
 transfer: `m_ok`, `m_nak` (0 ok, 1 BadRkey, 2 OutOfBounds, 3 AccessDenied, 4 NoRecvBuffer, 5
 InvalidRequest), `m_addr`, `m_base`, `m_wlen` (0 on a NAK), `m_len` and `m_tag` echoed. The
 decision, in order: len > mtu -> 5; WRITE: row not live, key != rkey or pd != s_pd -> 1; no
@@ -135,7 +135,7 @@ async def vector_replay(dut):
 @cocotb.test()
 async def directed_semantics(dut):
     """Hand-written expectations for every check, NAK code, config refusal, hazard and counter."""
-    assert LATENCY == 3, f"MRNIC_LATENCY {LATENCY}: the RTL header says 3"
+    assert LATENCY == 4, f"MRNIC_LATENCY {LATENCY}: the RTL header says 4"
     conf = read_header(os.environ["MRNIC_VECTORS"])["config"]
     t = conf["transport"]
     mtu, depth, entries, conns = t["mtu"], t["rq_depth"], t["mr_entries"], conf["connections"]
@@ -295,18 +295,19 @@ async def directed_semantics(dut):
     check("WRITE with row 9 made not live in the same cycle", {x: o[x] for x in OUT_FIELDS}, nak(BAD_RKEY, f["s_tag"], 8))
     await counters("the same-cycle write", cfg_writes=1, bad_rkey=1)
     # Writes after a transfer are not seen, however long the result waits: row 9 made live
-    # again; LATENCY requests (f1, f1b, f1c) taken back to back with m_ready low, then (f1's
-    # result held, the others' rows waiting in the stages behind it: f1c's in stage A, read
-    # from the RAM one cycle before the rewrite, f1b's registered in stage B) row 9 rewritten
-    # with another window and f2 offered; m_ready low for 4 cycles (s_ready low, the payload
-    # unchanged, nothing counted), then high: f1, f1b and f1c carry the old window, f2 (taken
-    # with f1's result) the new one.
+    # again; LATENCY requests (f1, f1b, f1c, f1d) taken back to back with m_ready low, then
+    # (f1's result held, the others waiting in the stages behind it: f1d's rows in stage A,
+    # read from the RAM one cycle before the rewrite, f1c's registered in stage B, f1b's
+    # flags in stage C) row 9 rewritten with another window and f2 offered; m_ready low for 4
+    # cycles (s_ready low, the payload unchanged, nothing counted), then high: f1 ... f1d
+    # carry the old window, f2 (taken with f1's result) the new one.
     await write(MR, key=K, live=1, wr=1, pd=PD, base=B, length=L)
     f1 = req_fields(0, conn=2, pd=PD, va=B + 8, rkey=K, length=8)
     f1b = req_fields(0, conn=2, pd=PD, va=B + 0x100, rkey=K, length=0x30)
     f1c = req_fields(0, conn=2, pd=PD, va=B + 0x40, rkey=K, length=0x20)
-    firsts = [f1, f1b, f1c][:LATENCY]
-    assert len(firsts) == LATENCY, "the scenario is written for a latency of at most 3"
+    f1d = req_fields(0, conn=2, pd=PD, va=B + 0x200, rkey=K, length=0x11)
+    firsts = [f1, f1b, f1c, f1d][:LATENCY]
+    assert len(firsts) == LATENCY, "the scenario is written for a latency of at most 4"
     for k, f in enumerate(firsts):
         o = await cycle(dut, {**f, "m_ready": 0})
         assert o["s_ready"] == 1 and o["m_valid"] == 0, f"stall: request {k} not taken before the first result: {o}"

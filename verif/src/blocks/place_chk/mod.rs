@@ -598,7 +598,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the key's tag ignored: only the row index selects the region (stale keys pass)
     ("tag_ignored", "(b_mr_key$q == b_rkey$q)", "1'b1"),
     // the remote write right ignored
-    ("rights_ignored", "else if (~|b_mr_write$q) begin", "else if (1'b0) begin"),
+    ("rights_ignored", "else if (~c_write$q) begin", "else if (1'b0) begin"),
     // the row's valid bit ignored
     ("valid_ignored", "hit = |b_mr_live$q &", "hit = 1'b1 &"),
     // len > mtu off by one: a request of mtu bytes is refused
