@@ -36,22 +36,24 @@
 //! `len > mtu` are registered. Cycle t + 1 (stage A): the rows (`read_data`, or the copy
 //! held in `h_*` when the stage has stalled since t + 1) are registered into `b_*` with the
 //! request, so that no compare starts at a block RAM's clock-to-out (5.6 ns on an ECP5
-//! DP16KD). Cycle t + 2 (stage B): the rows in `b_*` are compared; the eight flags (`hit`,
-//! write right, `lo`, `hi`, `have`, `fit`, `len > mtu`, the kind) and the window's
-//! candidates (chosen by the kind) are registered into `c_*`. Cycle t + 3 (stage C): the
-//! NAK code is a priority chain over the flags, ok = no NAK, the window is zeroed on a NAK;
+//! DP16KD). Cycle t + 2 (stage B): the rows in `b_*` are compared; seven flags (`hit`,
+//! write right, `lo`, `have`, `fit`, `len > mtu`, the kind), the two ends of the region
+//! bound (`va + len`, `base + len_mr`) and the window's candidates (chosen by the kind) are
+//! registered into `r_*`. Cycle t + 3 (stage C): the region bound's compare `hi`, then the
+//! NAK code as a priority chain over the flags, ok = no NAK, the window zeroed on a NAK;
 //! registered into `o_*`. Cycle t + 4: `m_valid`. **Latency** 4, **II** 1: `en` =
 //! `!rst & (!m_valid | m_ready)` advances all stages together, `s_ready` = `en`.
 //!
 //! **Combinational paths.** `m_ready -> s_ready` (the pipeline enable); `rst` -> every
-//! valid and ready output. The longest internal path (ECP5, every seed): stage B's `b_*`
-//! -> the 65-bit sum `base + len` -> the 65-bit compare with `b_end` -> `c_hi` (two carry
-//! chains in series). Stage A: a RAM's output -> the `h_*` / `read_data` mux -> `b_*`;
-//! stage C: `c_*` -> the NAK chain -> ok -> the zeroing of 192 output bits.
+//! valid and ready output. Internal paths, one carry chain at most each: stage A, a RAM's
+//! output -> the `h_*` / `read_data` mux -> `b_*` (the ECP5's worst: the DP16KD's 5.8 ns
+//! clock-to-out); stage B, `b_*` -> a 65-bit compare or sum -> `r_*`; stage C, `r_end`,
+//! `r_bend` -> the 65-bit compare `hi` -> the NAK chain -> ok -> the zeroing of 192 output
+//! bits (the UP5K's worst).
 //!
 //! **Hazards.** A config write and a request of the same cycle: the request sees the write
 //! (RAM forwarding). A write after the request's transfer never reaches it: the rows are
-//! read once at the transfer and held (`h_*`, then `b_*`, `c_*`) while the result waits, so the window a
+//! read once at the transfer and held (`h_*`, then `b_*`, `r_*`) while the result waits, so the window a
 //! result carries is the row as it was when the request was checked.
 //!
 //! **Reset** (`rst`): the pipeline empties, counters 0; the tables are data and keep their
@@ -156,20 +158,21 @@ pub struct PlaceChk<const I: usize, const C: usize, const R: usize, const CR: us
     b_rb_len: DFF<Bits<64>>,
     b_rq_head: DFF<Bits<24>>,
     b_rq_count: DFF<Bits<16>>,
-    c_v: DFF<bool>,
-    c_tag: DFF<Bits<8>>,
-    c_len: DFF<Bits<16>>,
-    c_big: DFF<bool>,
-    c_send: DFF<bool>,
-    c_hit: DFF<bool>,
-    c_write: DFF<bool>,
-    c_lo: DFF<bool>,
-    c_hi: DFF<bool>,
-    c_have: DFF<bool>,
-    c_fit: DFF<bool>,
-    c_addr: DFF<Bits<64>>,
-    c_base: DFF<Bits<64>>,
-    c_wlen: DFF<Bits<64>>,
+    r_v: DFF<bool>,
+    r_tag: DFF<Bits<8>>,
+    r_len: DFF<Bits<16>>,
+    r_big: DFF<bool>,
+    r_send: DFF<bool>,
+    r_hit: DFF<bool>,
+    r_write: DFF<bool>,
+    r_lo: DFF<bool>,
+    r_end: DFF<Bits<65>>,
+    r_bend: DFF<Bits<65>>,
+    r_have: DFF<bool>,
+    r_fit: DFF<bool>,
+    r_addr: DFF<Bits<64>>,
+    r_base: DFF<Bits<64>>,
+    r_wlen: DFF<Bits<64>>,
     o_v: DFF<bool>,
     o_ok: DFF<bool>,
     o_nak: DFF<Bits<3>>,
@@ -349,20 +352,21 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> PlaceChk<I
             b_rb_len: Default::default(),
             b_rq_head: Default::default(),
             b_rq_count: Default::default(),
-            c_v: Default::default(),
-            c_tag: Default::default(),
-            c_len: Default::default(),
-            c_big: Default::default(),
-            c_send: Default::default(),
-            c_hit: Default::default(),
-            c_write: Default::default(),
-            c_lo: Default::default(),
-            c_hi: Default::default(),
-            c_have: Default::default(),
-            c_fit: Default::default(),
-            c_addr: Default::default(),
-            c_base: Default::default(),
-            c_wlen: Default::default(),
+            r_v: Default::default(),
+            r_tag: Default::default(),
+            r_len: Default::default(),
+            r_big: Default::default(),
+            r_send: Default::default(),
+            r_hit: Default::default(),
+            r_write: Default::default(),
+            r_lo: Default::default(),
+            r_end: Default::default(),
+            r_bend: Default::default(),
+            r_have: Default::default(),
+            r_fit: Default::default(),
+            r_addr: Default::default(),
+            r_base: Default::default(),
+            r_wlen: Default::default(),
             o_v: Default::default(),
             o_ok: Default::default(),
             o_nak: Default::default(),
@@ -434,7 +438,7 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> PlaceChk<I
 impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for PlaceChk<I, C, R, CR> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, a_v, a_fresh, a_pd, a_send, a_va, a_rkey, a_len, a_ssn, a_tag, a_end, a_big, h_mr_live, h_mr_write, h_mr_pd, h_mr_key, h_mr_base, h_mr_len, h_rb_addr, h_rb_len, h_rq_head, h_rq_count, b_v, b_pd, b_send, b_va, b_rkey, b_len, b_ssn, b_tag, b_end, b_big, b_mr_live, b_mr_write, b_mr_pd, b_mr_key, b_mr_base, b_mr_len, b_rb_addr, b_rb_len, b_rq_head, b_rq_count, c_v, c_tag, c_len, c_big, c_send, c_hit, c_write, c_lo, c_hi, c_have, c_fit, c_addr, c_base, c_wlen, o_v, o_ok, o_nak, o_addr, o_base, o_wlen, o_tag, o_len, c_ok, c_bad_rkey, c_oob, c_acc, c_norb, c_inv, c_cfg, c_cfg_bad);
+        dff_setup!(self, clock, a_v, a_fresh, a_pd, a_send, a_va, a_rkey, a_len, a_ssn, a_tag, a_end, a_big, h_mr_live, h_mr_write, h_mr_pd, h_mr_key, h_mr_base, h_mr_len, h_rb_addr, h_rb_len, h_rq_head, h_rq_count, b_v, b_pd, b_send, b_va, b_rkey, b_len, b_ssn, b_tag, b_end, b_big, b_mr_live, b_mr_write, b_mr_pd, b_mr_key, b_mr_base, b_mr_len, b_rb_addr, b_rb_len, b_rq_head, b_rq_count, r_v, r_tag, r_len, r_big, r_send, r_hit, r_write, r_lo, r_end, r_bend, r_have, r_fit, r_addr, r_base, r_wlen, o_v, o_ok, o_nak, o_addr, o_base, o_wlen, o_tag, o_len, c_ok, c_bad_rkey, c_oob, c_acc, c_norb, c_inv, c_cfg, c_cfg_bad);
         // ---- handshakes
         self.on.next = !self.rst.val();
         self.en.next = self.on.val() & (!self.o_v.q.val() | self.m_ready.val());
@@ -548,7 +552,6 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
         self.hit.next = self.b_mr_live.q.val().any() & (self.b_mr_key.q.val() == self.b_rkey.q.val()) & (self.b_mr_pd.q.val() == self.b_pd.q.val());
         self.w_bend.next = bit_cast::<65, 64>(self.b_mr_base.q.val()) + bit_cast::<65, 64>(self.b_mr_len.q.val());
         self.lo_ok.next = self.b_va.q.val() >= self.b_mr_base.q.val();
-        self.hi_ok.next = self.b_end.q.val() <= self.w_bend.val();
         self.k_sub.next = self.b_ssn.q.val() - self.b_rq_head.q.val();
         self.have.next = self.k_sub.val() < bit_cast::<24, 16>(self.b_rq_count.q.val());
         self.s_fit.next = self.b_end.q.val() <= bit_cast::<65, 64>(self.b_rb_len.q.val());
@@ -562,29 +565,31 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
             self.e_base.next = self.b_rb_addr.q.val();
             self.e_wlen.next = self.b_rb_len.q.val();
         }
-        // ---- stage C: the decision on the registered flags (c_*): the NAK code, a
-        // priority chain over eight flags (spec order), and ok = no NAK; the window is zeroed
-        // on a NAK, one LUT4 (or a synchronous reset) a bit
+        // ---- stage C: the decision on the registered flags (r_*): the region bound `hi`
+        // (its two 65-bit ends were summed in B), the NAK code, a priority chain over eight
+        // flags (spec order), and ok = no NAK; the window is zeroed on a NAK, one LUT4 (or a
+        // synchronous reset) a bit
+        self.hi_ok.next = self.r_end.q.val() <= self.r_bend.q.val();
         self.d_nak.next = self.k_n0.val();
-        if self.c_big.q.val() {
+        if self.r_big.q.val() {
             self.d_nak.next = self.k_n5.val();
-        } else if self.c_send.q.val() {
-            if !self.c_have.q.val() {
+        } else if self.r_send.q.val() {
+            if !self.r_have.q.val() {
                 self.d_nak.next = self.k_n4.val();
-            } else if !self.c_fit.q.val() {
+            } else if !self.r_fit.q.val() {
                 self.d_nak.next = self.k_n2.val();
             }
-        } else if !self.c_hit.q.val() {
+        } else if !self.r_hit.q.val() {
             self.d_nak.next = self.k_n1.val();
-        } else if !self.c_write.q.val() {
+        } else if !self.r_write.q.val() {
             self.d_nak.next = self.k_n3.val();
-        } else if !self.c_lo.q.val() | !self.c_hi.q.val() {
+        } else if !self.r_lo.q.val() | !self.hi_ok.val() {
             self.d_nak.next = self.k_n2.val();
         }
         self.d_ok.next = self.d_nak.val() == self.k_n0.val();
-        self.d_addr.next = self.c_addr.q.val();
-        self.d_base.next = self.c_base.q.val();
-        self.d_wlen.next = self.c_wlen.q.val();
+        self.d_addr.next = self.r_addr.q.val();
+        self.d_base.next = self.r_base.q.val();
+        self.d_wlen.next = self.r_wlen.q.val();
         if !self.d_ok.val() {
             self.d_addr.next = self.k_z64.val();
             self.d_base.next = self.k_z64.val();
@@ -623,28 +628,29 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
             self.b_rb_len.d.next = self.x_rb_len.val();
             self.b_rq_head.d.next = self.x_rq_head.val();
             self.b_rq_count.d.next = self.x_rq_count.val();
-            self.c_v.d.next = self.b_v.q.val();
-            self.c_tag.d.next = self.b_tag.q.val();
-            self.c_len.d.next = self.b_len.q.val();
-            self.c_big.d.next = self.b_big.q.val();
-            self.c_send.d.next = self.b_send.q.val();
-            self.c_hit.d.next = self.hit.val();
-            self.c_write.d.next = self.b_mr_write.q.val().any();
-            self.c_lo.d.next = self.lo_ok.val();
-            self.c_hi.d.next = self.hi_ok.val();
-            self.c_have.d.next = self.have.val();
-            self.c_fit.d.next = self.s_fit.val();
-            self.c_addr.d.next = self.e_addr.val();
-            self.c_base.d.next = self.e_base.val();
-            self.c_wlen.d.next = self.e_wlen.val();
-            self.o_v.d.next = self.c_v.q.val();
+            self.r_v.d.next = self.b_v.q.val();
+            self.r_tag.d.next = self.b_tag.q.val();
+            self.r_len.d.next = self.b_len.q.val();
+            self.r_big.d.next = self.b_big.q.val();
+            self.r_send.d.next = self.b_send.q.val();
+            self.r_hit.d.next = self.hit.val();
+            self.r_write.d.next = self.b_mr_write.q.val().any();
+            self.r_lo.d.next = self.lo_ok.val();
+            self.r_end.d.next = self.b_end.q.val();
+            self.r_bend.d.next = self.w_bend.val();
+            self.r_have.d.next = self.have.val();
+            self.r_fit.d.next = self.s_fit.val();
+            self.r_addr.d.next = self.e_addr.val();
+            self.r_base.d.next = self.e_base.val();
+            self.r_wlen.d.next = self.e_wlen.val();
+            self.o_v.d.next = self.r_v.q.val();
             self.o_ok.d.next = self.d_ok.val();
             self.o_nak.d.next = self.d_nak.val();
             self.o_addr.d.next = self.d_addr.val();
             self.o_base.d.next = self.d_base.val();
             self.o_wlen.d.next = self.d_wlen.val();
-            self.o_tag.d.next = self.c_tag.q.val();
-            self.o_len.d.next = self.c_len.q.val();
+            self.o_tag.d.next = self.r_tag.q.val();
+            self.o_len.d.next = self.r_len.q.val();
         }
         // ---- outputs
         self.s_cfg_ready.next = self.on.val();
@@ -693,7 +699,7 @@ impl<const I: usize, const C: usize, const R: usize, const CR: usize> Logic for 
         if self.rst.val() {
             self.a_v.d.next = false;
             self.b_v.d.next = false;
-            self.c_v.d.next = false;
+            self.r_v.d.next = false;
             self.o_v.d.next = false;
             self.c_ok.d.next = self.k_z32.val();
             self.c_bad_rkey.d.next = self.k_z32.val();

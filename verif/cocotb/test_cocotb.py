@@ -215,7 +215,7 @@ def test_corrupted_place_chk_result_is_detected():
     region end compare is off by one (the kit's mutant region_end_off_by_one: a WRITE ending
     one byte past its region passes) must fail vector_replay at a result."""
     facts, msg = _mutant_run("place_chk", "verilator", "tiny", "mutant-place_chk-region-end",
-                             "hi_ok = b_end$q <= w_bend;", "hi_ok = b_end$q <= w_bend + 65'h1;", "vector_replay",
+                             "hi_ok = r_end$q <= r_bend$q;", "hi_ok = r_end$q <= r_bend$q + 65'h1;", "vector_replay",
                              vec=(41, _n(20000)), env_seed=41, n_random=50)
     assert "differ from the golden model" in msg and "m_ok" in msg and "m_nak" in msg, msg
     print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")

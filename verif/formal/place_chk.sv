@@ -2,7 +2,7 @@
 // generated Verilog (preset tiny: 64 MR rows, 16 connections x 8 receive buffers, mtu 4096).
 // verif/tests/formal.rs splices this text into the generated top module @DUT@ just before its
 // `endmodule`, so that it can name the module's own wires and registers (a_v$q, b_v$q,
-// c_v$q, o_v$q, a_fresh$q, h_*$q, b_*$q, c_*$q, the RAMs' ram_*$read_address / ram_*$read_data ports); the generated
+// r_v$q, o_v$q, a_fresh$q, h_*$q, b_*$q, r_*$q, the RAMs' ram_*$read_address / ram_*$read_data ports); the generated
 // logic is not changed. SymbiYosys mode prove (k-induction, Yices 2), top = @DUT@: every
 // input free in every cycle (no handshake rule is assumed: valid may drop, m_ready is
 // arbitrary); rst assumed in the first cycle only.
@@ -138,7 +138,7 @@
     end
     // the invariants (proven too): the pipeline registers are the spec's records
     always @* if (!f_init) begin
-        assert (a_v$q == f_av && b_v$q == f_bv && c_v$q == f_cv && o_v$q == f_ov && a_fresh$q == f_fresh);
+        assert (a_v$q == f_av && b_v$q == f_bv && r_v$q == f_cv && o_v$q == f_ov && a_fresh$q == f_fresh);
         if (f_av) begin
             assert (a_pd$q == f_a_pd && a_rkey$q == f_a_rkey && a_send$q == f_a_send && a_va$q == f_a_va);
             assert (a_len$q == f_a_len && a_ssn$q == f_a_ssn && a_tag$q == f_a_tag);
@@ -158,15 +158,16 @@
             assert (b_rq_head$q == f_b_head && b_rq_count$q == f_b_count);
         end
         if (f_cv) begin
-            // stage C holds the compares' flags and the window's candidates of its request
-            assert (c_tag$q == f_c_tag && c_len$q == f_c_len && c_big$q == (f_c_len > FMTU) && c_send$q == f_c_send);
-            assert (c_hit$q == (f_c_live && f_c_key == f_c_rkey && f_c_mpd == f_c_pd) && c_write$q == f_c_write);
-            assert (c_lo$q == (f_c_va >= f_c_base));
-            assert (c_hi$q == ({1'b0, f_c_va} + {49'd0, f_c_len} <= {1'b0, f_c_base} + {1'b0, f_c_mlen}));
-            assert (c_have$q == ((f_c_ssn - f_c_head) < {8'd0, f_c_count}));
-            assert (c_fit$q == ({1'b0, f_c_va} + {49'd0, f_c_len} <= {1'b0, f_c_rlen}));
-            assert (c_addr$q == (f_c_send ? f_c_raddr + f_c_va : f_c_va));
-            assert (c_base$q == (f_c_send ? f_c_raddr : f_c_base) && c_wlen$q == (f_c_send ? f_c_rlen : f_c_mlen));
+            // stage C holds the compares' flags, the two ends of the region bound and the window's
+            // candidates of its request
+            assert (r_tag$q == f_c_tag && r_len$q == f_c_len && r_big$q == (f_c_len > FMTU) && r_send$q == f_c_send);
+            assert (r_hit$q == (f_c_live && f_c_key == f_c_rkey && f_c_mpd == f_c_pd) && r_write$q == f_c_write);
+            assert (r_lo$q == (f_c_va >= f_c_base));
+            assert (r_end$q == {1'b0, f_c_va} + {49'd0, f_c_len} && r_bend$q == {1'b0, f_c_base} + {1'b0, f_c_mlen});
+            assert (r_have$q == ((f_c_ssn - f_c_head) < {8'd0, f_c_count}));
+            assert (r_fit$q == ({1'b0, f_c_va} + {49'd0, f_c_len} <= {1'b0, f_c_rlen}));
+            assert (r_addr$q == (f_c_send ? f_c_raddr + f_c_va : f_c_va));
+            assert (r_base$q == (f_c_send ? f_c_raddr : f_c_base) && r_wlen$q == (f_c_send ? f_c_rlen : f_c_mlen));
         end
     end
 `ifdef F_ROWS

@@ -239,9 +239,9 @@ fn a_place_chk_without_the_tag_check_or_with_the_region_end_off_by_one_or_withou
     assert_eq!(v.matches(hit).count(), 1, "{v}");
     let tag = v.replacen(hit, "hit = |b_mr_live$q & (b_mr_key$q[5:0] == b_rkey$q[5:0]) & (b_mr_pd$q == b_pd$q);", 1);
     // the region end compare off by one: a window one byte past the region is ok
-    let hi = "hi_ok = b_end$q <= w_bend;";
+    let hi = "hi_ok = r_end$q <= r_bend$q;";
     assert_eq!(v.matches(hi).count(), 1);
-    let end = v.replacen(hi, "hi_ok = b_end$q <= w_bend + 65'd1;", 1);
+    let end = v.replacen(hi, "hi_ok = r_end$q <= r_bend$q + 65'd1;", 1);
     for (label, bad) in [("place_chk_broken_tag", tag), ("place_chk_broken_end", end)] {
         let p = sby(label, "prove", m, "", &place_chk_with_props(&bad), PLACEMENT_NO_PROPS, PLACE_CHK_K);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");

@@ -590,7 +590,7 @@ pub fn mutants() -> Vec<Mutant> {
 
 const MUTANTS: &[(&str, &str, &str)] = &[
     // the region's end bound off by one: a write ending one byte past it passes
-    ("region_end_off_by_one", "hi_ok = b_end$q <= w_bend;", "hi_ok = b_end$q <= w_bend + 65'h1;"),
+    ("region_end_off_by_one", "hi_ok = r_end$q <= r_bend$q;", "hi_ok = r_end$q <= r_bend$q + 65'h1;"),
     // the region's start bound not checked
     ("region_start_ignored", "lo_ok = b_va$q >= b_mr_base$q;", "lo_ok = 1'b1;"),
     // the protection domain ignored
@@ -598,7 +598,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the key's tag ignored: only the row index selects the region (stale keys pass)
     ("tag_ignored", "(b_mr_key$q == b_rkey$q)", "1'b1"),
     // the remote write right ignored
-    ("rights_ignored", "else if (~c_write$q) begin", "else if (1'b0) begin"),
+    ("rights_ignored", "else if (~r_write$q) begin", "else if (1'b0) begin"),
     // the row's valid bit ignored
     ("valid_ignored", "hit = |b_mr_live$q &", "hit = 1'b1 &"),
     // len > mtu off by one: a request of mtu bytes is refused
