@@ -19,7 +19,7 @@ fn build<U: Block>(mut uut: U, label: &str) -> Model {
     uut.connect_all();
     let module = format!("mrnic_{label}");
     let verilog = mrnic_hdl::verilog::generate(&uut, &module).unwrap_or_else(|e| panic!("{e}"));
-    Model::build(label, &verilog, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"))
+    Model::build(label, &verilog, &top_ports(&uut), &BuildOpts::untraced()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Bytes as the little-endian u32 words of a D-bit port (byte 0 = bits 7..0).
@@ -209,7 +209,7 @@ fn a_tail_stage_that_does_not_shift_its_chunk_out_is_caught_by_the_stream_test()
     let (pat, with) = ("o_data = s_data >> k_sh;", "o_data = s_data;");
     assert_eq!(verilog[start..end].matches(pat).count(), 1, "the shift occurs once in t2");
     let mutated = format!("{}{}{}", &verilog[..start], verilog[start..end].replacen(pat, with, 1), &verilog[end..]);
-    let m = Model::build("prim_crcstream64_mut", &mutated, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"));
+    let m = Model::build("prim_crcstream64_mut", &mutated, &top_ports(&uut), &BuildOpts::untraced()).unwrap_or_else(|e| panic!("{e}"));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_stream_on::<64>(m, 0xFFFF_FFFF, 2_000, 64, 7)));
     let msg = r.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default()).expect("the mutant must fail the stream test");
     assert!(msg.contains("result"), "it fails on a result, not on timing: {msg}");
@@ -385,7 +385,7 @@ fn a_ones_sum_that_drops_a_pending_end_around_carry_is_caught_by_its_test() {
         assert_eq!(verilog.matches(pat).count(), 1, "{pat} occurs once");
         let mutated = verilog.replacen(pat, with, 1);
         let label = format!("prim_onessum64_mut{k}");
-        let m = Model::build(&label, &mutated, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"));
+        let m = Model::build(&label, &mutated, &top_ports(&uut), &BuildOpts::untraced()).unwrap_or_else(|e| panic!("{e}"));
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_ones_sum_on::<64, 8>(m, 2_000, 40, 9)));
         let msg = r.err().map(|e| e.downcast_ref::<String>().cloned().unwrap_or_default()).expect("the mutant must fail the sum test");
         assert!(msg.contains("result"), "it fails on a result, not on timing: {msg}");

@@ -62,7 +62,7 @@ fn build<U: Block>(mut uut: U, label: &str) -> Model {
     uut.connect_all();
     let module = format!("mrnic_{label}");
     let verilog = mrnic_hdl::verilog::generate(&uut, &module).unwrap_or_else(|e| panic!("{e}"));
-    Model::build(label, &verilog, &top_ports(&uut), &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}"))
+    Model::build(label, &verilog, &top_ports(&uut), &BuildOpts::untraced()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 // ---- W-bit vectors as u32 words (least-significant first) and their plain models

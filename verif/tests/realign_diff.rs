@@ -10,7 +10,7 @@
 //! `MRNIC_MUTANT=name` runs one mutant.
 
 use mrnic_verif::blocks::realign;
-use mrnic_verif::kit::{DiffBench, RunReport, StimOpts};
+use mrnic_verif::kit::{run_differential, DiffBench, RunOpts, RunReport, StimOpts};
 
 fn setup() -> DiffBench {
     DiffBench::new("realign", "core", "realign_diff")
@@ -71,4 +71,30 @@ fn realign_matches_on_corner_commands_on_jumbo_frames_and_from_power_up() {
 fn every_realign_mutant_is_caught_by_the_differential_test() {
     let s = setup();
     s.mutants(realign::mutants(), 10, 6, 300_000);
+}
+
+/// The tests build without FST tracing (`BuildOpts::untraced`, half the C++ to compile); a
+/// failing seed still gets its waveform: the kit builds the traced model then and re-runs the
+/// seed on it. A mutant built like a normal model (so its failure is traced) must fail with a
+/// waveform file that exists and covers the failing cycle.
+#[test]
+fn a_failing_seed_of_an_untraced_build_gets_its_waveform_from_a_traced_rebuild() {
+    let s = setup();
+    let m = realign::mutants().into_iter().next().expect("realign has mutants");
+    let bad = m.apply(&s.verilog).unwrap_or_else(|e| panic!("{e}"));
+    let dev = s.build("realign_retrace", &bad);
+    assert!(!dev.model.has_trace(), "the kit's build must be untraced");
+    let wave_dir = std::env::temp_dir().join(format!("mrnic_retrace_{}", std::process::id()));
+    std::fs::create_dir_all(&wave_dir).unwrap();
+    let mut opts = RunOpts::new(6, 300_000).label("realign_retrace");
+    opts.wave_dir = Some(wave_dir.clone());
+    let f = run_differential(s.tb.as_ref(), &s.io, &dev, opts).expect_err("the mutant must fail");
+    let mm = f.mismatch().unwrap_or_else(|| panic!("not a mismatch: {f}"));
+    let wave = mm.wave.as_deref().unwrap_or_else(|| panic!("no waveform: {f}"));
+    let path = wave.split(" (cycles").next().unwrap();
+    assert!(path.ends_with(".fst") && std::path::Path::new(path).is_file(), "{wave}: {f}");
+    assert!(std::fs::metadata(path).unwrap().len() > 100, "empty waveform {path}");
+    let traced = dev.model.traced().unwrap();
+    assert!(traced.has_trace() && traced.was_cached(), "the traced model was built for the re-run and is now in the cache");
+    let _ = std::fs::remove_dir_all(&wave_dir);
 }

@@ -45,7 +45,7 @@ fn build(mutant: Option<(&str, &str)>) -> Blocks {
     let p = DiffBench::new("parser", "core", "rx_front");
     let f = DiffBench::new("fbuf", "core", "rx_front");
     let (mut pv, mut fv) = (p.verilog.clone(), f.verilog.clone());
-    let mut opts = BuildOpts::default();
+    let mut opts = BuildOpts::untraced();
     if let Some((block, name)) = mutant {
         let (list, src) = match block {
             "parser" => (mrnic_verif::blocks::parser::mutants(), &mut pv),

@@ -69,7 +69,7 @@ fn build(blocks: &[&'static str], mutant: Option<(&str, &str)>) -> Models {
             .map(|&name| {
                 let b = DiffBench::new(name, "core", "rx_path");
                 let mut v = b.verilog.clone();
-                let mut opts = BuildOpts::default();
+                let mut opts = BuildOpts::untraced();
                 let mut tag = String::new();
                 if let Some((mb, mn)) = mutant.filter(|m| m.0 == name) {
                     let m = (mrnic_verif::blocks::block(mb).unwrap().mutants)().into_iter().find(|m| m.name == mn).unwrap_or_else(|| panic!("no {mb} mutant {mn}"));

@@ -8,6 +8,7 @@
 use super::{Io, KitError, Values};
 use crate::vl::{Model, Port, PortDir, Sim};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// One implementation being clocked.
 pub trait Device {
@@ -29,7 +30,13 @@ pub trait Device {
 /// Opens devices of one implementation.
 pub trait DeviceFactory {
     fn open(&self, io: &Io) -> Result<Box<dyn Device>, KitError>;
-    /// Whether [`Device::trace_to`] works on its devices.
+    /// A fresh device for the traced re-run of a failing seed: one that computes what
+    /// [`open`](DeviceFactory::open)'s devices compute and whose [`Device::trace_to`] works
+    /// (when [`can_trace`](DeviceFactory::can_trace)).
+    fn open_traced(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
+        self.open(io)
+    }
+    /// Whether [`open_traced`](DeviceFactory::open_traced)'s devices can trace.
     fn can_trace(&self) -> bool {
         false
     }
@@ -110,16 +117,36 @@ impl Device for VlDevice {
 /// such as a power-up seed).
 pub type SimOpener = Box<dyn Fn(&Model) -> Result<Sim, crate::vl::BridgeError> + Send + Sync>;
 
-/// Opens [`VlDevice`]s on one built model.
+/// Opens [`VlDevice`]s on one built model. The traced re-run of a failing seed runs on the
+/// model itself when it has FST tracing compiled in, else on [`Model::traced`], built the first
+/// time a re-run asks for it (the tests build without tracing: [`BuildOpts::untraced`]);
+/// [`without_waves`](VlFactory::without_waves) turns that off (mutants, which are meant to
+/// fail).
+///
+/// [`BuildOpts::untraced`]: crate::vl::BuildOpts::untraced
 pub struct VlFactory {
     pub model: Model,
     opener: Option<SimOpener>,
+    retrace: bool,
+    traced: OnceLock<Result<Model, String>>,
 }
 
 impl VlFactory {
     /// Devices on `model.sim()`.
     pub fn new(model: Model) -> VlFactory {
-        VlFactory { model, opener: None }
+        VlFactory { model, opener: None, retrace: true, traced: OnceLock::new() }
+    }
+    /// No traced rebuild for a failing seed: a model without tracing then reports no
+    /// waveform (a mutant's run, which is expected to fail, need not build one).
+    pub fn without_waves(mut self) -> VlFactory {
+        self.retrace = false;
+        self
+    }
+    fn sim_of(&self, m: &Model) -> Result<crate::vl::Sim, crate::vl::BridgeError> {
+        match &self.opener {
+            Some(f) => f(m),
+            None => m.sim(),
+        }
     }
     /// Power-up devices: `model` must be built with `BuildOpts::x_unique`; every device starts
     /// from random initial state chosen at run time from `seed` (`+verilator+seed+N
@@ -131,20 +158,27 @@ impl VlFactory {
     /// Devices on simulations made by `opener` (every device, including the traced re-run,
     /// gets the same run-time options, so a failing run reproduces).
     pub fn with_opener(model: Model, opener: SimOpener) -> VlFactory {
-        VlFactory { model, opener: Some(opener) }
+        VlFactory { model, opener: Some(opener), retrace: true, traced: OnceLock::new() }
     }
 }
 
 impl DeviceFactory for VlFactory {
     fn open(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
-        let sim = match &self.opener {
-            Some(f) => f(&self.model)?,
-            None => self.model.sim()?,
-        };
-        Ok(Box::new(VlDevice::bind(sim, io)?))
+        Ok(Box::new(VlDevice::bind(self.sim_of(&self.model)?, io)?))
+    }
+    fn open_traced(&self, io: &Io) -> Result<Box<dyn Device>, KitError> {
+        if self.model.has_trace() || !self.retrace {
+            return self.open(io);
+        }
+        let traced = self.traced.get_or_init(|| {
+            eprintln!("building {} with FST tracing for the waveform of the failing seed", self.model.name());
+            self.model.traced().map_err(|e| e.to_string())
+        });
+        let m = traced.as_ref().map_err(|e| KitError::Unsupported(format!("the traced build of {} failed: {e}", self.model.name())))?;
+        Ok(Box::new(VlDevice::bind(self.sim_of(m)?, io)?))
     }
     fn can_trace(&self) -> bool {
-        self.model.has_trace()
+        self.model.has_trace() || self.retrace
     }
     fn describe(&self) -> String {
         format!("Verilated {}", self.model.name())

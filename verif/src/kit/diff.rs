@@ -252,7 +252,10 @@ pub(crate) fn traced_rerun<T, E: fmt::Display>(
     let path = opts.wave_path();
     let start = cycle.saturating_sub(opts.trace_before);
     let end = cycle + 8;
-    let mut d = dev.open(io)?;
+    let mut d = match dev.open_traced(io) {
+        Ok(d) => d,
+        Err(e) => return Ok(Some(format!("(no waveform: {e})"))),
+    };
     Ok(Some(match rerun(d.as_mut(), start, &path, end) {
         Ok(_) => format!("{} (cycles {start}..{end}; time = 2 x cycle)", path.display()),
         Err(e) => format!("(the traced re-run failed: {e})"),

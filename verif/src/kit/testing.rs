@@ -61,13 +61,13 @@ impl DiffBench {
 
     /// The Verilated model of `verilog` (the generated Verilog or a variant of it).
     pub fn build(&self, label: &str, verilog: &str) -> VlFactory {
-        VlFactory::new(Model::build(label, verilog, &self.iface.ports, &BuildOpts::default()).unwrap_or_else(|e| panic!("{e}")))
+        VlFactory::new(Model::build(label, verilog, &self.iface.ports, &BuildOpts::untraced()).unwrap_or_else(|e| panic!("{e}")))
     }
 
     /// The x-unique model (`--x-assign unique --x-initial unique`) of the generated
     /// Verilog, for power-up runs ([`VlFactory::power_up`]).
     pub fn build_x(&self, label: &str) -> Model {
-        Model::build(label, &self.verilog, &self.iface.ports, &BuildOpts { x_unique: true, ..BuildOpts::default() }).unwrap_or_else(|e| panic!("{e}"))
+        Model::build(label, &self.verilog, &self.iface.ports, &BuildOpts { x_unique: true, ..BuildOpts::untraced() }).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Runs `seeds` (plus `MRNIC_SEED`) for `cycles` x `MRNIC_DIFF_SCALE` cycles each,
@@ -118,7 +118,7 @@ impl DiffBench {
             }
             for &(i, k) in &sch.guarded {
                 let opts = SimOpts { plusargs: vec![format!("+{SCHEMA_PLUSARG}={k}")], ..SimOpts::default() };
-                let dev = VlFactory::with_opener(model.clone(), Box::new(move |m: &Model| m.sim_with(&opts)));
+                let dev = VlFactory::with_opener(model.clone(), Box::new(move |m: &Model| m.sim_with(&opts))).without_waves();
                 let m = &mutants[i];
                 let r = run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(format!("{block}_mutant_{}", m.name)));
                 caught[i] = Some(outcome(m, r).unwrap_or_else(|e| panic!("{e}")));
@@ -129,7 +129,7 @@ impl DiffBench {
             println!("mutant {}: built alone: {why}", m.name);
             let r = check_mutants(&self.verilog, std::slice::from_ref(m), |m, bad| {
                 let label = format!("{block}_mutant_{}", m.name);
-                let dev = VlFactory::new(Model::build(&label, bad, &self.iface.ports, &mutant_build()).unwrap_or_else(|e| panic!("{e}")));
+                let dev = VlFactory::new(Model::build(&label, bad, &self.iface.ports, &mutant_build()).unwrap_or_else(|e| panic!("{e}"))).without_waves();
                 run_differential(self.tb.as_ref(), &self.io, &dev, RunOpts::new(seed, cycles).label(label))
             });
             caught[*i] = Some(r.unwrap_or_else(|e| panic!("{e}")).remove(0));

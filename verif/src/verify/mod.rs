@@ -357,7 +357,7 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
                 // Power-up: the x-unique model, random initial state from the job's seed.
                 let m = match xmodel.take() {
                     Some(m) => m,
-                    None => build_model(b, "xunique", BuildOpts { x_unique: true, coverage: args.coverage, ..BuildOpts::default() })?,
+                    None => build_model(b, "xunique", BuildOpts { x_unique: true, coverage: args.coverage, ..BuildOpts::untraced() })?,
                 };
                 xmodel = Some(m.clone());
                 power_up_dev = VlFactory::power_up(m, job.seed);
@@ -367,7 +367,7 @@ pub fn run_plan(plan: &Plan, args: &VerifyArgs) -> Result<Vec<JobResult>, Verify
                 Some(f) => f,
                 None => {
                     let t = Instant::now();
-                    let m = build_model(b, "zero", BuildOpts { coverage: args.coverage, ..BuildOpts::default() })?;
+                    let m = build_model(b, "zero", BuildOpts { coverage: args.coverage, ..BuildOpts::untraced() })?;
                     if !args.quiet {
                         eprintln!("  {}: model {} ({:.1} s{})", b.spec.name, b.source, t.elapsed().as_secs_f64(), if m.was_cached() { ", cached" } else { "" });
                     }

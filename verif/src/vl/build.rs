@@ -62,6 +62,20 @@ impl Default for BuildOpts {
     }
 }
 
+impl BuildOpts {
+    /// What the differential tests and `mrnic verify` build: no FST tracing and the C++ at
+    /// `-O1`. The trace code is about half of the generated C++ (the rtx at `tiny`: 21 MB
+    /// with it, 11 MB without), and `-O2` costs several times `-O1` to compile for little
+    /// gain on runs of a few 10^6 cycles: `rtx_diff` (three models, 10^6-cycle runs) took
+    /// 511 s of CPU with the traced `-O2` builds, 387 s untraced at `-O2` and 243 s
+    /// untraced at `-O1`. A failing run's waveform comes from a traced build made only then
+    /// ([`Model::traced`], which [`VlFactory`](crate::kit::VlFactory) calls for the re-run
+    /// of a failing seed).
+    pub fn untraced() -> BuildOpts {
+        BuildOpts { trace: false, cxx_opt: "-O1".into(), ..BuildOpts::default() }
+    }
+}
+
 /// The Verilator flags every build uses (see docs/verilator-bridge.md for why each is there);
 /// [`verilator_flags`] adds the ones that depend on [`BuildOpts`] and the top module.
 pub const VERILATOR_FLAGS: &[&str] = &["--cc", "-O3", "-Wno-fatal", "-Wno-lint", "-Wno-style"];
@@ -186,6 +200,7 @@ impl Model {
             trace,
             x_unique: opts.x_unique,
             coverage,
+            opts: opts.clone(),
             fns,
         })
     }

@@ -103,6 +103,8 @@ pub struct Model {
     pub(crate) trace: bool,
     pub(crate) x_unique: bool,
     pub(crate) coverage: bool,
+    /// The options it was built with ([`Model::traced`] rebuilds with them).
+    pub(crate) opts: super::BuildOpts,
     pub(crate) fns: Fns,
 }
 
@@ -155,6 +157,20 @@ impl Model {
     /// True when line/toggle coverage is compiled in (`BuildOpts::coverage`).
     pub fn has_coverage(&self) -> bool {
         self.coverage
+    }
+
+    /// The same model with FST tracing compiled in: a clone of itself when it has it, else
+    /// the build (or the cache entry) of the same Verilog, read back from its cache entry's
+    /// `top.v`, with the same options and [`BuildOpts::trace`](super::BuildOpts) on. Its
+    /// simulations compute what this model's do; they can also trace.
+    pub fn traced(&self) -> Result<Model, BridgeError> {
+        if self.trace {
+            return Ok(self.clone());
+        }
+        let path = self.dir.join("top.v");
+        let verilog = fs::read_to_string(&path).map_err(io_err(format!("read {}", path.display())))?;
+        let opts = super::BuildOpts { trace: true, top: Some(self.top.clone()), ..self.opts.clone() };
+        Model::build(&format!("{}_traced", self.name), &verilog, &self.ports, &opts)
     }
 
     /// A fresh simulation (its own VerilatedContext and model instance), default options.
