@@ -94,7 +94,7 @@ def test_block(block, sim, preset, seed, cycles, ops):
     name = f"{block}-{sim}-{preset}"
     facts = run_cocotb(sim, block, preset, name, _env(block, preset, vec, seed, _n(ops)))
     if facts["failed"] != 0 and sim == "verilator":
-        # Replay the failing run with an FST trace (the build has trace support compiled in).
+        # Replay the failing run with an FST trace (on the build with trace support, made now).
         wfacts = run_cocotb(sim, block, preset, name + "-waves", _env(block, preset, vec, seed, _n(ops)), waves=True)
         facts["failures"].append(f"(replayed with waves: {wfacts['test_dir'] / 'dump.fst'})")
     print(f"[cocotb] {name}: {_n(cycles)} vector cycles, directed, {_n(ops)} random operations in {facts['seconds']:.1f} s")

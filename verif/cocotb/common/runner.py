@@ -161,9 +161,10 @@ def toplevel(block_name: str, preset: str) -> tuple[tuple[Path, ...], str]:
 
 
 @functools.cache
-def built(sim: str, block_name: str, preset: str, source: Path | None = None):
+def built(sim: str, block_name: str, preset: str, source: Path | None = None, traced: bool = False):
     """A cocotb runner with the block's Verilog (or `source`, e.g. a mutant of it, with the same
-    module and ports) built for `sim` (once per session)."""
+    module and ports) built for `sim` (once per session). Verilator builds have no trace
+    support unless `traced` (the replay of a failing run with waves builds that variant then)."""
     check_tool(sim)
     sources, top = toplevel(block_name, preset)
     if source is not None:  # the block's file replaced, the shim kept
@@ -173,15 +174,17 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None):
     waves = False
     if sim == "verilator":
         # rust-hdl writes 32'h.. literals: WIDTH warnings (reviewed for lint in
-        # verif/lint/waivers.vlt) must not stop the simulation build. FST trace support is
-        # compiled in so that a failing run can be replayed with waves. `-CFLAGS -O1` comes
+        # verif/lint/waivers.vlt) must not stop the simulation build. `-CFLAGS -O1` comes
         # after the Makefile's `-Os` and wins: the rtx at `tiny` builds in 97 s instead of
         # 129 s and runs its 6000 vector cycles and 3000 random operations in 17 s instead
-        # of 15 (at -O0: 49 s and 76 s) on the shared 2-core machine.
-        build_args = ["-Wno-fatal", "-Wno-WIDTH", "--trace-fst", "-CFLAGS", "-O1"]
-        waves = True
+        # of 15 (at -O0: 49 s and 76 s) on the shared 2-core machine. FST trace support
+        # (`--trace-fst`) doubles the generated C++, so only the `traced` variant has it.
+        build_args = ["-Wno-fatal", "-Wno-WIDTH", "-CFLAGS", "-O1"]
+        if traced:
+            build_args.append("--trace-fst")
+            waves = True
     t0 = time.perf_counter()
-    name = f"{sim}-{block_name}-{preset}" + (f"-{source.stem}" if source else "")
+    name = f"{sim}-{block_name}-{preset}" + (f"-{source.stem}" if source else "") + ("-traced" if traced else "")
     runner.build(
         sources=list(sources),
         hdl_toplevel=top,
@@ -200,8 +203,9 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None):
 def run_cocotb(sim: str, block_name: str, preset: str, name: str, env: dict[str, str], *,
                waves: bool = False, testcase: str | None = None, source: Path | None = None) -> dict:
     """Run `<block>/test_<block>.py` on `sim`; never raises on a failing cocotb test, returns
-    the facts: seconds, exit_code, tests, failed, failures (messages), results, log, test_dir."""
-    runner = built(sim, block_name, preset, source)
+    the facts: seconds, exit_code, tests, failed, failures (messages), results, log, test_dir.
+    With `waves` on Verilator, the run uses the build with trace support (made the first time)."""
+    runner = built(sim, block_name, preset, source, traced=waves and sim == "verilator")
     _, entry = block(block_name, preset)
     _, top = toplevel(block_name, preset)
     test_dir = OUT / "run" / name
