@@ -161,11 +161,16 @@ fn placement_with_props(verilog: &str, module: &str) -> String {
 
 const PLACEMENT_NO_PROPS: &str = "// the properties are spliced into design.v\n";
 
+/// k-induction depth of the placement proof: 5, so that a base case from reset reaches a W
+/// beat (reset, the command's transfer, PLAN, AW, W) and a broken unit fails with a real
+/// counterexample.
+const PLACEMENT_K: u32 = 5;
+
 #[test]
 fn placement_wstrb_never_enables_a_byte_outside_the_checked_window_and_bursts_never_cross_4k_proven() {
     let m = "mrnic_fplace";
     let v = placement_with_props(&placement_formal_verilog(m), m);
-    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 4);
+    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, PLACEMENT_K);
     assert!(p.passed, "PlacementWr: the proof fails:\n{}", p.log);
 }
 
@@ -182,7 +187,7 @@ fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_
     assert_eq!(v.matches(page).count(), 1);
     let cross = v.replacen(page, "if (n_page + k_one < n) begin", 1);
     for (label, bad) in [("placement_broken_strobe", strobe), ("placement_broken_4k", cross)] {
-        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 4);
+        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, PLACEMENT_K);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");
         // a real counterexample from reset (the base case), not only a failed induction step
         assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);
@@ -242,10 +247,10 @@ fn a_place_chk_without_the_tag_check_or_with_the_region_end_off_by_one_or_withou
     let hit = "hit = |b_mr_live$q & (b_mr_key$q == b_rkey$q) & (b_mr_pd$q == b_pd$q);";
     assert_eq!(v.matches(hit).count(), 1, "{v}");
     let tag = v.replacen(hit, "hit = |b_mr_live$q & (b_mr_key$q[5:0] == b_rkey$q[5:0]) & (b_mr_pd$q == b_pd$q);", 1);
-    // the region end compare off by one: a window one byte past the region is ok
-    let hi = "hi_ok = r_end$q <= r_bend$q;";
-    assert_eq!(v.matches(hi).count(), 1);
-    let end = v.replacen(hi, "hi_ok = r_end$q <= r_bend$q + 65'd1;", 1);
+    // the region end compare off by one (the kit's mutant of the same name): a window one
+    // byte past the region is ok
+    let end_mutant = mrnic_verif::blocks::place_chk::mutants().into_iter().find(|m| m.name == "region_end_off_by_one").expect("the kit's region_end_off_by_one mutant");
+    let end = end_mutant.apply(&v).unwrap_or_else(|e| panic!("{e}"));
     for (label, bad) in [("place_chk_broken_tag", tag), ("place_chk_broken_end", end)] {
         let p = sby(label, "bmc", m, "", &place_chk_with_props(&bad), PLACEMENT_NO_PROPS, PLACE_CHK_REACH);
         assert!(!p.passed, "{label}: the properties hold on a broken unit");
