@@ -28,26 +28,21 @@
 //! - sizes: const generics `A`, `A1` = A + 1, `L`, `B`, `D`; `max_beats` a constant
 //!   (localparam `k_maxb`), given to [`PlacementWr::try_new`].
 //!
-//! **FSM.** IDLE (`s_ready`) -> PLAN (one cycle) -> AW (one burst's address) -> W (its
-//! beats) -> AW ... -> DRAIN (completion once every burst's B has arrived) -> IDLE. The
-//! window is computed at the command's transfer in A + 1 bits (no wrap) and held in
-//! `lo`/`hi`; `cur` is the next burst's start, `baddr` the current beat's aligned address,
-//! `left` its burst's beats left, `ob` the bursts whose B is outstanding. The burst of `cur`
-//! (aligned address, beats, awlen, the next `cur`) is computed every cycle and registered in
-//! `pl_*`; AW presents and takes those registers. `cur` is stable for a cycle before every
-//! AW: PLAN after the command's transfer, the burst's W beats after each AW.
+//! **FSM.** IDLE (`s_ready`) -> AW (one burst's address) -> W (its beats) -> AW ... ->
+//! DRAIN (completion once every burst's B has arrived) -> IDLE. The window is computed at
+//! the command's transfer in A + 1 bits (no wrap) and held in `lo`/`hi`; `cur` is the next
+//! burst's start, `baddr` the current beat's aligned address, `left` its burst's beats left,
+//! `ob` the bursts whose B is outstanding.
 //!
-//! **Latency** 5 for a one-beat write with the B response in the cycle after its W beat
-//! (`WR_LATENCY`; PLAN in t+1, AW in t+2); 1 for an empty command. **II**: one command at a
-//! time (the next is accepted in the cycle after the completion's transfer); one PLAN cycle
-//! per command, then per burst one AW cycle and one cycle per beat: a burst of n beats takes
-//! n + 1 cycles with every ready high.
+//! **Latency** 4 for a one-beat write with the B response in the cycle after its W beat
+//! (`WR_LATENCY`); 1 for an empty command. **II**: one command at a time (the next is
+//! accepted in the cycle after the completion's transfer); per burst one AW cycle, then one
+//! cycle per beat: a burst of n beats takes n + 1 cycles with every ready high.
 //!
 //! **Combinational paths.** `d_valid -> m_axi_wvalid`, `m_axi_wready -> d_ready`,
 //! `d_data -> m_axi_wdata` (the data passes through); `rst` -> every valid and ready
 //! output (all low during `rst`). Every other output is a function of registers only. The
-//! burst length (`cur` -> `pl_*`, a register-to-register path of its own since the plan is
-//! registered) needs no A + 1 bit arithmetic in series: the beats to `hi` are a 9-bit
+//! burst length needs no A + 1 bit arithmetic in series: the beats to `hi` are a 9-bit
 //! difference of the beat indices plus two equalities of their upper parts (one against an
 //! incrementer beside it), then two 13-bit minimums; the next `cur` is a 13-bit add inside
 //! the 4 KiB page and a select of the page or the next page (both prepared from `cur`).
@@ -114,7 +109,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     pub stat_err_cmds: Signal<Out, Bits<32>>,
     pub stat_clipped: Signal<Out, Bits<32>>,
     // ---- registers
-    st: DFF<Bits<3>>,
+    st: DFF<Bits<2>>,
     tag: DFF<Bits<8>>,
     lo: DFF<Bits<A1>>,
     hi: DFF<Bits<A1>>,
@@ -131,12 +126,6 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     c_bresp_err: DFF<Bits<32>>,
     c_err_cmds: DFF<Bits<32>>,
     c_clipped: DFF<Bits<32>>,
-    // the next burst, planned from `cur` one cycle ahead of its AW: aligned address, beats,
-    // awlen, the `cur` after it
-    pl_ab: DFF<Bits<A1>>,
-    pl_n: DFF<Bits<9>>,
-    pl_n_m1: DFF<Bits<8>>,
-    pl_cur_nx: DFF<Bits<A1>>,
     // ---- command window (combinational, at the transfer)
     in_addr: Signal<Local, Bits<A1>>,
     in_end: Signal<Local, Bits<A1>>,
@@ -203,11 +192,10 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     b_hs: Signal<Local, bool>,
     m_v: Signal<Local, bool>,
     // ---- constants
-    k_idle: Constant<Bits<3>>,
-    k_aw: Constant<Bits<3>>,
-    k_w: Constant<Bits<3>>,
-    k_drain: Constant<Bits<3>>,
-    k_plan: Constant<Bits<3>>,
+    k_idle: Constant<Bits<2>>,
+    k_aw: Constant<Bits<2>>,
+    k_w: Constant<Bits<2>>,
+    k_drain: Constant<Bits<2>>,
     k_top: Constant<Bits<A1>>,
     k_below: Constant<Bits<A1>>,
     k_align: Constant<Bits<A1>>,
@@ -296,10 +284,6 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             stat_clipped: Default::default(),
             st: Default::default(),
             tag: Default::default(),
-            pl_ab: Default::default(),
-            pl_n: Default::default(),
-            pl_n_m1: Default::default(),
-            pl_cur_nx: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
             cur: Default::default(),
@@ -378,7 +362,6 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             k_aw: Constant::new(1u64.into()),
             k_w: Constant::new(2u64.into()),
             k_drain: Constant::new(3u64.into()),
-            k_plan: Constant::new(4u64.into()),
             k_top: Constant::new(Bits::<A1>::default().replace_bit(A, true)),
             k_below: Constant::new(!Bits::<A1>::default().replace_bit(A, true)),
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
@@ -410,7 +393,7 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
 impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, B, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, ob, resp, bytes, clipped, pl_ab, pl_n, pl_n_m1, pl_cur_nx, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
@@ -535,13 +518,6 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         if self.nx.val().get_bit(12) {
             self.cur_nx.next = self.pg1.val() | bit_cast::<A1, 12>(self.nx12.val());
         }
-        // registered every cycle: in AW, `cur` has not changed for at least a cycle (PLAN
-        // after the command's transfer, or the burst's W beats after the previous AW), so
-        // the plan is the burst of the current `cur`
-        self.pl_ab.d.next = self.ab.val();
-        self.pl_n.d.next = self.n.val().get_bits::<9>(0);
-        self.pl_n_m1.d.next = self.n_m1.val();
-        self.pl_cur_nx.d.next = self.cur_nx.val();
         // ---- the strobes of the beat at `baddr`: lane i iff lo <= baddr + i < hi
         self.strb.next = self.k_zero_b.val();
         self.lane.next = self.baddr.q.val();
@@ -563,8 +539,8 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         self.s_ready.next = self.on.val() & (self.st.q.val() == self.k_idle.val());
         self.d_ready.next = self.w_in.val() & self.m_axi_wready.val();
         self.m_axi_awvalid.next = self.aw_v.val();
-        self.m_axi_awaddr.next = self.pl_ab.q.val().get_bits::<A>(0);
-        self.m_axi_awlen.next = self.pl_n_m1.q.val();
+        self.m_axi_awaddr.next = self.ab.val().get_bits::<A>(0);
+        self.m_axi_awlen.next = self.n_m1.val();
         self.m_axi_awsize.next = self.k_size.val();
         self.m_axi_awburst.next = self.k_incr.val();
         self.m_axi_wvalid.next = self.w_in.val() & self.d_valid.val();
@@ -607,20 +583,18 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
                 self.resp.d.next = self.k_zero2.val();
                 self.st.d.next = self.k_drain.val();
                 if self.in_some.val() {
-                    self.st.d.next = self.k_plan.val();
+                    self.st.d.next = self.k_aw.val();
                 }
             }
-        } else if self.st.q.val() == self.k_plan.val() {
-            self.st.d.next = self.k_aw.val();
         } else if self.st.q.val() == self.k_aw.val() {
             if self.m_axi_awready.val() {
                 if !self.b_hs.val() {
                     self.ob.d.next = self.ob.q.val() + 1;
                 }
                 self.c_bursts.d.next = self.c_bursts.q.val() + 1;
-                self.baddr.d.next = self.pl_ab.q.val();
-                self.left.d.next = self.pl_n.q.val();
-                self.cur.d.next = self.pl_cur_nx.q.val();
+                self.baddr.d.next = self.ab.val();
+                self.left.d.next = self.n.val().get_bits::<9>(0);
+                self.cur.d.next = self.cur_nx.val();
                 self.st.d.next = self.k_w.val();
             }
         } else if self.st.q.val() == self.k_w.val() {

@@ -1,8 +1,7 @@
 // Properties of the DMA placement unit's write path, PlacementWr (hdl/src/placement.rs),
 // around its generated Verilog. verif/tests/formal.rs splices this text into the generated
 // top module @DUT@, just before its `endmodule`, so that the invariants can name its
-// registers (st$q, lo$q, hi$q, cur$q, baddr$q, left$q, the plan pl_*$q) and the burst logic
-// of `cur` (ab, n, n_m1, cur_nx); the generated logic is not changed.
+// registers (st$q, lo$q, hi$q, cur$q, baddr$q, left$q); the generated logic is not changed.
 // It substitutes @A@ (address bits), @B@ (bytes per beat) and @MAXB@ (max_beats), and runs
 // SymbiYosys in mode prove (k-induction, Yices 2), the top module being @DUT@ itself
 // (every input free in every cycle; rst assumed in the first cycle only).
@@ -69,14 +68,10 @@
     end
     always @* if (!f_init && m_axi_wvalid) assert (m_axi_wlast == (f_left == 9'd1));
     // the invariants (proven too)
-    // (states: 0 IDLE, 1 AW, 2 W, 3 DRAIN, 4 PLAN)
     always @* if (!f_init) begin
-        assert (st$q <= 3'd4);
-        assert ((st$q == 3'd0) == !f_busy);
-        if (st$q != 3'd0) assert (lo$q == f_lo && hi$q == f_hi);
-        if (st$q == 3'd1 || st$q == 3'd4) assert (cur$q < hi$q);
-        // in AW the plan is the burst of the current `cur`
-        if (st$q == 3'd1) assert (pl_ab$q == ab && pl_n$q == n[8:0] && pl_n_m1$q == n_m1 && pl_cur_nx$q == cur_nx);
-        if (st$q == 3'd2) assert (baddr$q == f_beat && {1'b0, left$q} == {1'b0, f_left} && f_left != 9'd0);
-        if (st$q == 3'd2) assert ((baddr$q & (FB - 1)) == 0);
+        assert ((st$q == 2'd0) == !f_busy);
+        if (st$q != 2'd0) assert (lo$q == f_lo && hi$q == f_hi);
+        if (st$q == 2'd1) assert (cur$q < hi$q);
+        if (st$q == 2'd2) assert (baddr$q == f_beat && {1'b0, left$q} == {1'b0, f_left} && f_left != 9'd0);
+        if (st$q == 2'd2) assert ((baddr$q & (FB - 1)) == 0);
     end

@@ -161,16 +161,11 @@ fn placement_with_props(verilog: &str, module: &str) -> String {
 
 const PLACEMENT_NO_PROPS: &str = "// the properties are spliced into design.v\n";
 
-/// k-induction depth of the placement proof: 5, so that a base case from reset reaches a W
-/// beat (reset, the command's transfer, PLAN, AW, W) and a broken unit fails with a real
-/// counterexample.
-const PLACEMENT_K: u32 = 5;
-
 #[test]
 fn placement_wstrb_never_enables_a_byte_outside_the_checked_window_and_bursts_never_cross_4k_proven() {
     let m = "mrnic_fplace";
     let v = placement_with_props(&placement_formal_verilog(m), m);
-    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, PLACEMENT_K);
+    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 4);
     assert!(p.passed, "PlacementWr: the proof fails:\n{}", p.log);
 }
 
@@ -187,7 +182,7 @@ fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_
     assert_eq!(v.matches(page).count(), 1);
     let cross = v.replacen(page, "if (n_page + k_one < n) begin", 1);
     for (label, bad) in [("placement_broken_strobe", strobe), ("placement_broken_4k", cross)] {
-        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, PLACEMENT_K);
+        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 4);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");
         // a real counterexample from reset (the base case), not only a failed induction step
         assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);

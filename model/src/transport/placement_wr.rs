@@ -17,14 +17,10 @@
 //! current address and has `min(beats left to hi, beats left in its 4 KiB page, max_beats)`
 //! beats. Lane i of a beat at aligned address `a` is enabled iff `lo <= a + i < hi`.
 //!
-//! **Cycle shell** ([`WrShell`]), the contract of the RTL, cycle by cycle. States: IDLE, PLAN,
-//! AW, W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
+//! **Cycle shell** ([`WrShell`]), the contract of the RTL, cycle by cycle. States: IDLE, AW,
+//! W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
 //! - IDLE: `s_ready` = 1. A transfer latches the command and its window; the next state is
-//!   PLAN (something to write) or DRAIN (nothing).
-//! - PLAN: one cycle, no output: the first burst is computed from the current address and
-//!   registered (the RTL computes every burst one cycle ahead of its AW, so the AW cycle only
-//!   presents registers; after a W phase the next burst is ready, its address having been
-//!   set at the previous AW). The next state is AW.
+//!   AW (something to write) or DRAIN (nothing).
 //! - AW: `m_axi_awvalid` = 1 with the burst of the current address; at its transfer the
 //!   burst's beats and aligned address are latched, the current address moves past the
 //!   burst, and the state is W.
@@ -36,11 +32,11 @@
 //! - DRAIN: `m_valid` = (no burst outstanding), with the tag, the kept response (0 OKAY),
 //!   `clipped` and the bytes written; its transfer returns to IDLE.
 //!
-//! **Latency** ([`WR_LATENCY`] 5): a one-beat write accepted at the edge ending cycle t is
-//! planned in t+1, has AW in t+2, W in t+3 and, with the B response in t+4, its completion
-//! in t+5. An empty command completes in t+1. **II**: one command at a time: the next
-//! command is accepted in the cycle after the completion's transfer; one PLAN cycle per
-//! command, then per burst one AW cycle and one cycle per beat (W is idle during AW).
+//! **Latency** ([`WR_LATENCY`] 4): a one-beat write accepted at the edge ending cycle t has
+//! AW in t+1, W in t+2 and, with the B response in t+3, its completion in t+4. An empty
+//! command completes in t+1. **II**: one command at a time: the next command is accepted
+//! in the cycle after the completion's transfer; per burst one AW cycle, then one cycle
+//! per beat (W is idle during AW).
 //!
 //! **Reset** (`rst`, synchronous): back to IDLE, bursts outstanding 0, counters 0.
 //!
@@ -59,7 +55,7 @@ pub const AXI_MAX_BEATS: u32 = 256;
 pub const WR_MAX_BEAT_BYTES: u32 = 64;
 /// Cycles from a command transfer to its completion, for a one-beat write whose B response
 /// comes in the cycle after its W beat, every ready high.
-pub const WR_LATENCY: usize = 5;
+pub const WR_LATENCY: usize = 4;
 
 /// Sizes of the write path: beat bytes B, the longest burst, the address and length widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -253,7 +249,6 @@ pub struct WrOutputs {
 pub enum WrState {
     #[default]
     Idle,
-    Plan,
     Aw,
     W,
     Drain,
@@ -322,10 +317,9 @@ impl WrShell {
                     let (lo, hi, bytes, clipped) = window(&self.cfg, &i.s);
                     self.tag = i.s.tag;
                     (self.lo, self.hi, self.cur, self.bytes, self.clipped, self.resp) = (lo, hi, lo, bytes, clipped, 0);
-                    self.st = if bytes > 0 { WrState::Plan } else { WrState::Drain };
+                    self.st = if bytes > 0 { WrState::Aw } else { WrState::Drain };
                 }
             }
-            WrState::Plan => self.st = WrState::Aw,
             WrState::Aw => {
                 if aw_hs {
                     let n = burst_beats(&self.cfg, self.cur, self.hi);
@@ -547,18 +541,10 @@ mod tests {
     }
 
     #[test]
-    fn placement_wr_shell_latency_is_5_for_one_beat_with_a_plan_cycle_before_the_aw_and_1_for_an_empty_command() {
+    fn placement_wr_shell_latency_is_4_for_one_beat_and_1_for_an_empty_command() {
         let c = cfg();
         let (_, _, _, t, _) = run(&c, cmd(0x10, 4), |_| true, |_| 0);
-        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 5");
-        // cycle 1 plans (no output), cycle 2 has the AW
-        let mut sh = WrShell::new(c);
-        let go = WrInputs { s_valid: true, s: cmd(0x10, 4), aw_ready: true, ..Default::default() };
-        sh.step(&go);
-        let o1 = sh.step(&WrInputs { s_valid: false, ..go });
-        assert!(o1.aw.is_none() && o1.w.is_none() && !o1.s_ready && o1.m.is_none() && sh.st == WrState::Aw, "{o1:?}");
-        let o2 = sh.step(&WrInputs { s_valid: false, ..go });
-        assert_eq!(o2.aw, Some(Aw { addr: 0x10, len: 0 }));
+        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 4");
         let (aws, _, m, t, _) = run(&c, cmd(0x10, 0), |_| true, |_| 0);
         assert_eq!((aws.len(), m.bytes, t), (0, 0, 1));
     }
@@ -584,8 +570,6 @@ mod tests {
         let mut sh = WrShell::new(c);
         let go = WrInputs { s_valid: true, s: cmd(0x1000, 64), ..Default::default() };
         sh.step(&go);
-        assert_eq!(sh.st, WrState::Plan);
-        sh.step(&WrInputs { s_valid: false, ..go });
         assert_eq!(sh.st, WrState::Aw);
         let o = sh.step(&WrInputs { rst: true, aw_ready: true, ..go });
         assert!(o.aw.is_none() && !o.s_ready, "every valid and ready is low during rst");

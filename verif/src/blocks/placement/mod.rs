@@ -222,7 +222,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the command's last beat gets every lane (the tail mask forgotten)
     ("last_beat_strobe_full", "m_axi_wstrb = strb;", "m_axi_wstrb = strb | {8{(left$q == k_one9) & (cur$q >= hi$q)}};"),
     // awlen = beats instead of beats - 1
-    ("burst_length_plus_one", "m_axi_awlen = pl_n_m1$q;", "m_axi_awlen = pl_n$q[7:0];"),
+    ("burst_length_plus_one", "m_axi_awlen = n_m1;", "m_axi_awlen = n[(32'h0)+:(8)];"),
     // the checked window's end is not applied (only the command's own end)
     ("window_end_ignored", "hi_w = in_wend < in_end;", "hi_w = 1'b0;"),
     // the checked window's base is not applied
