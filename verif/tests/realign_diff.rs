@@ -91,8 +91,11 @@ fn a_failing_seed_of_an_untraced_build_gets_its_waveform_from_a_traced_rebuild()
     let f = run_differential(s.tb.as_ref(), &s.io, &dev, opts).expect_err("the mutant must fail");
     let mm = f.mismatch().unwrap_or_else(|| panic!("not a mismatch: {f}"));
     let wave = mm.wave.as_deref().unwrap_or_else(|| panic!("no waveform: {f}"));
-    let path = wave.split(" (cycles").next().unwrap();
+    let (path, range) = wave.split_once(" (cycles ").unwrap_or_else(|| panic!("no cycle range: {wave}"));
     assert!(path.ends_with(".fst") && std::path::Path::new(path).is_file(), "{wave}: {f}");
+    let (start, end) = range.split(';').next().and_then(|r| r.split_once("..")).unwrap_or_else(|| panic!("no cycle range: {wave}"));
+    let (start, end): (u64, u64) = (start.parse().unwrap(), end.parse().unwrap());
+    assert!(start <= mm.cycle && mm.cycle < end, "the waveform ({start}..{end}) does not hold the failing cycle {}", mm.cycle);
     assert!(std::fs::metadata(path).unwrap().len() > 100, "empty waveform {path}");
     let traced = dev.model.traced().unwrap();
     assert!(traced.has_trace() && traced.was_cached(), "the traced model was built for the re-run and is now in the cache");

@@ -158,7 +158,7 @@ impl VlFactory {
     /// Devices on simulations made by `opener` (every device, including the traced re-run,
     /// gets the same run-time options, so a failing run reproduces).
     pub fn with_opener(model: Model, opener: SimOpener) -> VlFactory {
-        VlFactory { model, opener: Some(opener), retrace: true, traced: OnceLock::new() }
+        VlFactory { opener: Some(opener), ..VlFactory::new(model) }
     }
 }
 

@@ -21,7 +21,8 @@ use super::tool::{verilator, Verilator};
 use super::top::find_top;
 use super::{io_err, BridgeError, PortInfo, SO_NAME};
 
-/// How to build a model. `Default` is what tests should use.
+/// How to build a model. `Default` traces at `-O2` (the bridge's own tests, the benches);
+/// the differential and lockstep tests build [`BuildOpts::untraced`].
 #[derive(Clone, Debug)]
 pub struct BuildOpts {
     /// Compile FST tracing support in (`--trace-fst`). Costs a little per eval even when no
@@ -198,7 +199,6 @@ impl Model {
             cached,
             build_time: t0.elapsed(),
             trace,
-            x_unique: opts.x_unique,
             coverage,
             opts: opts.clone(),
             fns,

@@ -101,7 +101,6 @@ pub struct Model {
     pub(crate) cached: bool,
     pub(crate) build_time: Duration,
     pub(crate) trace: bool,
-    pub(crate) x_unique: bool,
     pub(crate) coverage: bool,
     /// The options it was built with ([`Model::traced`] rebuilds with them).
     pub(crate) opts: super::BuildOpts,
@@ -152,7 +151,7 @@ impl Model {
     }
     /// True when built with `BuildOpts::x_unique` (initial state can be randomised).
     pub fn x_unique(&self) -> bool {
-        self.x_unique
+        self.opts.x_unique
     }
     /// True when line/toggle coverage is compiled in (`BuildOpts::coverage`).
     pub fn has_coverage(&self) -> bool {
@@ -181,7 +180,7 @@ impl Model {
     /// A fresh simulation with run-time options (seed, random initial state, plusargs).
     pub fn sim_with(&self, opts: &SimOpts) -> Result<Sim, BridgeError> {
         static IDS: AtomicU64 = AtomicU64::new(1);
-        if opts.rand_reset && !self.x_unique {
+        if opts.rand_reset && !self.opts.x_unique {
             return Err(BridgeError::SimOption {
                 field: "rand_reset",
                 reason: format!(
