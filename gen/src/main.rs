@@ -147,6 +147,13 @@ enum Cmd {
     },
     /// List the named presets with their parameters.
     Presets,
+    /// Print a block's mutants (the deliberate bugs in its generated Verilog that its
+    /// differential test must catch) as a JSON array of {name, from, to}: `from` occurs once
+    /// in the block's Verilog and is replaced by `to`. The cocotb tests take theirs from here.
+    Mutants {
+        #[arg(long)]
+        block: String,
+    },
     /// The block-RAM budget of a configuration: every block's memories (depth, width, bits
     /// per connection) mapped onto ECP5-85F DP16KD and iCE40 UP5K EBR + SPRAM, totals
     /// against each device (docs/budget.md). Exits 1 with the reason when it fits no device,
@@ -327,6 +334,12 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Budget { cfg, device, json, .. } => budget(&load_config(&cfg)?, device.as_deref(), json),
+        Cmd::Mutants { block } => {
+            let spec = mrnic_verif::blocks::block(&block)?;
+            let rows: Vec<_> = (spec.mutants)().into_iter().map(|m| serde_json::json!({ "name": m.name, "from": m.from, "to": m.to })).collect();
+            println!("{}", serde_json::to_string_pretty(&rows)?);
+            Ok(())
+        }
         Cmd::Presets => {
             for (p, purpose) in mrnic_model::config::PRESET_PURPOSE {
                 let c = Config::preset(p)?;

@@ -25,14 +25,16 @@
 //!   bresp, 0 if none), `m_clipped`, `m_bytes` (L, bytes enabled).
 //! - status: `stat_cmds`, `stat_bursts`, `stat_beats`, `stat_bresp_err`, `stat_err_cmds`,
 //!   `stat_clipped` (32-bit, wrapping).
-//! - sizes: const generics `A`, `A1` = A + 1, `L`, `B`, `D`; `max_beats` a constant
-//!   (localparam `k_maxb`), given to [`PlacementWr::try_new`].
+//! - sizes: const generics `A`, `A1` = A + 1, `L`, `R` = max(L + 1, 14), `B`, `D`; `max_beats` a constant
+//!   (localparams `k_maxb_m1`, `k_mb_r`), given to [`PlacementWr::try_new`].
 //!
 //! **FSM.** IDLE (`s_ready`) -> AW (one burst's address) -> W (its beats) -> AW ... ->
 //! DRAIN (completion once every burst's B has arrived) -> IDLE. The window is computed at
-//! the command's transfer in A + 1 bits (no wrap) and held in `lo`/`hi`; `cur` is the next
-//! burst's start, `baddr` the current beat's aligned address, `left` its burst's beats left,
-//! `ob` the bursts whose B is outstanding.
+//! the command's transfer in A + 1 bits (no wrap) and held in `lo`/`hi` (the strobes' bounds);
+//! the burst state is `cur` (the next burst's start, B-aligned), `rb` (bytes from `cur` to
+//! `hi`) and `pgb` (bytes from `cur` to its 4 KiB page's end), both R bits, and `fin` (the
+//! burst in W is the command's last); `baddr` is the current beat's aligned address, `left`
+//! its burst's beats left minus one, `ob` the bursts whose B is outstanding.
 //!
 //! **Latency** 4 for a one-beat write with the B response in the cycle after its W beat
 //! (`WR_LATENCY`); 1 for an empty command. **II**: one command at a time (the next is
@@ -42,12 +44,14 @@
 //! **Combinational paths.** `d_valid -> m_axi_wvalid`, `m_axi_wready -> d_ready`,
 //! `d_data -> m_axi_wdata` (the data passes through); `rst` -> every valid and ready
 //! output (all low during `rst`). Every other output is a function of registers only. The
-//! burst length needs no A + 1 bit arithmetic in series: the beats to `hi` are a 9-bit
-//! difference of the beat indices plus two equalities of their upper parts (one against an
-//! incrementer beside it), then two 13-bit minimums; the next `cur` is a 13-bit add inside
-//! the 4 KiB page and a select of the page or the next page (both prepared from `cur`).
-//! Until 2026-12-04 this was the worst path (five 65-bit carry chains in series, 41.5 MHz
-//! on ECP5).
+//! burst needs no carry chain after a compare: its length is the smallest of `rb`, `pgb` and
+//! `max_beats`·B, decided by three R-bit compares of registers in parallel (`pgb` and
+//! `max_beats`·B are multiples of B, so comparing bytes compares beats), and awlen and every
+//! next value (`cur`: the next page or `cur` + `max_beats`·B in the page; `rb`, `pgb`) are
+//! one of candidates computed beside the compares from the same registers. The initial `rb`
+//! and `pgb` are selected from six and two R-bit candidates taken in parallel at the command,
+//! by the window's flags. Until 2026-12-04 the burst was five 65-bit carry chains in series
+//! (41.5 MHz on ECP5), until 2026-12-06 a 9-bit difference, two minimums and an add (49 MHz).
 //!
 //! **Hazards.** None: one command at a time, no state kept across commands but the
 //! counters. The AXI rules the unit relies on from the slave: a B only after its burst's
@@ -61,7 +65,7 @@ use mrnic_model::transport::placement_wr::WrConfig;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B: usize, const D: usize> {
+pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> {
     // ---- global
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
@@ -115,7 +119,10 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     hi: DFF<Bits<A1>>,
     cur: DFF<Bits<A1>>,
     baddr: DFF<Bits<A1>>,
-    left: DFF<Bits<9>>,
+    left: DFF<Bits<8>>,
+    rb: DFF<Bits<R>>,
+    pgb: DFF<Bits<R>>,
+    fin: DFF<bool>,
     ob: DFF<Bits<32>>,
     resp: DFF<Bits<2>>,
     bytes: DFF<Bits<L>>,
@@ -136,6 +143,8 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     in_diff: Signal<Local, Bits<L>>,
     in_bytes: Signal<Local, Bits<L>>,
     in_some: Signal<Local, bool>,
+    in_clip: Signal<Local, bool>,
+    b_gt_a: Signal<Local, bool>,
     // the window's candidates, compared in parallel (hi: end e, window end w or 2^A; lo:
     // addr or base)
     lo_a: Signal<Local, bool>,
@@ -155,30 +164,39 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     d_wa: Signal<Local, Bits<L>>,
     d_ta: Signal<Local, Bits<L>>,
     d_tb: Signal<Local, Bits<L>>,
-    // ---- the burst of `cur`
-    ab: Signal<Local, Bits<A1>>,
-    hb: Signal<Local, Bits<A1>>,
-    cb: Signal<Local, Bits<A1>>,
-    hu: Signal<Local, Bits<A1>>,
-    cu: Signal<Local, Bits<A1>>,
-    cu1: Signal<Local, Bits<A1>>,
-    e0: Signal<Local, bool>,
-    e1: Signal<Local, bool>,
-    tail: Signal<Local, bool>,
-    hb9: Signal<Local, Bits<9>>,
-    cb9: Signal<Local, Bits<9>>,
-    sl: Signal<Local, Bits<11>>,
-    sl0: Signal<Local, Bits<11>>,
-    ab13: Signal<Local, Bits<13>>,
-    n_left: Signal<Local, Bits<13>>,
-    n_page: Signal<Local, Bits<13>>,
-    n: Signal<Local, Bits<13>>,
-    n_m1: Signal<Local, Bits<8>>,
-    nx: Signal<Local, Bits<13>>,
-    nx12: Signal<Local, Bits<12>>,
-    pg: Signal<Local, Bits<A1>>,
-    pg1: Signal<Local, Bits<A1>>,
-    cur_nx: Signal<Local, Bits<A1>>,
+    // the burst state's initial values, six candidates in parallel (hi - lo aligned)
+    a_al: Signal<Local, Bits<R>>,
+    b_al: Signal<Local, Bits<R>>,
+    e_r: Signal<Local, Bits<R>>,
+    w_r: Signal<Local, Bits<R>>,
+    r_ea: Signal<Local, Bits<R>>,
+    r_eb: Signal<Local, Bits<R>>,
+    r_wa: Signal<Local, Bits<R>>,
+    r_wb: Signal<Local, Bits<R>>,
+    r_ta: Signal<Local, Bits<R>>,
+    r_tb: Signal<Local, Bits<R>>,
+    in_rb: Signal<Local, Bits<R>>,
+    pg_a: Signal<Local, Bits<R>>,
+    pg_b: Signal<Local, Bits<R>>,
+    in_pgb: Signal<Local, Bits<R>>,
+    // ---- the burst of `cur`: three candidates (to hi, to the page end, max_beats)
+    le_rp: Signal<Local, bool>,
+    le_rm: Signal<Local, bool>,
+    le_pm: Signal<Local, bool>,
+    f_rem: Signal<Local, bool>,
+    f_pg: Signal<Local, bool>,
+    rb_m1: Signal<Local, Bits<R>>,
+    pg_m1: Signal<Local, Bits<R>>,
+    rb_sh: Signal<Local, Bits<R>>,
+    pg_sh: Signal<Local, Bits<R>>,
+    aw_len: Signal<Local, Bits<8>>,
+    rb_pg: Signal<Local, Bits<R>>,
+    rb_mx: Signal<Local, Bits<R>>,
+    pg_mx: Signal<Local, Bits<R>>,
+    pgc: Signal<Local, Bits<A1>>,
+    pgc1: Signal<Local, Bits<A1>>,
+    off12: Signal<Local, Bits<12>>,
+    cur_mx: Signal<Local, Bits<A1>>,
     // ---- the beat of `baddr`
     lane: Signal<Local, Bits<A1>>,
     t: Signal<Local, bool>,
@@ -201,30 +219,34 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const B:
     k_align: Constant<Bits<A1>>,
     k_page: Constant<Bits<A1>>,
     k_npmask: Constant<Bits<A1>>,
-    k_bmask: Constant<Bits<A1>>,
     k_zero_a1: Constant<Bits<A1>>,
     k_zero_a: Constant<Bits<A>>,
-    k_page13: Constant<Bits<13>>,
-    k_pmask13: Constant<Bits<13>>,
-    k_maxb: Constant<Bits<13>>,
-    k_big: Constant<Bits<13>>,
-    k_512: Constant<Bits<11>>,
-    k_nine: Constant<Bits<8>>,
     k_lg: Constant<Bits<8>>,
     k_one: Constant<Bits<A1>>,
-    k_one8: Constant<Bits<8>>,
     k_zero_l: Constant<Bits<L>>,
     k_zero_b: Constant<Bits<B>>,
-    k_one9: Constant<Bits<9>>,
+    k_one8: Constant<Bits<8>>,
+    k_zero8: Constant<Bits<8>>,
+    k_maxb_m1: Constant<Bits<8>>,
+    k_align_r: Constant<Bits<R>>,
+    k_top_r: Constant<Bits<R>>,
+    k_page_r: Constant<Bits<R>>,
+    k_pmask_r: Constant<Bits<R>>,
+    k_mb_r: Constant<Bits<R>>,
+    k_mb12: Constant<Bits<12>>,
+    k_beat_r: Constant<Bits<R>>,
+    k_one_r: Constant<Bits<R>>,
     k_zero32: Constant<Bits<32>>,
     k_zero2: Constant<Bits<2>>,
     k_size: Constant<Bits<3>>,
     k_incr: Constant<Bits<2>>,
 }
 
-impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: usize> PlacementWr<A, A1, L, B, D> {
+impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> PlacementWr<A, A1, L, R, B, D> {
     /// The unit for `cfg`; refused when the const generics do not match it
-    /// (`A` = addr_bits, `A1` = A + 1, `L` = len_bits, `B` = beat_bytes, `D` = 8 B).
+    /// (`A` = addr_bits, `A1` = A + 1, `L` = len_bits, `R` = max(L + 1, 14) (the burst
+    /// arithmetic: bytes to `hi` from an aligned address, bytes to the page end),
+    /// `B` = beat_bytes, `D` = 8 B).
     pub fn try_new(cfg: &WrConfig) -> Result<Self, ConfigError> {
         let mismatch = |f: &str, want: usize, got: usize| Err(ConfigError::invalid(format!("PlacementWr.{f}"), format!("the generic is {got}, the configuration says {want}")));
         if A != cfg.addr_bits as usize {
@@ -236,6 +258,9 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         if L != cfg.len_bits as usize {
             return mismatch("L", cfg.len_bits as usize, L);
         }
+        if R != (L + 1).max(14) {
+            return mismatch("R", (L + 1).max(14), R);
+        }
         if B != cfg.beat_bytes as usize {
             return mismatch("B", cfg.beat_bytes as usize, B);
         }
@@ -243,6 +268,8 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             return mismatch("D", 8 * B, D);
         }
         let c = |v: u64| Constant::new(Bits::<A1>::from(v));
+        // the max_beats limit in bytes; at 4096 or more the page limit always comes first
+        let mb = (u64::from(cfg.max_beats) * B as u64).min(4096);
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -289,6 +316,9 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             cur: Default::default(),
             baddr: Default::default(),
             left: Default::default(),
+            rb: Default::default(),
+            pgb: Default::default(),
+            fin: Default::default(),
             ob: Default::default(),
             resp: Default::default(),
             bytes: Default::default(),
@@ -308,6 +338,8 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             in_diff: Default::default(),
             in_bytes: Default::default(),
             in_some: Default::default(),
+            in_clip: Default::default(),
+            b_gt_a: Default::default(),
             lo_a: Default::default(),
             hi_w: Default::default(),
             hi_t: Default::default(),
@@ -325,29 +357,37 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             d_wa: Default::default(),
             d_ta: Default::default(),
             d_tb: Default::default(),
-            ab: Default::default(),
-            hb: Default::default(),
-            cb: Default::default(),
-            hu: Default::default(),
-            cu: Default::default(),
-            cu1: Default::default(),
-            e0: Default::default(),
-            e1: Default::default(),
-            tail: Default::default(),
-            hb9: Default::default(),
-            cb9: Default::default(),
-            sl: Default::default(),
-            sl0: Default::default(),
-            ab13: Default::default(),
-            n_left: Default::default(),
-            n_page: Default::default(),
-            n: Default::default(),
-            n_m1: Default::default(),
-            nx: Default::default(),
-            nx12: Default::default(),
-            pg: Default::default(),
-            pg1: Default::default(),
-            cur_nx: Default::default(),
+            a_al: Default::default(),
+            b_al: Default::default(),
+            e_r: Default::default(),
+            w_r: Default::default(),
+            r_ea: Default::default(),
+            r_eb: Default::default(),
+            r_wa: Default::default(),
+            r_wb: Default::default(),
+            r_ta: Default::default(),
+            r_tb: Default::default(),
+            in_rb: Default::default(),
+            pg_a: Default::default(),
+            pg_b: Default::default(),
+            in_pgb: Default::default(),
+            le_rp: Default::default(),
+            le_rm: Default::default(),
+            le_pm: Default::default(),
+            f_rem: Default::default(),
+            f_pg: Default::default(),
+            rb_m1: Default::default(),
+            pg_m1: Default::default(),
+            rb_sh: Default::default(),
+            pg_sh: Default::default(),
+            aw_len: Default::default(),
+            rb_pg: Default::default(),
+            rb_mx: Default::default(),
+            pg_mx: Default::default(),
+            pgc: Default::default(),
+            pgc1: Default::default(),
+            off12: Default::default(),
+            cur_mx: Default::default(),
             lane: Default::default(),
             t: Default::default(),
             strb: Default::default(),
@@ -367,21 +407,23 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
             k_page: c(4096),
             k_npmask: Constant::new(!Bits::<A1>::from(4095u64)),
-            k_bmask: c(B as u64 - 1),
             k_zero_a1: c(0),
             k_zero_a: Constant::new(0u64.into()),
-            k_page13: Constant::new(4096u64.into()),
-            k_pmask13: Constant::new(4095u64.into()),
-            k_maxb: Constant::new(u64::from(cfg.max_beats).into()),
-            k_big: Constant::new(1023u64.into()),
-            k_512: Constant::new(512u64.into()),
-            k_nine: Constant::new(9u64.into()),
             k_lg: Constant::new(u64::from(cfg.size()).into()),
             k_one: c(1),
-            k_one8: Constant::new(1u64.into()),
             k_zero_l: Constant::new(0u64.into()),
             k_zero_b: Constant::new(0u64.into()),
-            k_one9: Constant::new(1u64.into()),
+            k_one8: Constant::new(1u64.into()),
+            k_zero8: Constant::new(0u64.into()),
+            k_maxb_m1: Constant::new(u64::from(cfg.max_beats - 1).into()),
+            k_align_r: Constant::new(!Bits::<R>::from(B as u64 - 1)),
+            k_top_r: Constant::new(Bits::<A1>::default().replace_bit(A, true).get_bits::<R>(0)),
+            k_page_r: Constant::new(4096u64.into()),
+            k_pmask_r: Constant::new(4095u64.into()),
+            k_mb_r: Constant::new(mb.into()),
+            k_mb12: Constant::new((mb & 4095).into()),
+            k_beat_r: Constant::new((B as u64).into()),
+            k_one_r: Constant::new(1u64.into()),
             k_zero32: Constant::new(0u64.into()),
             k_zero2: Constant::new(0u64.into()),
             k_size: Constant::new(u64::from(cfg.size()).into()),
@@ -390,10 +432,10 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
     }
 }
 
-impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, B, D> {
+impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, R, B, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
@@ -467,57 +509,84 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
                 self.in_diff.next = self.s_len.val();
             }
         }
+        // clipped (bytes != len): hi <= e and lo >= addr, so bytes = len iff something is
+        // written, lo = addr (base <= addr) and hi = e (e <= w and e <= 2^A). From the flags,
+        // with no difference in series.
+        self.b_gt_a.next = self.in_base.val() > self.in_addr.val();
+        self.in_clip.next = self.len_nz.val() & (!self.in_some.val() | self.b_gt_a.val() | self.hi_w.val() | self.e_top.val());
         self.in_bytes.next = self.k_zero_l.val();
         if self.in_some.val() {
             self.in_bytes.next = self.in_diff.val();
         }
-        // ---- the burst starting at `cur`: min(beats to hi, beats to the 4 KiB page end, max)
-        // Beats to hi = (hi >> lg) - (ab >> lg) + tail (tail: hi not beat-aligned), needed
-        // only up to 512 (max_beats <= 256): the parts above the low 9 beat-index bits are
-        // compared (equal, or hi's one more: an incrementer beside the compare, not in
-        // series), the low 9 bits subtracted in 11 bits; otherwise "more than 512" (k_big).
-        // Meaningful in AW, where cur < hi.
-        self.ab.next = self.cur.q.val() & self.k_align.val();
-        self.hb.next = self.hi.q.val() >> self.k_lg.val();
-        self.cb.next = self.ab.val() >> self.k_lg.val();
-        self.hu.next = self.hb.val() >> self.k_nine.val();
-        self.cu.next = self.cb.val() >> self.k_nine.val();
-        self.cu1.next = self.cu.val() + self.k_one.val();
-        self.e0.next = self.hu.val() == self.cu.val();
-        self.e1.next = self.hu.val() == self.cu1.val();
-        self.tail.next = (self.hi.q.val() & self.k_bmask.val()) != self.k_zero_a1.val();
-        self.hb9.next = self.hb.val().get_bits::<9>(0);
-        self.cb9.next = self.cb.val().get_bits::<9>(0);
-        self.sl.next = bit_cast::<11, 9>(self.hb9.val()) + self.k_512.val() - bit_cast::<11, 9>(self.cb9.val()) + bit_cast::<11, 1>(self.tail.val().into());
-        self.sl0.next = self.sl.val() - self.k_512.val();
-        self.n_left.next = self.k_big.val();
-        if self.e0.val() {
-            self.n_left.next = bit_cast::<13, 11>(self.sl0.val());
+        // ---- the burst state at the command: rb = hi - (lo aligned down to B), the bytes
+        // from the first burst's start to hi (1 ..= 2^L - 1 + B - 1 < 2^R when the command
+        // writes something), and pgb = 4096 - (lo aligned mod 4096), the bytes to the page
+        // end. Both are exact in R bits, so R-bit differences of the operands' low bits give
+        // them: six candidates for rb (hi: end e, window end w, 2^A; lo: addr or base) and two
+        // for pgb, in parallel, selected by the window's flags.
+        self.a_al.next = self.in_addr.val().get_bits::<R>(0) & self.k_align_r.val();
+        self.b_al.next = self.in_base.val().get_bits::<R>(0) & self.k_align_r.val();
+        self.e_r.next = self.in_end.val().get_bits::<R>(0);
+        self.w_r.next = self.in_wend.val().get_bits::<R>(0);
+        self.r_ea.next = self.e_r.val() - self.a_al.val();
+        self.r_eb.next = self.e_r.val() - self.b_al.val();
+        self.r_wa.next = self.w_r.val() - self.a_al.val();
+        self.r_wb.next = self.w_r.val() - self.b_al.val();
+        self.r_ta.next = self.k_top_r.val() - self.a_al.val();
+        self.r_tb.next = self.k_top_r.val() - self.b_al.val();
+        if self.hi_t.val() {
+            self.in_rb.next = self.r_tb.val();
+            if self.lo_a.val() {
+                self.in_rb.next = self.r_ta.val();
+            }
+        } else if self.hi_w.val() {
+            self.in_rb.next = self.r_wb.val();
+            if self.lo_a.val() {
+                self.in_rb.next = self.r_wa.val();
+            }
+        } else {
+            self.in_rb.next = self.r_eb.val();
+            if self.lo_a.val() {
+                self.in_rb.next = self.r_ea.val();
+            }
         }
-        if self.e1.val() {
-            self.n_left.next = bit_cast::<13, 11>(self.sl.val());
+        self.pg_a.next = self.k_page_r.val() - (self.a_al.val() & self.k_pmask_r.val());
+        self.pg_b.next = self.k_page_r.val() - (self.b_al.val() & self.k_pmask_r.val());
+        self.in_pgb.next = self.pg_b.val();
+        if self.lo_a.val() {
+            self.in_pgb.next = self.pg_a.val();
         }
-        self.ab13.next = self.ab.val().get_bits::<13>(0) & self.k_pmask13.val();
-        self.n_page.next = (self.k_page13.val() - self.ab13.val()) >> self.k_lg.val();
-        self.n.next = self.n_left.val();
-        if self.n_page.val() < self.n.val() {
-            self.n.next = self.n_page.val();
+        // ---- the burst at `cur` (B-aligned; meaningful in AW, where rb >= 1): the smallest
+        // of rb, pgb and max_beats B (mb) in bytes. pgb and mb are multiples of B, so
+        // ceil(rb / B) <= pgb / B iff rb <= pgb: three R-bit compares of registers, in
+        // parallel. Every result is one of three candidates prepared beside them, so no
+        // carry chain follows the compares:
+        //   to hi (f_rem, the command's last burst): ceil(rb / B) beats, awlen (rb - 1) >> lg;
+        //   to the page end (f_pg): pgb / B beats, next cur the next page, rb - pgb, pgb 4096;
+        //   max_beats (else, so pgb > mb): next cur + mb in the page, rb - mb, pgb - mb.
+        self.le_rp.next = self.rb.q.val() <= self.pgb.q.val();
+        self.le_rm.next = self.rb.q.val() <= self.k_mb_r.val();
+        self.le_pm.next = self.pgb.q.val() <= self.k_mb_r.val();
+        self.f_rem.next = self.le_rp.val() & self.le_rm.val();
+        self.f_pg.next = !self.f_rem.val() & self.le_pm.val();
+        self.rb_m1.next = self.rb.q.val() - self.k_one_r.val();
+        self.pg_m1.next = self.pgb.q.val() - self.k_beat_r.val();
+        self.rb_sh.next = self.rb_m1.val() >> self.k_lg.val();
+        self.pg_sh.next = self.pg_m1.val() >> self.k_lg.val();
+        self.aw_len.next = self.k_maxb_m1.val();
+        if self.f_pg.val() {
+            self.aw_len.next = self.pg_sh.val().get_bits::<8>(0);
         }
-        if self.k_maxb.val() < self.n.val() {
-            self.n.next = self.k_maxb.val();
+        if self.f_rem.val() {
+            self.aw_len.next = self.rb_sh.val().get_bits::<8>(0);
         }
-        // 1 <= n <= 256: awlen = (n mod 256) - 1 mod 256
-        self.n_m1.next = self.n.val().get_bits::<8>(0) - self.k_one8.val();
-        // the next burst's start ab + n B, inside the page or at its end (n B <= 4096 - the
-        // offset): a 13-bit add, and the page or the next page (prepared beside it)
-        self.nx.next = self.ab13.val() + (self.n.val() << self.k_lg.val());
-        self.nx12.next = self.nx.val().get_bits::<12>(0);
-        self.pg.next = self.ab.val() & self.k_npmask.val();
-        self.pg1.next = self.pg.val() + self.k_page.val();
-        self.cur_nx.next = self.pg.val() | bit_cast::<A1, 12>(self.nx12.val());
-        if self.nx.val().get_bit(12) {
-            self.cur_nx.next = self.pg1.val() | bit_cast::<A1, 12>(self.nx12.val());
-        }
+        self.rb_pg.next = self.rb.q.val() - self.pgb.q.val();
+        self.rb_mx.next = self.rb.q.val() - self.k_mb_r.val();
+        self.pg_mx.next = self.pgb.q.val() - self.k_mb_r.val();
+        self.pgc.next = self.cur.q.val() & self.k_npmask.val();
+        self.pgc1.next = self.pgc.val() + self.k_page.val();
+        self.off12.next = self.cur.q.val().get_bits::<12>(0) + self.k_mb12.val();
+        self.cur_mx.next = self.pgc.val() | bit_cast::<A1, 12>(self.off12.val());
         // ---- the strobes of the beat at `baddr`: lane i iff lo <= baddr + i < hi
         self.strb.next = self.k_zero_b.val();
         self.lane.next = self.baddr.q.val();
@@ -539,14 +608,14 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
         self.s_ready.next = self.on.val() & (self.st.q.val() == self.k_idle.val());
         self.d_ready.next = self.w_in.val() & self.m_axi_wready.val();
         self.m_axi_awvalid.next = self.aw_v.val();
-        self.m_axi_awaddr.next = self.ab.val().get_bits::<A>(0);
-        self.m_axi_awlen.next = self.n_m1.val();
+        self.m_axi_awaddr.next = self.cur.q.val().get_bits::<A>(0);
+        self.m_axi_awlen.next = self.aw_len.val();
         self.m_axi_awsize.next = self.k_size.val();
         self.m_axi_awburst.next = self.k_incr.val();
         self.m_axi_wvalid.next = self.w_in.val() & self.d_valid.val();
         self.m_axi_wdata.next = self.d_data.val();
         self.m_axi_wstrb.next = self.strb.val();
-        self.m_axi_wlast.next = self.left.q.val() == self.k_one9.val();
+        self.m_axi_wlast.next = self.left.q.val() == self.k_zero8.val();
         self.m_axi_bready.next = self.b_rdy.val();
         self.m_valid.next = self.m_v.val();
         self.m_tag.next = self.tag.q.val();
@@ -577,9 +646,11 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
                 self.tag.d.next = self.s_tag.val();
                 self.lo.d.next = self.in_lo.val();
                 self.hi.d.next = self.in_hi.val();
-                self.cur.d.next = self.in_lo.val();
+                self.cur.d.next = self.in_lo.val() & self.k_align.val();
+                self.rb.d.next = self.in_rb.val();
+                self.pgb.d.next = self.in_pgb.val();
                 self.bytes.d.next = self.in_bytes.val();
-                self.clipped.d.next = self.in_bytes.val() != self.s_len.val();
+                self.clipped.d.next = self.in_clip.val();
                 self.resp.d.next = self.k_zero2.val();
                 self.st.d.next = self.k_drain.val();
                 if self.in_some.val() {
@@ -592,19 +663,28 @@ impl<const A: usize, const A1: usize, const L: usize, const B: usize, const D: u
                     self.ob.d.next = self.ob.q.val() + 1;
                 }
                 self.c_bursts.d.next = self.c_bursts.q.val() + 1;
-                self.baddr.d.next = self.ab.val();
-                self.left.d.next = self.n.val().get_bits::<9>(0);
-                self.cur.d.next = self.cur_nx.val();
+                self.baddr.d.next = self.cur.q.val();
+                self.left.d.next = self.aw_len.val();
+                self.fin.d.next = self.f_rem.val();
+                if self.f_pg.val() {
+                    self.cur.d.next = self.pgc1.val();
+                    self.rb.d.next = self.rb_pg.val();
+                    self.pgb.d.next = self.k_page_r.val();
+                } else {
+                    self.cur.d.next = self.cur_mx.val();
+                    self.rb.d.next = self.rb_mx.val();
+                    self.pgb.d.next = self.pg_mx.val();
+                }
                 self.st.d.next = self.k_w.val();
             }
         } else if self.st.q.val() == self.k_w.val() {
             if self.w_hs.val() {
                 self.c_beats.d.next = self.c_beats.q.val() + 1;
                 self.baddr.d.next = self.baddr.q.val() + (self.k_one.val() << self.k_lg.val());
-                self.left.d.next = self.left.q.val() - self.k_one9.val();
-                if self.left.q.val() == self.k_one9.val() {
+                self.left.d.next = self.left.q.val() - self.k_one8.val();
+                if self.left.q.val() == self.k_zero8.val() {
                     self.st.d.next = self.k_aw.val();
-                    if self.cur.q.val() >= self.hi.q.val() {
+                    if self.fin.q.val() {
                         self.st.d.next = self.k_drain.val();
                     }
                 }

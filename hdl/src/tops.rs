@@ -298,7 +298,7 @@ fn placement(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
     let module = "mrnic_placement";
     let w = placement_config();
-    let mut uut = crate::placement::PlacementWr::<64, 65, 16, 8, 64>::try_new(&w)?;
+    let mut uut = crate::placement::PlacementWr::<64, 65, 16, 17, 8, 64>::try_new(&w)?;
     uut.connect_all();
     let verilog = crate::verilog::generate(&uut, module)?;
     let ports = top_ports(&uut);

@@ -191,12 +191,14 @@ def test_corrupted_place_chk_vector_is_detected():
     print(f"[cocotb] corrupted place_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
-def _mutant_run(block: str, sim: str, preset: str, label: str, frm: str, to: str, testcase: str, *,
+def _mutant_run(block: str, sim: str, preset: str, mutant: str, testcase: str, *,
                 vec: tuple[int, int], env_seed: int, n_random: int) -> tuple[dict, str]:
     """Runs one cocotb testcase of `block` (on `sim`, at `preset`) on a copy of its generated
-    Verilog with `frm` replaced by `to` (one of the kit's mutants; `frm` must occur once),
-    with the vectors `vec` = (seed, cycles), and asserts that it failed. Returns the run's facts
-    and its failure messages."""
+    Verilog with the kit's mutant `mutant` applied (`mrnic mutants --block B`: its pattern
+    must occur once), with the vectors `vec` = (seed, cycles), and asserts that it failed.
+    Returns the run's facts and its failure messages."""
+    frm, to = runner.kit_mutant(block, mutant)
+    label = f"mutant-{block}-{mutant}"
     src, _ = runner.block(block, preset)
     good = src.read_text()
     assert good.count(frm) == 1, f"the mutant's pattern {frm!r} must occur once in {src}: update this test"
@@ -214,8 +216,7 @@ def test_corrupted_place_chk_result_is_detected():
     """The placement checks' replay can fail on the RTL: a copy of the generated Verilog whose
     region end compare is off by one (the kit's mutant region_end_off_by_one: a WRITE ending
     one byte past its region passes) must fail vector_replay at a result."""
-    facts, msg = _mutant_run("place_chk", "verilator", "tiny", "mutant-place_chk-region-end",
-                             "hi_ok = r_end$q <= r_bend$q;", "hi_ok = r_end$q <= r_bend$q + 65'h1;", "vector_replay",
+    facts, msg = _mutant_run("place_chk", "verilator", "tiny", "region_end_off_by_one", "vector_replay",
                              vec=(41, _n(20000)), env_seed=41, n_random=50)
     assert "differ from the golden model" in msg and "m_ok" in msg and "m_nak" in msg, msg
     print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
@@ -227,8 +228,7 @@ def test_corrupted_fbuf_release_is_detected():
     Verilog whose read side does not skip a refused frame (the kit's mutant
     refused_frame_not_skipped: its beats leave as the next frame's) must fail
     random_frames_backpressure at a received frame."""
-    facts, msg = _mutant_run("fbuf", "verilator", "tiny", "mutant-fbuf-refused-not-skipped",
-                             "            rp$d = d_end;", "            rp$d = rp$q;", "random_frames_backpressure",
+    facts, msg = _mutant_run("fbuf", "verilator", "tiny", "refused_frame_not_skipped", "random_frames_backpressure",
                              vec=(51, _n(2000)), env_seed=51, n_random=_n(100))
     assert "bytes received" in msg, msg
     print(f"[cocotb] fbuf refused-frame mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
@@ -242,8 +242,7 @@ def test_corrupted_realign_shift_is_detected():
     (the module runs on both): its build takes well under a second where a second Verilator
     build takes 16-29 s on the shared 2-core machine, which keeps `-k realign` well under a
     minute."""
-    facts, msg = _mutant_run("realign", "icarus", "tiny", "mutant-realign-shift-off-by-one",
-                             "w1 = w >> k_eight;", "w1 = w;", "random_backpressure",
+    facts, msg = _mutant_run("realign", "icarus", "tiny", "shift_off_by_one_byte", "random_backpressure",
                              vec=(71, _n(2000)), env_seed=71, n_random=_n(100))
     assert "differs from the reference" in msg and "m_axis_tdata" in msg, msg
     print(f"[cocotb] realign shift mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
@@ -254,17 +253,16 @@ def test_corrupted_placement_strobe_is_detected():
     """The placement unit's AxiRamWrite test can fail on the RTL: a copy of the generated
     Verilog whose last beat enables every lane (the kit's mutant last_beat_strobe_full: bytes
     past the command's end are written) must fail axi_ram_random_commands on the RAM's bytes."""
-    facts, msg = _mutant_run("placement", "verilator", "tiny", "mutant-placement-last-strobe",
-                             "m_axi_wstrb = strb;", "m_axi_wstrb = strb | {8{(left$q == k_one9) & (cur$q >= hi$q)}};",
-                             "axi_ram_random_commands", vec=(61, _n(2000)), env_seed=61, n_random=_n(100))
+    facts, msg = _mutant_run("placement", "verilator", "tiny", "last_beat_strobe_full", "axi_ram_random_commands",
+                             vec=(61, _n(2000)), env_seed=61, n_random=_n(100))
     assert "RAM bytes differ" in msg, msg
     print(f"[cocotb] placement last-strobe mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
-def _caught_mutant(label: str, frm: str, to: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
-    """`_mutant_run` on the SACK engine (Icarus, small preset; a mutant of
-    verif/tests/sack_diff.rs)."""
-    return _mutant_run("sack", "icarus", "small", label, frm, to, testcase, vec=(1, 600), env_seed=env_seed,
+def _caught_mutant(mutant: str, env_seed: int, env_cycles: int, testcase: str) -> tuple[dict, str]:
+    """`_mutant_run` on the SACK engine (Icarus, small preset; a kit mutant, as
+    verif/tests/sack_diff.rs runs them)."""
+    return _mutant_run("sack", "icarus", "small", mutant, testcase, vec=(1, 600), env_seed=env_seed,
                        n_random=env_cycles)
 
 
@@ -273,9 +271,7 @@ def test_random_test_catches_a_bug_seen_only_under_backpressure():
     """The randomized test can fail, and its backpressure matters: in a mutant whose stalled
     RAM-read stage re-reads with the input's connection instead of its own (a bug visible only
     while m_ready holds a beat), the scoreboard must report a beat that differs from Ref."""
-    # The same mutant as verif/tests/sack_diff.rs "stalled_stage_does_not_reread".
-    facts, msg = _caught_mutant("mutant-stall-reread", "ram_base$read_address = r0_conn$q;", "ram_base$read_address = s_conn;",
-                                6, 600, "random_backpressure")
+    facts, msg = _caught_mutant("stalled_stage_does_not_reread", 6, 600, "random_backpressure")
     assert "differs from the reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
     print(f"[cocotb] stall mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
@@ -284,20 +280,18 @@ def test_random_test_catches_a_bug_seen_only_under_backpressure():
 def test_directed_test_catches_an_engine_that_records_uncommitted_packets():
     """The directed test's uncommitted case can fail: in a mutant whose advance ignores
     s_commit, the uncommitted packet at the base advances the base."""
-    # The same mutant as verif/tests/sack_diff.rs "uncommitted_packet_advances_the_base".
-    facts, msg = _caught_mutant("mutant-uncommitted-recorded", "adv = iw & isb & ~hit & l_commit$q & ~l_clear$q;",
-                                "adv = iw & isb & ~hit & ~l_clear$q;", 7, 200, "directed_semantics")
+    facts, msg = _caught_mutant("uncommitted_packet_advances_the_base", 7, 200, "directed_semantics")
     assert "uncommitted at the base op 1" in msg and "commit=0" in msg and "m_base" in msg, msg
     print(f"[cocotb] uncommitted-recorded mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
-def _parser_mutant(label: str, frm: str, to: str, testcase: str, n_random: int) -> str:
-    """Runs one parser cocotb testcase (Icarus, small) on the generated Verilog with `frm`
-    replaced by `to` (a mutant of verif/src/blocks/parser) and asserts that it failed; returns
-    the failure messages."""
-    facts, msg = _mutant_run("parser", "icarus", "small", label, frm, to, testcase, vec=(12, 200), env_seed=12,
+def _parser_mutant(mutant: str, testcase: str, n_random: int) -> str:
+    """Runs one parser cocotb testcase (Icarus, small) on the generated Verilog with the kit's
+    mutant `mutant` (verif/src/blocks/parser) applied and asserts that it failed; returns the
+    failure messages."""
+    facts, msg = _mutant_run("parser", "icarus", "small", mutant, testcase, vec=(12, 200), env_seed=12,
                              n_random=n_random)
-    print(f"[cocotb] {label} caught by {testcase} in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+    print(f"[cocotb] {mutant} caught by {testcase} in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
     return msg
 
 
@@ -306,8 +300,7 @@ def test_random_frames_catch_a_parser_that_drops_a_record_not_taken():
     """The parser's randomized test can fail, and its backpressure matters: in the mutant
     record_dropped_when_not_ready the output register empties whether or not m_hdr_ready took
     the record, which only m_hdr_ready backpressure can show."""
-    msg = _parser_mutant("mutant-parser-record-dropped", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin",
-                         "random_frames_backpressure", 100)
+    msg = _parser_mutant("record_dropped_when_not_ready", "random_frames_backpressure", 100)
     assert "m_hdr" in msg and ("dropped before the offer was taken" in msg or "differs from the reference" in msg
                                or "expected but never seen" in msg), msg
 
@@ -318,5 +311,5 @@ def test_directed_frames_catch_a_parser_whose_mac_error_loses_its_priority():
     verif/src/blocks/parser (mac_error_loses_its_priority) a frame with tuser on a beat is given
     the bad-tkeep verdict; directed_frames must fail at the first such frame, naming it and both
     counters."""
-    msg = _parser_mutant("mutant-parser-mac-error-priority", "code_a = k_c25;", "code_a = k_c26;", "directed_frames", 50)
+    msg = _parser_mutant("mac_error_loses_its_priority", "directed_frames", 50)
     assert "tuser on beat 2" in msg and "stat_drop_mac_error +1" in msg and "stat_drop_bad_keep" in msg, msg

@@ -1,7 +1,7 @@
 // Properties of the DMA placement unit's write path, PlacementWr (hdl/src/placement.rs),
 // around its generated Verilog. verif/tests/formal.rs splices this text into the generated
 // top module @DUT@, just before its `endmodule`, so that the invariants can name its
-// registers (st$q, lo$q, hi$q, cur$q, baddr$q, left$q); the generated logic is not changed.
+// registers (st$q, lo$q, hi$q, cur$q, rb$q, pgb$q, fin$q, baddr$q, left$q); the generated logic is not changed.
 // It substitutes @A@ (address bits), @B@ (bytes per beat) and @MAXB@ (max_beats), and runs
 // SymbiYosys in mode prove (k-induction, Yices 2), the top module being @DUT@ itself
 // (every input free in every cycle; rst assumed in the first cycle only).
@@ -71,7 +71,14 @@
     always @* if (!f_init) begin
         assert ((st$q == 2'd0) == !f_busy);
         if (st$q != 2'd0) assert (lo$q == f_lo && hi$q == f_hi);
-        if (st$q == 2'd1) assert (cur$q < hi$q);
-        if (st$q == 2'd2) assert (baddr$q == f_beat && {1'b0, left$q} == {1'b0, f_left} && f_left != 9'd0);
+        // the next burst's state: cur B-aligned below hi, rb the bytes from cur to hi, pgb
+        // the bytes from cur to its page's end (in AW, and in W unless the burst is the last)
+        if (st$q == 2'd1 || (st$q == 2'd2 && !fin$q)) begin
+            assert ((cur$q & (FB - 1)) == 0 && cur$q < hi$q);
+            assert (rb$q == hi$q - cur$q);
+            assert (pgb$q == 4096 - (cur$q & 4095));
+        end
+        if (st$q == 2'd2 && !fin$q) assert (cur$q == f_beat + f_left * FB);
+        if (st$q == 2'd2) assert (baddr$q == f_beat && {1'b0, left$q} + 9'd1 == f_left && f_left != 9'd0);
         if (st$q == 2'd2) assert ((baddr$q & (FB - 1)) == 0);
     end

@@ -58,9 +58,9 @@ def check_tool(sim: str) -> None:
         raise ValueError(f"unknown simulator {sim!r} (verilator, icarus)")
 
 
-def mrnic(*args: str) -> None:
+def mrnic(*args: str) -> str:
     """`mrnic ARGS` through cargo (dev profile: `cargo test` has built it already), or the
-    binary named by MRNIC_BIN."""
+    binary named by MRNIC_BIN; returns its standard output."""
     if os.environ.get("MRNIC_BIN"):
         cmd = [os.environ["MRNIC_BIN"], *args]
     else:
@@ -71,6 +71,18 @@ def mrnic(*args: str) -> None:
     r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     if r.returncode != 0:
         pytest.fail(f"`{' '.join(cmd)}` failed ({r.returncode}) in {REPO}:\n{r.stdout}\n{r.stderr}", pytrace=False)
+    return r.stdout
+
+
+@functools.cache
+def kit_mutant(block_name: str, name: str) -> tuple[str, str]:
+    """The kit's mutant `name` of `block_name` (`mrnic mutants --block B`, the table the
+    differential test runs): the pattern in the generated Verilog and its replacement."""
+    rows = json.loads(mrnic("mutants", "--block", block_name))
+    for m in rows:
+        if m["name"] == name:
+            return m["from"], m["to"]
+    pytest.fail(f"{block_name} has no kit mutant {name!r} (it has: {', '.join(m['name'] for m in rows)})", pytrace=False)
 
 
 # One generation per preset / vector set per session, shared by all tests.
