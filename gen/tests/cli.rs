@@ -269,3 +269,29 @@ fn presets_and_budget_name_every_preset_and_refuse_what_does_not_fit() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("unknown device \"xc7\": the devices are ecp5-85f, up5k") && stdout(&o).is_empty(), "{}", stderr(&o));
 }
+
+/// `mrnic mutants` prints every kit mutant of a block as JSON (name, from, to), each pattern
+/// occurring once in the block's generated Verilog (what the cocotb mutant tests apply), and
+/// refuses an unknown block naming the known ones.
+#[test]
+fn mutants_lists_a_blocks_kit_mutants_whose_patterns_occur_once_and_refuses_unknown_blocks() {
+    let o = mrnic(&[&"mutants", &"--block", &"placement"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = rows.as_array().unwrap();
+    let want = mrnic_verif::blocks::block("placement").unwrap();
+    assert_eq!(rows.len(), (want.mutants)().len());
+    let dir = tmp("mutants-rtl");
+    let g = mrnic(&[&"vectors", &"--block", &"placement", &"--preset", &"core", &"--cycles", &"1", &"--out", &dir.join("v.jsonl"), &"--rtl", &dir]);
+    assert!(g.status.success(), "{}", stderr(&g));
+    let v = std::fs::read_to_string(dir.join("mrnic_placement.v")).unwrap();
+    for m in rows {
+        let (name, from, to) = (m["name"].as_str().unwrap(), m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
+        assert_eq!(v.matches(from).count(), 1, "{name}: {from:?}");
+        assert_ne!(from, to, "{name}");
+    }
+    assert!(rows.iter().any(|m| m["name"] == "burst_crosses_4k_by_one_beat"));
+    let bad = mrnic(&[&"mutants", &"--block", &"nope"]);
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("unknown block \"nope\"") && stderr(&bad).contains("placement"), "{}", stderr(&bad));
+}
