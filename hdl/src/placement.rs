@@ -28,18 +28,21 @@
 //! - sizes: const generics `A`, `A1` = A + 1, `L`, `R` = max(L + 1, 14), `B`, `D`; `max_beats` a constant
 //!   (localparams `k_maxb_m1`, `k_mb_r`), given to [`PlacementWr::try_new`].
 //!
-//! **FSM.** IDLE (`s_ready`) -> AW (one burst's address) -> W (its beats) -> AW ... ->
-//! DRAIN (completion once every burst's B has arrived) -> IDLE. The window is computed at
-//! the command's transfer in A + 1 bits (no wrap) and held in `lo`/`hi` (the strobes' bounds);
+//! **FSM.** IDLE (`s_ready`) -> WIN (the window) -> AW (one burst's address) -> W (its
+//! beats) -> AW ... -> DRAIN (completion once every burst's B has arrived) -> IDLE. The
+//! window is computed in A + 1 bits (no wrap) in two steps: at the command's transfer its two
+//! sums `addr + len`, `base + wlen` and the compares that need no sum (`cm_*`), in WIN the
+//! rest (one compare of registers, then selects), held in `lo`/`hi` (the strobes' bounds);
 //! the burst state is `cur` (the next burst's start, B-aligned), `rb` (bytes from `cur` to
 //! `hi`) and `pgb` (bytes from `cur` to its 4 KiB page's end), both R bits, and `fin` (the
 //! burst in W is the command's last); `baddr` is the current beat's aligned address, `left`
 //! its burst's beats left minus one, `ob` the bursts whose B is outstanding.
 //!
-//! **Latency** 4 for a one-beat write with the B response in the cycle after its W beat
-//! (`WR_LATENCY`); 1 for an empty command. **II**: one command at a time (the next is
-//! accepted in the cycle after the completion's transfer); per burst one AW cycle, then one
-//! cycle per beat: a burst of n beats takes n + 1 cycles with every ready high.
+//! **Latency** 5 for a one-beat write with the B response in the cycle after its W beat
+//! (`WR_LATENCY`); 2 for an empty command. **II**: one command at a time (the next is
+//! accepted in the cycle after the completion's transfer); one WIN cycle per command, then
+//! per burst one AW cycle and one cycle per beat: a burst of n beats takes n + 1 cycles with
+//! every ready high.
 //!
 //! **Combinational paths.** `d_valid -> m_axi_wvalid`, `m_axi_wready -> d_ready`,
 //! `d_data -> m_axi_wdata` (the data passes through); `rst` -> every valid and ready
@@ -58,7 +61,7 @@
 //! last W (the unit accepts a B whenever one is outstanding).
 //!
 //! **Reset** (`rst`): IDLE, `ob` 0, counters 0; a burst in flight is forgotten (reset the
-//! AXI slave with it).
+//! AXI slave with it). The command and window registers are data, not cleared.
 
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::placement_wr::WrConfig;
@@ -113,7 +116,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     pub stat_err_cmds: Signal<Out, Bits<32>>,
     pub stat_clipped: Signal<Out, Bits<32>>,
     // ---- registers
-    st: DFF<Bits<2>>,
+    st: DFF<Bits<3>>,
     tag: DFF<Bits<8>>,
     lo: DFF<Bits<A1>>,
     hi: DFF<Bits<A1>>,
@@ -123,6 +126,17 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     rb: DFF<Bits<R>>,
     pgb: DFF<Bits<R>>,
     fin: DFF<bool>,
+    // the command as taken (its window's sums and the compares that need no sum)
+    cm_a: DFF<Bits<A1>>,
+    cm_b: DFF<Bits<A1>>,
+    cm_e: DFF<Bits<A1>>,
+    cm_w: DFF<Bits<A1>>,
+    cm_len: DFF<Bits<L>>,
+    cm_wl: DFF<Bits<L>>,
+    cm_loa: DFF<bool>,
+    cm_bga: DFF<bool>,
+    cm_lenz: DFF<bool>,
+    cm_wlenz: DFF<bool>,
     ob: DFF<Bits<32>>,
     resp: DFF<Bits<2>>,
     bytes: DFF<Bits<L>>,
@@ -210,10 +224,11 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     b_hs: Signal<Local, bool>,
     m_v: Signal<Local, bool>,
     // ---- constants
-    k_idle: Constant<Bits<2>>,
-    k_aw: Constant<Bits<2>>,
-    k_w: Constant<Bits<2>>,
-    k_drain: Constant<Bits<2>>,
+    k_idle: Constant<Bits<3>>,
+    k_aw: Constant<Bits<3>>,
+    k_w: Constant<Bits<3>>,
+    k_drain: Constant<Bits<3>>,
+    k_win: Constant<Bits<3>>,
     k_top: Constant<Bits<A1>>,
     k_below: Constant<Bits<A1>>,
     k_align: Constant<Bits<A1>>,
@@ -319,6 +334,16 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             rb: Default::default(),
             pgb: Default::default(),
             fin: Default::default(),
+            cm_a: Default::default(),
+            cm_b: Default::default(),
+            cm_e: Default::default(),
+            cm_w: Default::default(),
+            cm_len: Default::default(),
+            cm_wl: Default::default(),
+            cm_loa: Default::default(),
+            cm_bga: Default::default(),
+            cm_lenz: Default::default(),
+            cm_wlenz: Default::default(),
             ob: Default::default(),
             resp: Default::default(),
             bytes: Default::default(),
@@ -402,6 +427,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             k_aw: Constant::new(1u64.into()),
             k_w: Constant::new(2u64.into()),
             k_drain: Constant::new(3u64.into()),
+            k_win: Constant::new(4u64.into()),
             k_top: Constant::new(Bits::<A1>::default().replace_bit(A, true)),
             k_below: Constant::new(!Bits::<A1>::default().replace_bit(A, true)),
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
@@ -435,85 +461,87 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
 impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, R, B, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_len, cm_wl, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
         self.in_end.next = self.in_addr.val() + bit_cast::<A1, L>(self.s_len.val());
         self.in_wend.next = self.in_base.val() + bit_cast::<A1, A>(self.s_wlen.val());
-        // lo = max(addr, base), hi = min(e, w, 2^A): every compare the selections and
-        // `in_some` need is taken in parallel from the inputs and the two sums (at most an
-        // add and a compare in series), then selected. x > 2^A is bit A and a non-zero rest
-        // (both sums are below 2^(A+1)); e > addr is len != 0, w > base is wlen != 0, and
-        // 2^A is above both addr and base.
+        // At the transfer: the window's two sums and the compares that need no sum, each one
+        // carry chain, registered (cm_*); the rest of the window is taken in WIN from them.
         self.lo_a.next = self.in_addr.val() > self.in_base.val();
-        self.hi_w.next = self.in_wend.val() < self.in_end.val();
-        self.e_top.next = ((self.in_end.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.in_end.val() & self.k_below.val()) != self.k_zero_a1.val());
-        self.w_top.next = ((self.in_wend.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.in_wend.val() & self.k_below.val()) != self.k_zero_a1.val());
+        self.len_nz.next = self.s_len.val() != self.k_zero_l.val();
+        self.wlen_nz.next = self.s_wlen.val() != self.k_zero_a.val();
+        self.b_gt_a.next = self.in_base.val() > self.in_addr.val();
+        // ---- in WIN, from the registered command: lo = max(addr, base), hi = min(e, w, 2^A).
+        // Every compare the selections and `in_some` need is one carry chain on registers,
+        // in parallel, then selected. x > 2^A is bit A and a non-zero rest (both sums are
+        // below 2^(A+1)); e > addr is len != 0, w > base is wlen != 0, and 2^A is above both
+        // addr and base.
+        self.hi_w.next = self.cm_w.q.val() < self.cm_e.q.val();
+        self.e_top.next = ((self.cm_e.q.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.cm_e.q.val() & self.k_below.val()) != self.k_zero_a1.val());
+        self.w_top.next = ((self.cm_w.q.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.cm_w.q.val() & self.k_below.val()) != self.k_zero_a1.val());
         self.hi_t.next = self.e_top.val();
         if self.hi_w.val() {
             self.hi_t.next = self.w_top.val();
         }
-        self.in_lo.next = self.in_base.val();
-        if self.lo_a.val() {
-            self.in_lo.next = self.in_addr.val();
+        self.in_lo.next = self.cm_b.q.val();
+        if self.cm_loa.q.val() {
+            self.in_lo.next = self.cm_a.q.val();
         }
-        self.in_hi.next = self.in_end.val();
+        self.in_hi.next = self.cm_e.q.val();
         if self.hi_w.val() {
-            self.in_hi.next = self.in_wend.val();
+            self.in_hi.next = self.cm_w.q.val();
         }
         if self.hi_t.val() {
             self.in_hi.next = self.k_top.val();
         }
-        self.e_gt_b.next = self.in_end.val() > self.in_base.val();
-        self.w_gt_a.next = self.in_wend.val() > self.in_addr.val();
-        self.len_nz.next = self.s_len.val() != self.k_zero_l.val();
-        self.wlen_nz.next = self.s_wlen.val() != self.k_zero_a.val();
+        self.e_gt_b.next = self.cm_e.q.val() > self.cm_b.q.val();
+        self.w_gt_a.next = self.cm_w.q.val() > self.cm_a.q.val();
         self.in_some.next = true;
         if !self.hi_t.val() {
             if self.hi_w.val() {
-                self.in_some.next = self.wlen_nz.val();
-                if self.lo_a.val() {
+                self.in_some.next = self.cm_wlenz.q.val();
+                if self.cm_loa.q.val() {
                     self.in_some.next = self.w_gt_a.val();
                 }
             } else {
                 self.in_some.next = self.e_gt_b.val();
-                if self.lo_a.val() {
-                    self.in_some.next = self.len_nz.val();
+                if self.cm_loa.q.val() {
+                    self.in_some.next = self.cm_lenz.q.val();
                 }
             }
         }
         // bytes < 2^L: the low L bits of the difference are the difference; each operand's
         // low L bits are selected by the same flags (2^A's are zero, L <= A)
-        self.a_l.next = self.s_addr.val().get_bits::<L>(0);
-        self.b_l.next = self.s_base.val().get_bits::<L>(0);
-        self.e_l.next = self.in_end.val().get_bits::<L>(0);
-        self.w_l.next = self.in_wend.val().get_bits::<L>(0);
+        self.a_l.next = self.cm_a.q.val().get_bits::<L>(0);
+        self.b_l.next = self.cm_b.q.val().get_bits::<L>(0);
+        self.e_l.next = self.cm_e.q.val().get_bits::<L>(0);
+        self.w_l.next = self.cm_w.q.val().get_bits::<L>(0);
         self.d_eb.next = self.e_l.val() - self.b_l.val();
         self.d_wa.next = self.w_l.val() - self.a_l.val();
         self.d_ta.next = self.k_zero_l.val() - self.a_l.val();
         self.d_tb.next = self.k_zero_l.val() - self.b_l.val();
         if self.hi_t.val() {
             self.in_diff.next = self.d_tb.val();
-            if self.lo_a.val() {
+            if self.cm_loa.q.val() {
                 self.in_diff.next = self.d_ta.val();
             }
         } else if self.hi_w.val() {
-            self.in_diff.next = self.s_wlen.val().get_bits::<L>(0);
-            if self.lo_a.val() {
+            self.in_diff.next = self.cm_wl.q.val();
+            if self.cm_loa.q.val() {
                 self.in_diff.next = self.d_wa.val();
             }
         } else {
             self.in_diff.next = self.d_eb.val();
-            if self.lo_a.val() {
-                self.in_diff.next = self.s_len.val();
+            if self.cm_loa.q.val() {
+                self.in_diff.next = self.cm_len.q.val();
             }
         }
         // clipped (bytes != len): hi <= e and lo >= addr, so bytes = len iff something is
         // written, lo = addr (base <= addr) and hi = e (e <= w and e <= 2^A). From the flags,
         // with no difference in series.
-        self.b_gt_a.next = self.in_base.val() > self.in_addr.val();
-        self.in_clip.next = self.len_nz.val() & (!self.in_some.val() | self.b_gt_a.val() | self.hi_w.val() | self.e_top.val());
+        self.in_clip.next = self.cm_lenz.q.val() & (!self.in_some.val() | self.cm_bga.q.val() | self.hi_w.val() | self.e_top.val());
         self.in_bytes.next = self.k_zero_l.val();
         if self.in_some.val() {
             self.in_bytes.next = self.in_diff.val();
@@ -524,10 +552,10 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         // end. Both are exact in R bits, so R-bit differences of the operands' low bits give
         // them: six candidates for rb (hi: end e, window end w, 2^A; lo: addr or base) and two
         // for pgb, in parallel, selected by the window's flags.
-        self.a_al.next = self.in_addr.val().get_bits::<R>(0) & self.k_align_r.val();
-        self.b_al.next = self.in_base.val().get_bits::<R>(0) & self.k_align_r.val();
-        self.e_r.next = self.in_end.val().get_bits::<R>(0);
-        self.w_r.next = self.in_wend.val().get_bits::<R>(0);
+        self.a_al.next = self.cm_a.q.val().get_bits::<R>(0) & self.k_align_r.val();
+        self.b_al.next = self.cm_b.q.val().get_bits::<R>(0) & self.k_align_r.val();
+        self.e_r.next = self.cm_e.q.val().get_bits::<R>(0);
+        self.w_r.next = self.cm_w.q.val().get_bits::<R>(0);
         self.r_ea.next = self.e_r.val() - self.a_al.val();
         self.r_eb.next = self.e_r.val() - self.b_al.val();
         self.r_wa.next = self.w_r.val() - self.a_al.val();
@@ -536,24 +564,24 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         self.r_tb.next = self.k_top_r.val() - self.b_al.val();
         if self.hi_t.val() {
             self.in_rb.next = self.r_tb.val();
-            if self.lo_a.val() {
+            if self.cm_loa.q.val() {
                 self.in_rb.next = self.r_ta.val();
             }
         } else if self.hi_w.val() {
             self.in_rb.next = self.r_wb.val();
-            if self.lo_a.val() {
+            if self.cm_loa.q.val() {
                 self.in_rb.next = self.r_wa.val();
             }
         } else {
             self.in_rb.next = self.r_eb.val();
-            if self.lo_a.val() {
+            if self.cm_loa.q.val() {
                 self.in_rb.next = self.r_ea.val();
             }
         }
         self.pg_a.next = self.k_page_r.val() - (self.a_al.val() & self.k_pmask_r.val());
         self.pg_b.next = self.k_page_r.val() - (self.b_al.val() & self.k_pmask_r.val());
         self.in_pgb.next = self.pg_b.val();
-        if self.lo_a.val() {
+        if self.cm_loa.q.val() {
             self.in_pgb.next = self.pg_a.val();
         }
         // ---- the burst at `cur` (B-aligned; meaningful in AW, where rb >= 1): the smallest
@@ -644,18 +672,30 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         if self.st.q.val() == self.k_idle.val() {
             if self.s_valid.val() {
                 self.tag.d.next = self.s_tag.val();
-                self.lo.d.next = self.in_lo.val();
-                self.hi.d.next = self.in_hi.val();
-                self.cur.d.next = self.in_lo.val() & self.k_align.val();
-                self.rb.d.next = self.in_rb.val();
-                self.pgb.d.next = self.in_pgb.val();
-                self.bytes.d.next = self.in_bytes.val();
-                self.clipped.d.next = self.in_clip.val();
+                self.cm_a.d.next = self.in_addr.val();
+                self.cm_b.d.next = self.in_base.val();
+                self.cm_e.d.next = self.in_end.val();
+                self.cm_w.d.next = self.in_wend.val();
+                self.cm_len.d.next = self.s_len.val();
+                self.cm_wl.d.next = self.s_wlen.val().get_bits::<L>(0);
+                self.cm_loa.d.next = self.lo_a.val();
+                self.cm_bga.d.next = self.b_gt_a.val();
+                self.cm_lenz.d.next = self.len_nz.val();
+                self.cm_wlenz.d.next = self.wlen_nz.val();
                 self.resp.d.next = self.k_zero2.val();
-                self.st.d.next = self.k_drain.val();
-                if self.in_some.val() {
-                    self.st.d.next = self.k_aw.val();
-                }
+                self.st.d.next = self.k_win.val();
+            }
+        } else if self.st.q.val() == self.k_win.val() {
+            self.lo.d.next = self.in_lo.val();
+            self.hi.d.next = self.in_hi.val();
+            self.cur.d.next = self.in_lo.val() & self.k_align.val();
+            self.rb.d.next = self.in_rb.val();
+            self.pgb.d.next = self.in_pgb.val();
+            self.bytes.d.next = self.in_bytes.val();
+            self.clipped.d.next = self.in_clip.val();
+            self.st.d.next = self.k_drain.val();
+            if self.in_some.val() {
+                self.st.d.next = self.k_aw.val();
             }
         } else if self.st.q.val() == self.k_aw.val() {
             if self.m_axi_awready.val() {

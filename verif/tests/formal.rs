@@ -153,7 +153,7 @@ fn placement_formal_verilog(module: &str) -> String {
 /// The generated Verilog with the properties spliced into its top module.
 fn placement_with_props(verilog: &str, module: &str) -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/formal/placement_wr.sv");
-    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", module).replace("@A@", "14").replace("@B@", "4").replace("@MAXB@", "4");
+    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", module).replace("@A@", "14").replace("@L@", "8").replace("@B@", "4").replace("@MAXB@", "4");
     let end = format!("endmodule // {module}\n");
     assert_eq!(verilog.matches(&end).count(), 1, "one end of the top module");
     verilog.replacen(&end, &format!("{props}\n{end}"), 1)
@@ -165,7 +165,7 @@ const PLACEMENT_NO_PROPS: &str = "// the properties are spliced into design.v\n"
 fn placement_wstrb_never_enables_a_byte_outside_the_checked_window_and_bursts_never_cross_4k_proven() {
     let m = "mrnic_fplace";
     let v = placement_with_props(&placement_formal_verilog(m), m);
-    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 4);
+    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 5);
     assert!(p.passed, "PlacementWr: the proof fails:\n{}", p.log);
 }
 
@@ -181,7 +181,7 @@ fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_
     let page = mrnic_verif::blocks::placement::mutants().into_iter().find(|m| m.name == "burst_crosses_4k_by_one_beat").expect("the kit's burst_crosses_4k_by_one_beat mutant");
     let cross = page.apply(&v).unwrap_or_else(|e| panic!("{e}"));
     for (label, bad) in [("placement_broken_strobe", strobe), ("placement_broken_4k", cross)] {
-        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 4);
+        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 5);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");
         // a real counterexample from reset (the base case), not only a failed induction step
         assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);

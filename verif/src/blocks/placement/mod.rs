@@ -224,13 +224,13 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // awlen = beats instead of beats - 1
     ("burst_length_plus_one", "m_axi_awlen = aw_len;", "m_axi_awlen = aw_len + k_one8;"),
     // the checked window's end is not applied (only the command's own end)
-    ("window_end_ignored", "hi_w = in_wend < in_end;", "hi_w = 1'b0;"),
+    ("window_end_ignored", "hi_w = cm_w$q < cm_e$q;", "hi_w = 1'b0;"),
     // the checked window's base is not applied
     ("window_base_ignored", "lo_a = in_addr > in_base;", "lo_a = 1'b1;"),
     // the 2^A end of the address space is not applied
     ("top_of_address_space_ignored", "        hi_t = e_top;\n        if (hi_w) begin\n            hi_t = w_top;\n        end", "        hi_t = 1'b0;"),
     // the clipped flag misses a window base above the address (its bytes are still right)
-    ("clip_flag_ignores_the_window_base", "in_clip = len_nz & (~in_some | b_gt_a | hi_w | e_top);", "in_clip = len_nz & (~in_some | hi_w | e_top);"),
+    ("clip_flag_ignores_the_window_base", "in_clip = cm_lenz$q & (~in_some | cm_bga$q | hi_w | e_top);", "in_clip = cm_lenz$q & (~in_some | hi_w | e_top);"),
     // a non-OKAY bresp is counted but not reported
     ("bresp_error_not_reported", "resp$d = m_axi_bresp;", "resp$d = k_zero2;"),
     // the completion does not wait for the B responses
