@@ -38,7 +38,9 @@ logs="$root/target/cocotb-logs"
 mkdir -p "$logs"
 pids=()
 for k in 0 1; do
-  MRNIC_COCOTB_SHARD="$k/2" nice -n 10 python -m pytest verif/cocotb -q -p no:cacheprovider >"$logs/shard-$k.log" 2>&1 &
+  # --durations: each shard's log ends with its slowest tests (the shards are CI's longest
+  # step, so this is where to look first when it grows).
+  MRNIC_COCOTB_SHARD="$k/2" nice -n 10 python -m pytest verif/cocotb -q -p no:cacheprovider --durations=12 >"$logs/shard-$k.log" 2>&1 &
   pids+=($!)
 done
 # An early exit (a failed step below) stops the shards too.

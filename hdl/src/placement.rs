@@ -139,8 +139,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     cm_wlenz: DFF<bool>,
     ob: DFF<Bits<32>>,
     resp: DFF<Bits<2>>,
-    bytes: DFF<Bits<L>>,
-    clipped: DFF<bool>,
+    some: DFF<bool>,
     c_cmds: DFF<Bits<32>>,
     c_bursts: DFF<Bits<32>>,
     c_beats: DFF<Bits<32>>,
@@ -154,10 +153,12 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     in_wend: Signal<Local, Bits<A1>>,
     in_lo: Signal<Local, Bits<A1>>,
     in_hi: Signal<Local, Bits<A1>>,
-    in_diff: Signal<Local, Bits<L>>,
-    in_bytes: Signal<Local, Bits<L>>,
     in_some: Signal<Local, bool>,
-    in_clip: Signal<Local, bool>,
+    // the completion's byte count and clipped flag, from registers
+    o_diff: Signal<Local, Bits<L>>,
+    o_bytes: Signal<Local, Bits<L>>,
+    hi_ne_e: Signal<Local, bool>,
+    o_clip: Signal<Local, bool>,
     b_gt_a: Signal<Local, bool>,
     // the window's candidates, compared in parallel (hi: end e, window end w or 2^A; lo:
     // addr or base)
@@ -170,14 +171,6 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     w_gt_a: Signal<Local, bool>,
     len_nz: Signal<Local, bool>,
     wlen_nz: Signal<Local, bool>,
-    a_l: Signal<Local, Bits<L>>,
-    b_l: Signal<Local, Bits<L>>,
-    e_l: Signal<Local, Bits<L>>,
-    w_l: Signal<Local, Bits<L>>,
-    d_eb: Signal<Local, Bits<L>>,
-    d_wa: Signal<Local, Bits<L>>,
-    d_ta: Signal<Local, Bits<L>>,
-    d_tb: Signal<Local, Bits<L>>,
     // the burst state's initial values, six candidates in parallel (hi - lo aligned)
     a_al: Signal<Local, Bits<R>>,
     b_al: Signal<Local, Bits<R>>,
@@ -346,8 +339,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             cm_wlenz: Default::default(),
             ob: Default::default(),
             resp: Default::default(),
-            bytes: Default::default(),
-            clipped: Default::default(),
+            some: Default::default(),
             c_cmds: Default::default(),
             c_bursts: Default::default(),
             c_beats: Default::default(),
@@ -360,10 +352,11 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             in_wend: Default::default(),
             in_lo: Default::default(),
             in_hi: Default::default(),
-            in_diff: Default::default(),
-            in_bytes: Default::default(),
             in_some: Default::default(),
-            in_clip: Default::default(),
+            o_diff: Default::default(),
+            o_bytes: Default::default(),
+            hi_ne_e: Default::default(),
+            o_clip: Default::default(),
             b_gt_a: Default::default(),
             lo_a: Default::default(),
             hi_w: Default::default(),
@@ -374,14 +367,6 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             w_gt_a: Default::default(),
             len_nz: Default::default(),
             wlen_nz: Default::default(),
-            a_l: Default::default(),
-            b_l: Default::default(),
-            e_l: Default::default(),
-            w_l: Default::default(),
-            d_eb: Default::default(),
-            d_wa: Default::default(),
-            d_ta: Default::default(),
-            d_tb: Default::default(),
             a_al: Default::default(),
             b_al: Default::default(),
             e_r: Default::default(),
@@ -461,7 +446,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
 impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, R, B, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_len, cm_wl, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, bytes, clipped, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_len, cm_wl, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
@@ -511,40 +496,6 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
                     self.in_some.next = self.cm_lenz.q.val();
                 }
             }
-        }
-        // bytes < 2^L: the low L bits of the difference are the difference; each operand's
-        // low L bits are selected by the same flags (2^A's are zero, L <= A)
-        self.a_l.next = self.cm_a.q.val().get_bits::<L>(0);
-        self.b_l.next = self.cm_b.q.val().get_bits::<L>(0);
-        self.e_l.next = self.cm_e.q.val().get_bits::<L>(0);
-        self.w_l.next = self.cm_w.q.val().get_bits::<L>(0);
-        self.d_eb.next = self.e_l.val() - self.b_l.val();
-        self.d_wa.next = self.w_l.val() - self.a_l.val();
-        self.d_ta.next = self.k_zero_l.val() - self.a_l.val();
-        self.d_tb.next = self.k_zero_l.val() - self.b_l.val();
-        if self.hi_t.val() {
-            self.in_diff.next = self.d_tb.val();
-            if self.cm_loa.q.val() {
-                self.in_diff.next = self.d_ta.val();
-            }
-        } else if self.hi_w.val() {
-            self.in_diff.next = self.cm_wl.q.val();
-            if self.cm_loa.q.val() {
-                self.in_diff.next = self.d_wa.val();
-            }
-        } else {
-            self.in_diff.next = self.d_eb.val();
-            if self.cm_loa.q.val() {
-                self.in_diff.next = self.cm_len.q.val();
-            }
-        }
-        // clipped (bytes != len): hi <= e and lo >= addr, so bytes = len iff something is
-        // written, lo = addr (base <= addr) and hi = e (e <= w and e <= 2^A). From the flags,
-        // with no difference in series.
-        self.in_clip.next = self.cm_lenz.q.val() & (!self.in_some.val() | self.cm_bga.q.val() | self.hi_w.val() | self.e_top.val());
-        self.in_bytes.next = self.k_zero_l.val();
-        if self.in_some.val() {
-            self.in_bytes.next = self.in_diff.val();
         }
         // ---- the burst state at the command: rb = hi - (lo aligned down to B), the bytes
         // from the first burst's start to hi (1 ..= 2^L - 1 + B - 1 < 2^R when the command
@@ -615,6 +566,18 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         self.pgc1.next = self.pgc.val() + self.k_page.val();
         self.off12.next = self.cur.q.val().get_bits::<12>(0) + self.k_mb12.val();
         self.cur_mx.next = self.pgc.val() | bit_cast::<A1, 12>(self.off12.val());
+        // ---- the completion's bytes and clipped flag, from the registers WIN wrote (read in
+        // DRAIN only, so nothing of them is in WIN's cycle): bytes = hi - lo when something is
+        // written (< 2^L: the low L bits of the difference); clipped (bytes != len): hi <= e
+        // and lo >= addr, so bytes = len iff something is written, lo = addr (base <= addr)
+        // and hi = e.
+        self.o_diff.next = self.hi.q.val().get_bits::<L>(0) - self.lo.q.val().get_bits::<L>(0);
+        self.o_bytes.next = self.k_zero_l.val();
+        if self.some.q.val() {
+            self.o_bytes.next = self.o_diff.val();
+        }
+        self.hi_ne_e.next = self.hi.q.val() != self.cm_e.q.val();
+        self.o_clip.next = self.cm_lenz.q.val() & (!self.some.q.val() | self.cm_bga.q.val() | self.hi_ne_e.val());
         // ---- the strobes of the beat at `baddr`: lane i iff lo <= baddr + i < hi
         self.strb.next = self.k_zero_b.val();
         self.lane.next = self.baddr.q.val();
@@ -648,8 +611,8 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         self.m_valid.next = self.m_v.val();
         self.m_tag.next = self.tag.q.val();
         self.m_resp.next = self.resp.q.val();
-        self.m_clipped.next = self.clipped.q.val();
-        self.m_bytes.next = self.bytes.q.val();
+        self.m_clipped.next = self.o_clip.val();
+        self.m_bytes.next = self.o_bytes.val();
         self.stat_cmds.next = self.c_cmds.q.val();
         self.stat_bursts.next = self.c_bursts.q.val();
         self.stat_beats.next = self.c_beats.q.val();
@@ -691,8 +654,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             self.cur.d.next = self.in_lo.val() & self.k_align.val();
             self.rb.d.next = self.in_rb.val();
             self.pgb.d.next = self.in_pgb.val();
-            self.bytes.d.next = self.in_bytes.val();
-            self.clipped.d.next = self.in_clip.val();
+            self.some.d.next = self.in_some.val();
             self.st.d.next = self.k_drain.val();
             if self.in_some.val() {
                 self.st.d.next = self.k_aw.val();
@@ -734,7 +696,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             if self.resp.q.val() != self.k_zero2.val() {
                 self.c_err_cmds.d.next = self.c_err_cmds.q.val() + 1;
             }
-            if self.clipped.q.val() {
+            if self.o_clip.val() {
                 self.c_clipped.d.next = self.c_clipped.q.val() + 1;
             }
             self.st.d.next = self.k_idle.val();

@@ -230,7 +230,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the 2^A end of the address space is not applied
     ("top_of_address_space_ignored", "        hi_t = e_top;\n        if (hi_w) begin\n            hi_t = w_top;\n        end", "        hi_t = 1'b0;"),
     // the clipped flag misses a window base above the address (its bytes are still right)
-    ("clip_flag_ignores_the_window_base", "in_clip = cm_lenz$q & (~in_some | cm_bga$q | hi_w | e_top);", "in_clip = cm_lenz$q & (~in_some | hi_w | e_top);"),
+    ("clip_flag_ignores_the_window_base", "o_clip = cm_lenz$q & (~some$q | cm_bga$q | hi_ne_e);", "o_clip = cm_lenz$q & (~some$q | hi_ne_e);"),
     // a non-OKAY bresp is counted but not reported
     ("bresp_error_not_reported", "resp$d = m_axi_bresp;", "resp$d = k_zero2;"),
     // the completion does not wait for the B responses
