@@ -52,9 +52,12 @@
 //! `max_beats`·B are multiples of B, so comparing bytes compares beats), and awlen and every
 //! next value (`cur`: the next page or `cur` + `max_beats`·B in the page; `rb`, `pgb`) are
 //! one of candidates computed beside the compares from the same registers. The initial `rb`
-//! and `pgb` are selected from six and two R-bit candidates taken in parallel at the command,
-//! by the window's flags. Until 2026-12-04 the burst was five 65-bit carry chains in series
-//! (41.5 MHz on ECP5), until 2026-12-06 a 9-bit difference, two minimums and an add (49 MHz).
+//! and `pgb` are selected in WIN from six and two R-bit candidates taken in parallel, by the
+//! window's flags. The window itself is split at a register (WIN): the transfer's cycle holds
+//! the two sums, WIN one compare of registers and the selects. The completion's `m_bytes`
+//! (`hi - lo`, 16 bits) and `m_clipped` are read from registers in DRAIN. Until 2026-12-04
+//! the burst was five 65-bit carry chains in series (41.5 MHz on ECP5), until 2026-12-06 a
+//! 9-bit difference, two minimums and an add (49 MHz); now 100.1 MHz (docs/blocks/placement.md).
 //!
 //! **Hazards.** None: one command at a time, no state kept across commands but the
 //! counters. The AXI rules the unit relies on from the slave: a B only after its burst's
