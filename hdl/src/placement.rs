@@ -134,8 +134,6 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     cm_b: DFF<Bits<A1>>,
     cm_e: DFF<Bits<A1>>,
     cm_w: DFF<Bits<A1>>,
-    cm_len: DFF<Bits<L>>,
-    cm_wl: DFF<Bits<L>>,
     cm_loa: DFF<bool>,
     cm_bga: DFF<bool>,
     cm_lenz: DFF<bool>,
@@ -149,7 +147,8 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     c_bresp_err: DFF<Bits<32>>,
     c_err_cmds: DFF<Bits<32>>,
     c_clipped: DFF<Bits<32>>,
-    // ---- command window (combinational, at the transfer)
+    // ---- command window: the sums and sum-free compares at the transfer (in_addr .. in_wend,
+    // lo_a, b_gt_a, len_nz, wlen_nz), the rest in WIN from the cm_* registers
     in_addr: Signal<Local, Bits<A1>>,
     in_end: Signal<Local, Bits<A1>>,
     in_base: Signal<Local, Bits<A1>>,
@@ -334,8 +333,6 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             cm_b: Default::default(),
             cm_e: Default::default(),
             cm_w: Default::default(),
-            cm_len: Default::default(),
-            cm_wl: Default::default(),
             cm_loa: Default::default(),
             cm_bga: Default::default(),
             cm_lenz: Default::default(),
@@ -449,7 +446,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
 impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, R, B, D> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_len, cm_wl, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
@@ -642,8 +639,6 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
                 self.cm_b.d.next = self.in_base.val();
                 self.cm_e.d.next = self.in_end.val();
                 self.cm_w.d.next = self.in_wend.val();
-                self.cm_len.d.next = self.s_len.val();
-                self.cm_wl.d.next = self.s_wlen.val().get_bits::<L>(0);
                 self.cm_loa.d.next = self.lo_a.val();
                 self.cm_bga.d.next = self.b_gt_a.val();
                 self.cm_lenz.d.next = self.len_nz.val();

@@ -1,9 +1,9 @@
 // Properties of the DMA placement unit's write path, PlacementWr (hdl/src/placement.rs),
 // around its generated Verilog. verif/tests/formal.rs splices this text into the generated
 // top module @DUT@, just before its `endmodule`, so that the invariants can name its
-// registers (st$q, cm_*$q, lo$q, hi$q, cur$q, rb$q, pgb$q, fin$q, baddr$q, left$q); the generated logic is not changed.
-// It substitutes @A@ (address bits), @L@ (length bits), @B@ (bytes per beat) and @MAXB@
-// (max_beats), and runs
+// registers (st$q, cm_*$q, lo$q, hi$q, cur$q, rb$q, pgb$q, fin$q, baddr$q, left$q); the
+// generated logic is not changed.
+// It substitutes @A@ (address bits), @B@ (bytes per beat) and @MAXB@ (max_beats), and runs
 // SymbiYosys in mode prove (k-induction, Yices 2), the top module being @DUT@ itself
 // (every input free in every cycle; rst assumed in the first cycle only).
 //
@@ -70,24 +70,23 @@
     always @* if (!f_init && m_axi_wvalid) assert (m_axi_wlast == (f_left == 9'd1));
     // the invariants (proven too)
     always @* if (!f_init) begin
-        assert ((st$q == 2'd0) == !f_busy);
+        assert ((st$q == 3'd0) == !f_busy);
         // WIN (4): the command as taken, its sums and the compares that need none
         if (st$q == 3'd4) begin
             assert (cm_a$q == f_cb && cm_e$q == f_ce && cm_b$q == f_wb && cm_w$q == f_we);
             assert (cm_loa$q == (f_cb > f_wb) && cm_bga$q == (f_wb > f_cb));
             assert (cm_lenz$q == (f_ce != f_cb) && cm_wlenz$q == (f_we != f_wb));
-            assert ({1'b0, cm_len$q} == f_ce - f_cb && cm_wl$q == f_we[@L@-1:0] - f_wb[@L@-1:0]);
         end
         if (st$q != 3'd0 && st$q != 3'd4) assert (lo$q == f_lo && hi$q == f_hi);
         assert (st$q <= 3'd4);
         // the next burst's state: cur B-aligned below hi, rb the bytes from cur to hi, pgb
         // the bytes from cur to its page's end (in AW, and in W unless the burst is the last)
-        if (st$q == 2'd1 || (st$q == 2'd2 && !fin$q)) begin
+        if (st$q == 3'd1 || (st$q == 3'd2 && !fin$q)) begin
             assert ((cur$q & (FB - 1)) == 0 && cur$q < hi$q);
             assert (rb$q == hi$q - cur$q);
             assert (pgb$q == 4096 - (cur$q & 4095));
         end
-        if (st$q == 2'd2 && !fin$q) assert (cur$q == f_beat + f_left * FB);
-        if (st$q == 2'd2) assert (baddr$q == f_beat && {1'b0, left$q} + 9'd1 == f_left && f_left != 9'd0);
-        if (st$q == 2'd2) assert ((baddr$q & (FB - 1)) == 0);
+        if (st$q == 3'd2 && !fin$q) assert (cur$q == f_beat + f_left * FB);
+        if (st$q == 3'd2) assert (baddr$q == f_beat && {1'b0, left$q} + 9'd1 == f_left && f_left != 9'd0);
+        if (st$q == 3'd2) assert ((baddr$q & (FB - 1)) == 0);
     end

@@ -153,7 +153,7 @@ fn placement_formal_verilog(module: &str) -> String {
 /// The generated Verilog with the properties spliced into its top module.
 fn placement_with_props(verilog: &str, module: &str) -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/formal/placement_wr.sv");
-    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", module).replace("@A@", "14").replace("@L@", "8").replace("@B@", "4").replace("@MAXB@", "4");
+    let props = std::fs::read_to_string(path).unwrap().replace("@DUT@", module).replace("@A@", "14").replace("@B@", "4").replace("@MAXB@", "4");
     let end = format!("endmodule // {module}\n");
     assert_eq!(verilog.matches(&end).count(), 1, "one end of the top module");
     verilog.replacen(&end, &format!("{props}\n{end}"), 1)

@@ -264,7 +264,6 @@ pub struct WrShell {
     pub cfg: WrConfig,
     pub st: WrState,
     cmd: WrCmd,
-    tag: u8,
     lo: u128,
     hi: u128,
     cur: u128,
@@ -280,7 +279,7 @@ pub struct WrShell {
 
 impl WrShell {
     pub fn new(cfg: WrConfig) -> Self {
-        Self { cfg, st: WrState::Idle, cmd: WrCmd::default(), tag: 0, lo: 0, hi: 0, cur: 0, baddr: 0, left: 0, outstanding: 0, resp: 0, bytes: 0, clipped: false, stats: WrStats::default() }
+        Self { cfg, st: WrState::Idle, cmd: WrCmd::default(), lo: 0, hi: 0, cur: 0, baddr: 0, left: 0, outstanding: 0, resp: 0, bytes: 0, clipped: false, stats: WrStats::default() }
     }
 
     /// The outputs of a cycle with inputs `i` (before its edge).
@@ -293,7 +292,7 @@ impl WrShell {
         });
         let in_w = on && self.st == WrState::W;
         let w = (in_w && i.d_valid).then(|| W { data: i.d_data, strb: beat_strobes(&self.cfg, self.baddr, self.lo, self.hi), last: self.left == 1 });
-        let m = (on && self.st == WrState::Drain && self.outstanding == 0).then_some(WrDone { tag: self.tag, resp: self.resp, clipped: self.clipped, bytes: self.bytes });
+        let m = (on && self.st == WrState::Drain && self.outstanding == 0).then_some(WrDone { tag: self.cmd.tag, resp: self.resp, clipped: self.clipped, bytes: self.bytes });
         WrOutputs { s_ready: on && self.st == WrState::Idle, aw, w, d_ready: in_w && i.w_ready, b_ready: on && self.outstanding != 0, m, stats: self.stats }
     }
 
@@ -320,7 +319,6 @@ impl WrShell {
             WrState::Idle => {
                 if i.s_valid {
                     self.cmd = i.s;
-                    self.tag = i.s.tag;
                     self.resp = 0;
                     self.st = WrState::Win;
                 }
