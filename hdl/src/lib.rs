@@ -5,6 +5,7 @@
 pub use mrnic_model;
 pub use rust_hdl;
 
+pub mod ackgen;
 pub mod fbuf;
 pub mod parser;
 pub mod path;

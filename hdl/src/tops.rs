@@ -435,6 +435,51 @@ fn place_chk(cfg: &Config) -> Result<Generated, GenError> {
     ]))
 }
 
+/// Sizes of the ACK generator (block `ackgen`) of `cfg`: its connections and paths, `N` and
+/// `T` from the transport configuration, and a coalescing FIFO of `ceil(T / cycle_ns)`
+/// entries rounded up to a power of two (`docs/protocol.md` §6.10: a FIFO popped on time
+/// never holds more).
+pub fn ackgen_config(cfg: &Config) -> Result<mrnic_model::transport::ackgen::AckGenConfig, ConfigError> {
+    let t = &cfg.transport;
+    let timeout = u32::try_from(t.ack_timeout_ns).map_err(|_| ConfigError::invalid("ack_timeout_ns", "below 2^31 ns"))?;
+    let depth = timeout.div_ceil(u32::from(t.cycle_ns)).next_power_of_two().max(2);
+    let c = mrnic_model::transport::ackgen::AckGenConfig {
+        connections: cfg.connections as u32,
+        paths: t.paths,
+        ack_every: t.ack_every,
+        ack_timeout: timeout,
+        fifo_depth: depth,
+    };
+    c.validate().map_err(|e| ConfigError::invalid("ackgen", e))?;
+    Ok(c)
+}
+
+/// The ACK generator (block `ackgen`) of `cfg`.
+fn ackgen(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_ackgen";
+    let c = ackgen_config(cfg)?;
+    let (verilog, ports) = crate::with_ackgen!(&c, A => {
+        let mut uut = A::try_new(&c)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([
+        ("connections".to_string(), u64::from(c.connections)),
+        ("paths".to_string(), u64::from(c.paths)),
+        ("ack_every".to_string(), u64::from(c.ack_every)),
+        ("ack_timeout".to_string(), u64::from(c.ack_timeout)),
+        ("fifo_depth".to_string(), u64::from(c.fifo_depth)),
+    ]);
+    Ok(assemble("ackgen", module, cfg, verilog, ports, params, mrnic_model::transport::ackgen_shell::ACKGEN_LATENCY, vec![
+        stream("s_cfg", PortDir::In, &["kind", "conn", "path", "data"]),
+        // `now` is the packet's arrival time: sampled with the transfer.
+        StreamInfo { sampled: vec!["now".into()], ..stream("s", PortDir::In, &["conn", "path", "path_psn", "class", "ack_req", "ce", "ts", "sport"]) },
+        stream("m", PortDir::Out, &["conn", "path", "path_psn", "flags", "ecn_ce", "ecn_pkts", "rate_hint", "ts_echo", "ack_delay", "sport", "timer"]),
+    ])
+    .with_globals(&["now"]))
+}
+
 /// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
@@ -446,6 +491,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "fbuf" => fbuf(cfg),
         "realign" => realign(cfg),
         "place_chk" => place_chk(cfg),
+        "ackgen" => ackgen(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }

@@ -108,6 +108,15 @@ fn payload_realigner_passes_yosys_validate() {
     validate("realign", &t.module, &t.verilog);
 }
 
+#[test]
+fn ack_generator_passes_yosys_validate() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "ackgen").unwrap();
+        std::fs::write(std::env::temp_dir().join(format!("mrnic_ackgen_{preset}.v")), &t.verilog).unwrap();
+        validate("ackgen", &t.module, &t.verilog);
+    }
+}
+
 /// The path table at the `tiny` preset (P = 4, 16 connections): the RTL is the same
 /// generator at every preset, only P and C change, and `core` (P = 8) costs twice the time.
 #[test]

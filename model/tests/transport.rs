@@ -265,7 +265,7 @@ fn ecn_marks_shrink_only_the_marked_paths_windows() {
 fn the_rate_hint_paces_the_sender() {
     let (mut a, mut b) = pair(&cfg(), 0, 0, 0, 3);
     b.register(RKEY, REGION, 1 << 24, true, false).unwrap();
-    b.rsp.rate_hint = 10_000; // 10 Gb/s
+    b.rsp.hint_base = 10_000; // 10 Gb/s (no CE marks here: the hint stays at the base)
     a.post(write_wr(0, 4 << 20, REGION, RKEY)).unwrap();
     let mut l = Loopback::new(a, b, NetConfig::default());
     let r = l.run_to_completion(1, 0, 100 * MS);

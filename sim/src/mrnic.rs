@@ -162,9 +162,6 @@ impl Endpoint for MrnicEndpoint {
             (self.host_capacity_mbps / u64::from(active_rx_conns)).clamp(1, u64::from(u32::MAX)) as u32
         };
         self.qp.rsp.hint_base = base;
-        if base == 0 {
-            self.qp.rsp.rate_hint = 0;
-        }
     }
 
     fn stats(&self) -> EndpointStats {

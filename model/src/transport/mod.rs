@@ -18,6 +18,8 @@
 //! simulator `sim/`) calls [`Qp::poll_tx`] when the link is free, [`Qp::on_frame`]
 //! when a frame arrives and [`Qp::on_timer`] at [`Qp::next_wakeup`].
 
+pub mod ackgen;
+pub mod ackgen_shell;
 pub mod conn_table;
 pub mod exchange;
 pub mod loopback;

@@ -7,10 +7,11 @@
 //! BTH A bit, a duplicate or an out-of-window PSN; otherwise every N packets or T ns
 //! per path). Completions of SEND messages are delivered in MSN order, exactly once.
 
+use super::ackgen::{AckDecision, AckRow};
 use super::path::Plane;
 use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
-use super::{seq_add, seq_after, seq_after_eq, seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
+use super::{seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
 use crate::time::HwTime;
 use crate::sack::{Class, SackState};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
@@ -52,31 +53,7 @@ enum Refusal {
     BeyondMsgWindow,
 }
 
-/// One in Q0.10: the CE average of a connection whose every packet is marked tends to it.
-pub const CE_ONE: u16 = 1 << 10;
-
-/// The responder's CE average after one more DATA packet (`docs/protocol.md` §6.10):
-/// `ce_avg + (((ce ? 1024 : 0) - ce_avg) >> 2)`, a signed 12-bit difference shifted with
-/// floor (arithmetic shift). From 0 it rises to at most 1021 under constant marking (the
-/// step `(1024 - a) >> 2` is 0 from 1021 on) and falls back to exactly 0 without marks
-/// (`-1 >> 2 = -1`), so it stays in 0..=1021 ⊂ 11 bits.
-#[inline]
-pub fn ce_avg_next(ce_avg: u16, ce: bool) -> u16 {
-    let target = if ce { i32::from(CE_ONE) } else { 0 };
-    let a = i32::from(ce_avg);
-    (a + ((target - a) >> 2)) as u16
-}
-
-/// The rate hint for host share `hint_base` (Mbit/s, 32 bits) and CE average `ce_avg`
-/// (Q0.10): `max(hint_base - ((hint_base * ce_avg) >> 11), 1)` — `hint_base · (1 -
-/// ce_avg/2)`, the product floored, so the hint is rounded up to the Mbit/s. The 32x11
-/// multiply is two MULT18X18D on ECP5 (`hint_base` low 18 bits and high 14 bits, each
-/// times the 11-bit average, summed with a shift of 18).
-#[inline]
-pub fn rate_hint_of(hint_base: u32, ce_avg: u16) -> u32 {
-    let cut = (u64::from(hint_base) * u64::from(ce_avg)) >> 11;
-    (hint_base - cut as u32).max(1)
-}
+pub use super::ackgen::{ce_avg_next, rate_hint_of, CE_ONE};
 
 /// Responder counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,20 +81,6 @@ pub struct RxStats {
     pub messages_completed: u64,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct RxPath {
-    expected: u32,
-    highest: u32,
-    pending: u32,
-    ce: u32,
-    newest_ts: u32,
-    /// When the newest packet arrived (for the ACK's `ack_delay`).
-    newest_arrival: HwTime,
-    /// The ACK coalescing deadline (valid bit + 32-bit time); its entry is in `ack_fifo`.
-    ack_due: Option<HwTime>,
-    sport: u16,
-}
-
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 struct RxMsg {
     known: bool,
@@ -142,7 +105,7 @@ impl RxMsg {
 pub struct Responder {
     cfg: TransportConfig,
     pub sack: SackState,
-    paths: Vec<RxPath>,
+    paths: Vec<AckRow>,
     /// Messages `next_msn ..` seen so far (index = MSN - next_msn), at most
     /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
     msgs: VecDeque<RxMsg>,
@@ -172,12 +135,8 @@ pub struct Responder {
     /// entry whose path sent its ACK early is stale in hardware (its pop does nothing)
     /// and is dropped here at once, which changes no ACK.
     ack_fifo: VecDeque<(u8, HwTime)>,
-    /// Rate hint put in every ACK, Mbit/s (0 = none). With `hint_base` set it follows
-    /// the CE marks this connection sees: `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
-    /// ([`rate_hint_of`]).
-    pub rate_hint: u32,
     /// The host's share for this connection (e.g. ingress bandwidth / active
-    /// connections), Mbit/s; 0 = leave `rate_hint` alone.
+    /// connections), Mbit/s; 0 = no rate hint. Each ACK carries [`Responder::rate_hint`].
     pub hint_base: u32,
     /// EWMA (gain 1/4) of the CE-marked fraction of DATA packets, Q0.10 (0..=1024,
     /// 11 bits; [`ce_avg_next`]).
@@ -192,16 +151,7 @@ impl Responder {
     pub fn new(cfg: &TransportConfig, peer_isn: u32, path_isn: u32, pd: u32) -> Self {
         let mut sack = SackState::default();
         sack.clear(peer_isn);
-        let p = RxPath {
-            expected: path_isn & super::SEQ_MASK,
-            highest: seq_add(path_isn, super::SEQ_MASK),
-            pending: 0,
-            ce: 0,
-            newest_ts: 0,
-            newest_arrival: HwTime(0),
-            ack_due: None,
-            sport: 0,
-        };
+        let p = AckRow::new(path_isn);
         Self {
             cfg: cfg.clone(),
             sack,
@@ -219,7 +169,6 @@ impl Responder {
             ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
             nak_holdoff: cfg.rto_min_ns.min(MAX_TIME_NS) as u32,
             ack_fifo: VecDeque::new(),
-            rate_hint: 0,
             hint_base: 0,
             ce_avg: 0,
             out: VecDeque::new(),
@@ -266,6 +215,13 @@ impl Responder {
         self.rq.has_room()?;
         self.mem.alloc(b.addr, b.len, backed)?;
         self.rq.post(b)
+    }
+
+    /// The rate hint an ACK built now carries, Mbit/s (0 = none): `hint_base` scaled by
+    /// the CE marks this connection sees, `max(hint_base - ((hint_base * ce_avg) >> 11), 1)`
+    /// ([`rate_hint_of`]); derived when the ACK is built, so it is not state.
+    pub fn rate_hint(&self) -> u32 {
+        rate_hint_of(self.hint_base, self.ce_avg)
     }
 
     /// Delivered SEND completions since the last call.
@@ -324,15 +280,7 @@ impl Responder {
             return;
         }
         // Path PSN bookkeeping (also for packets that will be refused: the path PSN was used).
-        let rp = &mut self.paths[p];
-        let gap = seq_after(ext.path_psn, rp.expected);
-        if seq_after_eq(ext.path_psn, rp.expected) {
-            rp.expected = seq_add(ext.path_psn, 1);
-        }
-        if seq_after(ext.path_psn, rp.highest) {
-            rp.highest = ext.path_psn;
-        }
-        rp.sport = sport;
+        let gap = self.paths[p].path_psn_seen(ext.path_psn, sport);
         if gap {
             self.stats.path_gaps += 1;
         }
@@ -384,29 +332,19 @@ impl Responder {
         }
 
         self.ce_avg = ce_avg_next(self.ce_avg, ce);
-        if self.hint_base != 0 {
-            self.rate_hint = rate_hint_of(self.hint_base, self.ce_avg);
-        }
-        let rp = &mut self.paths[p];
-        rp.pending += 1;
         if ce {
-            rp.ce += 1;
             self.stats.ce_marked += 1;
         }
-        rp.newest_ts = ext.timestamp;
-        rp.newest_arrival = now;
         if gap {
             flags |= ack_flags::PATH_GAP;
         }
         if ack_req {
             flags |= ack_flags::ACK_REQ;
         }
-        if flags != 0 || !new || rp.pending >= self.cfg.ack_every {
-            self.send_ack(p, flags, now);
-        } else if rp.ack_due.is_none() {
-            let due = now.add(self.ack_timeout);
-            rp.ack_due = Some(due);
-            self.ack_fifo.push_back((p as u8, due));
+        match self.paths[p].decide(now, ce, ext.timestamp, flags, !new, self.cfg.ack_every, self.ack_timeout) {
+            AckDecision::Send(f) => self.send_ack(p, f, now),
+            AckDecision::Arm(due) => self.ack_fifo.push_back((p as u8, due)),
+            AckDecision::Wait => {}
         }
     }
 
@@ -522,28 +460,27 @@ impl Responder {
     }
 
     fn send_ack(&mut self, p: usize, flags: u8, now: HwTime) {
-        let rp = &mut self.paths[p];
+        let rate_hint = self.rate_hint();
+        let due = self.paths[p].ack_due;
+        let f = self.paths[p].take(flags, now);
         let ack = Ack {
             path_id: p as u8,
-            path_psn: rp.highest,
-            flags,
-            ecn_ce: rp.ce.min(255) as u8,
-            ecn_pkts: rp.pending.min(255) as u8,
-            rate_hint: self.rate_hint,
-            ts_echo: rp.newest_ts,
-            ack_delay: now.since(rp.newest_arrival),
+            path_psn: f.path_psn,
+            flags: f.flags,
+            ecn_ce: f.ecn_ce,
+            ecn_pkts: f.ecn_pkts,
+            rate_hint,
+            ts_echo: f.ts_echo,
+            ack_delay: f.ack_delay,
             sack: self.sack.bitmap,
         };
-        rp.pending = 0;
-        rp.ce = 0;
-        let (due, sport) = (rp.ack_due.take(), rp.sport);
         if let Some(t) = due {
             // The FIFO entry of this deadline: the head when the timer fired, else stale.
             let i = self.ack_fifo.iter().position(|&e| e == (p as u8, t)).expect("an armed path has its FIFO entry");
             self.ack_fifo.remove(i);
         }
         self.stats.acks_sent += 1;
-        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport, body: Body::Ack(ack) });
+        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport: f.sport, body: Body::Ack(ack) });
     }
 
     fn send_nak(&mut self, psn: u32, code: NakCode, p: usize, msn: u32, sport: u16) {
@@ -556,53 +493,5 @@ impl Responder {
             sport,
             body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.sack.base }),
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ce_average_stays_in_11_bits_reaches_0_and_saturates_at_1021() {
-        for a in 0..=CE_ONE {
-            for ce in [false, true] {
-                let n = ce_avg_next(a, ce);
-                assert!(n <= CE_ONE, "{a} {ce} -> {n}");
-                // The step is floor((target - a) / 4) exactly.
-                let t = if ce { 1024 } else { 0 };
-                assert_eq!(i32::from(n), i32::from(a) + (t - i32::from(a)).div_euclid(4));
-            }
-        }
-        let mut a = 0;
-        for _ in 0..100 {
-            a = ce_avg_next(a, true);
-        }
-        assert_eq!(a, 1021, "constant marking");
-        for _ in 0..100 {
-            a = ce_avg_next(a, false);
-        }
-        assert_eq!(a, 0, "no marks: back to exactly 0");
-        // Gain 1/4: one marked packet from 0 is a quarter.
-        assert_eq!(ce_avg_next(0, true), 256);
-        assert_eq!(ce_avg_next(256, false), 192);
-    }
-
-    #[test]
-    fn rate_hint_is_the_base_scaled_by_one_minus_half_the_ce_average_and_at_least_1() {
-        assert_eq!(rate_hint_of(10_000, 0), 10_000);
-        assert_eq!(rate_hint_of(10_000, 1024), 5_000);
-        assert_eq!(rate_hint_of(10_000, 256), 8_750);
-        assert_eq!(rate_hint_of(10_001, 1024), 5_001, "the cut is floored: the hint rounds up");
-        assert_eq!(rate_hint_of(1, 1021), 1);
-        assert_eq!(rate_hint_of(u32::MAX, 1021), u32::MAX - ((u64::from(u32::MAX) * 1021) >> 11) as u32, "no overflow");
-        for base in [1u32, 2, 3, 7, 1000, 99_999, u32::MAX] {
-            for a in 0..=CE_ONE {
-                let h = rate_hint_of(base, a);
-                assert!((1..=base).contains(&h));
-                // The cut floor(base * a / 2048) is at most base / 2, so the floor of 1 never binds.
-                assert_eq!(u64::from(base - h), (u64::from(base) * u64::from(a)) / 2048);
-            }
-        }
     }
 }

@@ -3,6 +3,7 @@
 //! profiles, and its run sizes (CI and full). `mrnic verify` and the tests read it; adding a
 //! block is adding a row here plus its `blocks/<name>/` module.
 
+pub mod ackgen;
 pub mod fbuf;
 pub mod parser;
 pub mod path;
@@ -82,6 +83,10 @@ fn realign_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(realign::RealignBench::new(cfg)?))
 }
 
+fn ackgen_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(ackgen::AckBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -141,6 +146,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     testbench: realign_testbench,
     mutants: realign::mutants,
     directed: realign::stimulus::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "ackgen",
+    testbench: ackgen_testbench,
+    mutants: ackgen::mutants,
+    directed: ackgen::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];

@@ -1,0 +1,894 @@
+//! # ACK generator (`mrnic_ackgen`, issue 12)
+//!
+//! **Purpose.** The responder's ACK decision and ACK coalescing (`docs/protocol.md` §6.10)
+//! for every connection of the NIC: per (connection, path) the path PSN bookkeeping (gap
+//! detection), the packet and CE counts since the last ACK, the newest timestamp and its
+//! arrival, the coalescing deadline and the source port; per connection the CE average and
+//! the rate-hint base; one coalescing FIFO of `(connection, path, deadline)`. For each DATA
+//! packet (its class from the SACK engine and the message checks) it sends an ACK at once
+//! (path gap, A bit, duplicate, out of window, or `N` packets pending) or arms the path;
+//! the FIFO sends the armed paths' ACKs at their deadline. It outputs the ACK's own fields;
+//! the BTH PSN and the SACK bitmap are the SACK engine's, joined where the ACK frame is
+//! built. Semantics: the block model `mrnic_model::transport::ackgen` (the responder runs
+//! the same row steps) and the cycle shell `mrnic_model::transport::ackgen_shell::AckShell`,
+//! against which the generated Verilog is compared every cycle
+//! (`verif/tests/ackgen_diff.rs`); `docs/blocks/ackgen.md`.
+//!
+//! **Ports** (CB = connection bits, PB = path bits of the row address).
+//! - inputs: `clock`, `rst` (synchronous, active high); `now` (32: the NIC's time in ns, a
+//!   counter); DATA stream `s_valid`/`s_ready` with `s_conn` (CB), `s_path` (4), `s_path_psn`
+//!   (24), `s_class` (2: 0 refused / dropped / in error, 1 new, 2 duplicate, 3 out of window),
+//!   `s_ack_req` (the BTH A bit), `s_ce` (CE-marked), `s_ts` (32, the MPETH timestamp),
+//!   `s_sport` (16); configuration stream `s_cfg_valid`/`s_cfg_ready` with `s_cfg_kind` (0:
+//!   path `s_cfg_path` of `s_cfg_conn` starts over at path ISN `s_cfg_data[23:0]`; 1:
+//!   `s_cfg_conn`'s rate-hint base is `s_cfg_data`, Mbit/s, and its CE average 0),
+//!   `s_cfg_conn`, `s_cfg_path`, `s_cfg_data` (32); `m_ready`.
+//! - outputs: ACK stream `m_valid`/`m_ready` with `m_conn`, `m_path`, `m_path_psn` (24, the
+//!   highest path PSN seen), `m_flags` (8: PATH_GAP 1, DUPLICATE 2, ACK_REQ 4), `m_ecn_ce`,
+//!   `m_ecn_pkts` (8 each), `m_rate_hint` (32), `m_ts_echo` (32), `m_ack_delay` (32, ns),
+//!   `m_sport` (16), `m_timer` (sent by the coalescing timer, else by this packet).
+//! - config: localparams from the configuration: `k_paths`, `k_every` (`N`), `k_timeout`
+//!   (`T`, ns), `k_depth` (FIFO entries, 2^FB).
+//! - status: `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
+//!   `stat_stale_pops`, `stat_fifo_full` (32-bit, wrapping), `stat_fifo_level` (FB + 1).
+//!
+//! **Pipeline.** A (cycle 0): the operation is chosen, in priority order a configuration
+//! write waiting in its register, the FIFO head when due (`now - t < 2^31`: popped), a DATA
+//! packet; its row (`{conn, path}`) and connection word are read; `now + T` is added. B (1):
+//! the row and the connection word are updated and written (24-bit serial compares, 8-bit
+//! counts, the 11-bit CE average; the FIFO push); the ACK's fields go to C. C (2): the rate
+//! hint `hb - ((hb * ce_avg) >> 11)` (two 16x16 products) and the push into a 4-entry output
+//! queue. **Latency** 3 (`ACKGEN_LATENCY`). **II** 1: one operation per cycle; a due FIFO
+//! entry or a configuration write takes the cycle (`s_ready` low in it).
+//!
+//! **Combinational paths.** `now` -> the due compare -> `s_ready` (`now` is the NIC's time
+//! register); none from `s_valid`, `s_cfg_valid` or `m_ready` to a ready.
+//!
+//! **Hazards.** The RAMs are write-first (`prim::BlockRam`): an operation read in A in the
+//! cycle the operation before it writes the same row in B sees that write, so operations on
+//! the same row back to back need no other forwarding. The loop is B's update of one row
+//! (about 10 LUT levels: a 24-bit subtract, its sign and zero test, the decision, the row
+//! select). The FIFO is pushed in B and popped in A; `read_data` is the head's word because
+//! the RAM reads the next read pointer every cycle. `room` (the output queue and B and C
+//! leave an entry) guarantees every operation taken has a queue entry, so the pipeline
+//! never stalls.
+//!
+//! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
+//! queue pointers and the counters; the rows and connection words are data and keep their
+//! values (each row is written through `s_cfg` before it is used).
+
+use crate::prim::BlockRam;
+use mrnic_model::config::ConfigError;
+use mrnic_model::transport::ackgen::AckGenConfig;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub now: Signal<In, Bits<32>>,
+    pub s_valid: Signal<In, bool>,
+    pub s_conn: Signal<In, Bits<CB>>,
+    pub s_path: Signal<In, Bits<4>>,
+    pub s_path_psn: Signal<In, Bits<24>>,
+    pub s_class: Signal<In, Bits<2>>,
+    pub s_ack_req: Signal<In, bool>,
+    pub s_ce: Signal<In, bool>,
+    pub s_ts: Signal<In, Bits<32>>,
+    pub s_sport: Signal<In, Bits<16>>,
+    pub s_cfg_valid: Signal<In, bool>,
+    pub s_cfg_kind: Signal<In, bool>,
+    pub s_cfg_conn: Signal<In, Bits<CB>>,
+    pub s_cfg_path: Signal<In, Bits<4>>,
+    pub s_cfg_data: Signal<In, Bits<32>>,
+    pub m_ready: Signal<In, bool>,
+    pub s_ready: Signal<Out, bool>,
+    pub s_cfg_ready: Signal<Out, bool>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_conn: Signal<Out, Bits<CB>>,
+    pub m_path: Signal<Out, Bits<4>>,
+    pub m_path_psn: Signal<Out, Bits<24>>,
+    pub m_flags: Signal<Out, Bits<8>>,
+    pub m_ecn_ce: Signal<Out, Bits<8>>,
+    pub m_ecn_pkts: Signal<Out, Bits<8>>,
+    pub m_rate_hint: Signal<Out, Bits<32>>,
+    pub m_ts_echo: Signal<Out, Bits<32>>,
+    pub m_ack_delay: Signal<Out, Bits<32>>,
+    pub m_sport: Signal<Out, Bits<16>>,
+    pub m_timer: Signal<Out, bool>,
+    pub stat_bad_path: Signal<Out, Bits<32>>,
+    pub stat_path_gaps: Signal<Out, Bits<32>>,
+    pub stat_acks_now: Signal<Out, Bits<32>>,
+    pub stat_acks_timer: Signal<Out, Bits<32>>,
+    pub stat_stale_pops: Signal<Out, Bits<32>>,
+    pub stat_fifo_full: Signal<Out, Bits<32>>,
+    pub stat_fifo_level: Signal<Out, Bits<FB1>>,
+    ram_row: BlockRam<177, RB>,
+    ram_conn: BlockRam<43, CB>,
+    ram_fifo: BlockRam<FW, FB>,
+    cp_v: DFF<bool>,
+    cp_kind: DFF<bool>,
+    cp_conn: DFF<Bits<CB>>,
+    cp_path: DFF<Bits<4>>,
+    cp_data: DFF<Bits<32>>,
+    f_wp: DFF<Bits<FB>>,
+    f_rp: DFF<Bits<FB>>,
+    f_cnt: DFF<Bits<FB1>>,
+    b_v: DFF<bool>,
+    b_kind: DFF<Bits<2>>,
+    b_conn: DFF<Bits<CB>>,
+    b_path: DFF<Bits<4>>,
+    b_raddr: DFF<Bits<RB>>,
+    b_psn: DFF<Bits<24>>,
+    b_class: DFF<Bits<2>>,
+    b_ack_req: DFF<bool>,
+    b_ce: DFF<bool>,
+    b_ts: DFF<Bits<32>>,
+    b_sport: DFF<Bits<16>>,
+    b_data: DFF<Bits<32>>,
+    b_t: DFF<Bits<32>>,
+    b_now: DFF<Bits<32>>,
+    b_due: DFF<Bits<32>>,
+    b_bad: DFF<bool>,
+    c_v: DFF<bool>,
+    c_ack: DFF<bool>,
+    c_conn: DFF<Bits<CB>>,
+    c_path: DFF<Bits<4>>,
+    c_psn: DFF<Bits<24>>,
+    c_flags: DFF<Bits<8>>,
+    c_ce: DFF<Bits<8>>,
+    c_pk: DFF<Bits<8>>,
+    c_ts: DFF<Bits<32>>,
+    c_delay: DFF<Bits<32>>,
+    c_sport: DFF<Bits<16>>,
+    c_timer: DFF<bool>,
+    c_hb: DFF<Bits<32>>,
+    c_ca: DFF<Bits<11>>,
+    o_cnt: DFF<Bits<3>>,
+    o_wp: DFF<Bits<2>>,
+    o_rp: DFF<Bits<2>>,
+    o_e0: DFF<Bits<OW>>,
+    o_e1: DFF<Bits<OW>>,
+    o_e2: DFF<Bits<OW>>,
+    o_e3: DFF<Bits<OW>>,
+    n_bad: DFF<Bits<32>>,
+    n_gap: DFF<Bits<32>>,
+    n_now: DFF<Bits<32>>,
+    n_tmr: DFF<Bits<32>>,
+    n_stale: DFF<Bits<32>>,
+    n_full: DFF<Bits<32>>,
+    on: Signal<Local, bool>,
+    room: Signal<Local, bool>,
+    occ: Signal<Local, Bits<3>>,
+    head: Signal<Local, Bits<FW>>,
+    head_t: Signal<Local, Bits<32>>,
+    head_conn: Signal<Local, Bits<CB>>,
+    head_path: Signal<Local, Bits<PB>>,
+    due: Signal<Local, bool>,
+    t_cfg: Signal<Local, bool>,
+    t_tmr: Signal<Local, bool>,
+    t_data: Signal<Local, bool>,
+    a_conn: Signal<Local, Bits<CB>>,
+    a_path: Signal<Local, Bits<4>>,
+    row: Signal<Local, Bits<177>>,
+    r_exp: Signal<Local, Bits<24>>,
+    r_hi: Signal<Local, Bits<24>>,
+    r_pend: Signal<Local, Bits<8>>,
+    r_ce: Signal<Local, Bits<8>>,
+    r_ts: Signal<Local, Bits<32>>,
+    r_arr: Signal<Local, Bits<32>>,
+    r_dv: Signal<Local, bool>,
+    r_due: Signal<Local, Bits<32>>,
+    r_sport: Signal<Local, Bits<16>>,
+    cw: Signal<Local, Bits<43>>,
+    ca: Signal<Local, Bits<11>>,
+    hb: Signal<Local, Bits<32>>,
+    d_exp: Signal<Local, Bits<24>>,
+    d_hi: Signal<Local, Bits<24>>,
+    gap: Signal<Local, bool>,
+    n_exp: Signal<Local, Bits<24>>,
+    n_hi: Signal<Local, Bits<24>>,
+    is_data: Signal<Local, bool>,
+    is_tmr: Signal<Local, bool>,
+    refused: Signal<Local, bool>,
+    counted: Signal<Local, bool>,
+    ca_diff: Signal<Local, Bits<12>>,
+    ca_sh: Signal<Local, Bits<12>>,
+    ca_sum: Signal<Local, Bits<12>>,
+    ca_new: Signal<Local, Bits<11>>,
+    pend1: Signal<Local, Bits<8>>,
+    ce1: Signal<Local, Bits<8>>,
+    flags: Signal<Local, Bits<8>>,
+    send_d: Signal<Local, bool>,
+    arm: Signal<Local, bool>,
+    full: Signal<Local, bool>,
+    push: Signal<Local, bool>,
+    fsend: Signal<Local, bool>,
+    send: Signal<Local, bool>,
+    live: Signal<Local, bool>,
+    row_we: Signal<Local, bool>,
+    row_new: Signal<Local, Bits<177>>,
+    conn_we: Signal<Local, bool>,
+    conn_new: Signal<Local, Bits<43>>,
+    pop: Signal<Local, bool>,
+    m_hs: Signal<Local, bool>,
+    c_push: Signal<Local, bool>,
+    hb_lo: Signal<Local, Bits<16>>,
+    hb_hi: Signal<Local, Bits<16>>,
+    ca16: Signal<Local, Bits<16>>,
+    p_lo: Signal<Local, Bits<32>>,
+    p_hi: Signal<Local, Bits<32>>,
+    prod: Signal<Local, Bits<48>>,
+    hint: Signal<Local, Bits<32>>,
+    c_entry: Signal<Local, Bits<OW>>,
+    o_head: Signal<Local, Bits<OW>>,
+    cfg_isn: Signal<Local, Bits<24>>,
+    cfg_hi: Signal<Local, Bits<24>>,
+    cfg_row: Signal<Local, Bits<177>>,
+    f_entry: Signal<Local, Bits<FW>>,
+    h_sh1: Signal<Local, Bits<FW>>,
+    h_sh2: Signal<Local, Bits<FW>>,
+    age: Signal<Local, Bits<32>>,
+    prod_sh: Signal<Local, Bits<48>>,
+    dup: Signal<Local, bool>,
+    body: Signal<Local, Bits<113>>,
+    a_raddr: Signal<Local, Bits<RB>>,
+    k_paths: Constant<Bits<4>>,
+    k_every: Constant<Bits<8>>,
+    k_timeout: Constant<Bits<32>>,
+    k_depth: Constant<Bits<FB1>>,
+    k_cb: Constant<Bits<8>>,
+    k_pb: Constant<Bits<8>>,
+    k_cbp: Constant<Bits<8>>,
+    k_1024: Constant<Bits<12>>,
+    k_c00: Constant<Bits<12>>,
+    k_z8: Constant<Bits<8>>,
+    k_z32: Constant<Bits<32>>,
+    k_c0: Constant<Bits<2>>,
+    k_c1: Constant<Bits<2>>,
+    k_c2: Constant<Bits<2>>,
+    k_c3: Constant<Bits<2>>,
+    k_z4: Constant<Bits<4>>,
+    k_o24: Constant<Bits<24>>,
+    k_o8: Constant<Bits<8>>,
+    k_ofb: Constant<Bits<FB>>,
+    k_zfb: Constant<Bits<FB>>,
+    k_ofb1: Constant<Bits<FB1>>,
+    k_zfb1: Constant<Bits<FB1>>,
+    k_o3: Constant<Bits<3>>,
+    k_z3: Constant<Bits<3>>,
+}
+
+/// The generics of a configuration: (CB, PB, FB).
+pub fn ackgen_bits(cfg: &AckGenConfig) -> (usize, usize, usize) {
+    let cb = cfg.connections.trailing_zeros() as usize;
+    let pb = (u32::from(cfg.paths).next_power_of_two().trailing_zeros() as usize).max(1);
+    let fb = cfg.fifo_depth.trailing_zeros() as usize;
+    (cb, pb, fb)
+}
+
+impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> AckGen<CB, PB, RB, FB, FB1, FW, OW> {
+    /// The block for `cfg`; refused when the generics do not match it (or the sizes are
+    /// not powers of two).
+    pub fn try_new(cfg: &AckGenConfig) -> Result<Self, ConfigError> {
+        cfg.validate().map_err(|e| ConfigError::invalid("ackgen", e))?;
+        if !cfg.connections.is_power_of_two() || !cfg.fifo_depth.is_power_of_two() {
+            return Err(ConfigError::invalid("ackgen", "connections and fifo_depth must be powers of two"));
+        }
+        let (cb, pb, fb) = ackgen_bits(cfg);
+        for (f, want, got) in [("CB", cb, CB), ("PB", pb, PB), ("RB", cb + pb, RB), ("FB", fb, FB), ("FB1", fb + 1, FB1), ("FW", 32 + cb + pb, FW), ("OW", 165 + cb, OW)] {
+            if want != got {
+                return Err(ConfigError::invalid(format!("AckGen.{f}"), format!("the generic is {got}, the configuration says {want}")));
+            }
+        }
+        if CB == 0 || FB == 0 {
+            return Err(ConfigError::invalid("ackgen", "at least 2 connections and a FIFO of at least 2 entries"));
+        }
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            now: Default::default(),
+            s_valid: Default::default(),
+            s_conn: Default::default(),
+            s_path: Default::default(),
+            s_path_psn: Default::default(),
+            s_class: Default::default(),
+            s_ack_req: Default::default(),
+            s_ce: Default::default(),
+            s_ts: Default::default(),
+            s_sport: Default::default(),
+            s_cfg_valid: Default::default(),
+            s_cfg_kind: Default::default(),
+            s_cfg_conn: Default::default(),
+            s_cfg_path: Default::default(),
+            s_cfg_data: Default::default(),
+            m_ready: Default::default(),
+            s_ready: Default::default(),
+            s_cfg_ready: Default::default(),
+            m_valid: Default::default(),
+            m_conn: Default::default(),
+            m_path: Default::default(),
+            m_path_psn: Default::default(),
+            m_flags: Default::default(),
+            m_ecn_ce: Default::default(),
+            m_ecn_pkts: Default::default(),
+            m_rate_hint: Default::default(),
+            m_ts_echo: Default::default(),
+            m_ack_delay: Default::default(),
+            m_sport: Default::default(),
+            m_timer: Default::default(),
+            stat_bad_path: Default::default(),
+            stat_path_gaps: Default::default(),
+            stat_acks_now: Default::default(),
+            stat_acks_timer: Default::default(),
+            stat_stale_pops: Default::default(),
+            stat_fifo_full: Default::default(),
+            stat_fifo_level: Default::default(),
+            ram_row: Default::default(),
+            ram_conn: Default::default(),
+            ram_fifo: Default::default(),
+            cp_v: Default::default(),
+            cp_kind: Default::default(),
+            cp_conn: Default::default(),
+            cp_path: Default::default(),
+            cp_data: Default::default(),
+            f_wp: Default::default(),
+            f_rp: Default::default(),
+            f_cnt: Default::default(),
+            b_v: Default::default(),
+            b_kind: Default::default(),
+            b_conn: Default::default(),
+            b_path: Default::default(),
+            b_raddr: Default::default(),
+            b_psn: Default::default(),
+            b_class: Default::default(),
+            b_ack_req: Default::default(),
+            b_ce: Default::default(),
+            b_ts: Default::default(),
+            b_sport: Default::default(),
+            b_data: Default::default(),
+            b_t: Default::default(),
+            b_now: Default::default(),
+            b_due: Default::default(),
+            b_bad: Default::default(),
+            c_v: Default::default(),
+            c_ack: Default::default(),
+            c_conn: Default::default(),
+            c_path: Default::default(),
+            c_psn: Default::default(),
+            c_flags: Default::default(),
+            c_ce: Default::default(),
+            c_pk: Default::default(),
+            c_ts: Default::default(),
+            c_delay: Default::default(),
+            c_sport: Default::default(),
+            c_timer: Default::default(),
+            c_hb: Default::default(),
+            c_ca: Default::default(),
+            o_cnt: Default::default(),
+            o_wp: Default::default(),
+            o_rp: Default::default(),
+            o_e0: Default::default(),
+            o_e1: Default::default(),
+            o_e2: Default::default(),
+            o_e3: Default::default(),
+            n_bad: Default::default(),
+            n_gap: Default::default(),
+            n_now: Default::default(),
+            n_tmr: Default::default(),
+            n_stale: Default::default(),
+            n_full: Default::default(),
+            on: Default::default(),
+            room: Default::default(),
+            occ: Default::default(),
+            head: Default::default(),
+            head_t: Default::default(),
+            head_conn: Default::default(),
+            head_path: Default::default(),
+            due: Default::default(),
+            t_cfg: Default::default(),
+            t_tmr: Default::default(),
+            t_data: Default::default(),
+            a_conn: Default::default(),
+            a_path: Default::default(),
+            row: Default::default(),
+            r_exp: Default::default(),
+            r_hi: Default::default(),
+            r_pend: Default::default(),
+            r_ce: Default::default(),
+            r_ts: Default::default(),
+            r_arr: Default::default(),
+            r_dv: Default::default(),
+            r_due: Default::default(),
+            r_sport: Default::default(),
+            cw: Default::default(),
+            ca: Default::default(),
+            hb: Default::default(),
+            d_exp: Default::default(),
+            d_hi: Default::default(),
+            gap: Default::default(),
+            n_exp: Default::default(),
+            n_hi: Default::default(),
+            is_data: Default::default(),
+            is_tmr: Default::default(),
+            refused: Default::default(),
+            counted: Default::default(),
+            ca_diff: Default::default(),
+            ca_sh: Default::default(),
+            ca_sum: Default::default(),
+            ca_new: Default::default(),
+            pend1: Default::default(),
+            ce1: Default::default(),
+            flags: Default::default(),
+            send_d: Default::default(),
+            arm: Default::default(),
+            full: Default::default(),
+            push: Default::default(),
+            fsend: Default::default(),
+            send: Default::default(),
+            live: Default::default(),
+            row_we: Default::default(),
+            row_new: Default::default(),
+            conn_we: Default::default(),
+            conn_new: Default::default(),
+            pop: Default::default(),
+            m_hs: Default::default(),
+            c_push: Default::default(),
+            hb_lo: Default::default(),
+            hb_hi: Default::default(),
+            ca16: Default::default(),
+            p_lo: Default::default(),
+            p_hi: Default::default(),
+            prod: Default::default(),
+            hint: Default::default(),
+            c_entry: Default::default(),
+            o_head: Default::default(),
+            cfg_isn: Default::default(),
+            cfg_hi: Default::default(),
+            cfg_row: Default::default(),
+            f_entry: Default::default(),
+            h_sh1: Default::default(),
+            h_sh2: Default::default(),
+            age: Default::default(),
+            prod_sh: Default::default(),
+            dup: Default::default(),
+            body: Default::default(),
+            a_raddr: Default::default(),
+            k_paths: Constant::new((u64::from(cfg.paths) & 15).into()),
+            k_every: Constant::new((u64::from(cfg.ack_every)).into()),
+            k_timeout: Constant::new((u64::from(cfg.ack_timeout)).into()),
+            k_depth: Constant::new((u64::from(cfg.fifo_depth)).into()),
+            k_cb: Constant::new((CB as u64).into()),
+            k_pb: Constant::new((PB as u64).into()),
+            k_cbp: Constant::new(((CB + PB) as u64).into()),
+            k_1024: Constant::new((1024u64).into()),
+            k_c00: Constant::new((0xC00u64).into()),
+            k_z8: Constant::new((0u64).into()),
+            k_z32: Constant::new((0u64).into()),
+            k_c0: Constant::new((0u64).into()),
+            k_c1: Constant::new((1u64).into()),
+            k_c2: Constant::new((2u64).into()),
+            k_c3: Constant::new((3u64).into()),
+            k_z4: Constant::new((0u64).into()),
+            k_o24: Constant::new((1u64).into()),
+            k_o8: Constant::new((1u64).into()),
+            k_ofb: Constant::new((1u64).into()),
+            k_zfb: Constant::new((0u64).into()),
+            k_ofb1: Constant::new((1u64).into()),
+            k_zfb1: Constant::new((0u64).into()),
+            k_o3: Constant::new((1u64).into()),
+            k_z3: Constant::new((0u64).into()),
+        })
+    }
+}
+
+impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        // ---- defaults: the RAMs' clocks, no writes
+        self.ram_row.clock.next = self.clock.val();
+        self.ram_conn.clock.next = self.clock.val();
+        self.ram_fifo.clock.next = self.clock.val();
+        self.ram_row.write_enable.next = false;
+        self.ram_conn.write_enable.next = false;
+        self.ram_fifo.write_enable.next = false;
+        self.on.next = !self.rst.val();
+
+        // ---- A: the coalescing FIFO's head (the RAM reads the next read pointer every
+        // cycle, so `read_data` is the word at `f_rp`, including a push of the last cycle)
+        self.head.next = self.ram_fifo.read_data.val();
+        self.head_conn.next = self.head.val().get_bits::<CB>(0);
+        self.h_sh1.next = self.head.val() >> self.k_cb.val();
+        self.h_sh2.next = self.head.val() >> self.k_cbp.val();
+        self.head_path.next = self.h_sh1.val().get_bits::<PB>(0);
+        self.head_t.next = self.h_sh2.val().get_bits::<32>(0);
+        // after_eq(now, t): now - t mod 2^32 below 2^31
+        self.age.next = self.now.val() - self.head_t.val();
+        self.due.next = self.f_cnt.q.val().any() & !self.age.val().get_bit(31);
+        self.occ.next = self.o_cnt.q.val() + bit_cast::<3, 1>(self.b_v.q.val().into()) + bit_cast::<3, 1>(self.c_v.q.val().into());
+        self.room.next = !self.occ.val().get_bit(2);
+        self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
+        self.t_tmr.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & self.due.val();
+        self.s_ready.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & !self.due.val();
+        self.t_data.next = self.s_ready.val() & self.s_valid.val();
+        self.s_cfg_ready.next = self.on.val() & !self.cp_v.q.val();
+        // the operation's row and connection
+        self.a_conn.next = self.s_conn.val();
+        self.a_path.next = self.s_path.val();
+        if self.cp_v.q.val() {
+            self.a_conn.next = self.cp_conn.q.val();
+            self.a_path.next = self.cp_path.q.val();
+        } else if self.due.val() {
+            self.a_conn.next = self.head_conn.val();
+            self.a_path.next = bit_cast::<4, PB>(self.head_path.val());
+        }
+        self.a_raddr.next = (bit_cast::<RB, CB>(self.a_conn.val()) << self.k_pb.val()) | bit_cast::<RB, PB>(self.a_path.val().get_bits::<PB>(0));
+        self.ram_row.read_address.next = self.a_raddr.val();
+        self.ram_conn.read_address.next = self.a_conn.val();
+        // the B registers (loaded whatever the operation; b_v says whether there is one)
+        self.b_v.d.next = self.t_cfg.val() | self.t_tmr.val() | self.t_data.val();
+        self.b_kind.d.next = self.k_c0.val();
+        if self.t_cfg.val() {
+            self.b_kind.d.next = self.k_c2.val();
+            if self.cp_kind.q.val() {
+                self.b_kind.d.next = self.k_c3.val();
+            }
+        } else if self.t_tmr.val() {
+            self.b_kind.d.next = self.k_c1.val();
+        }
+        self.b_conn.d.next = self.a_conn.val();
+        self.b_path.d.next = self.a_path.val();
+        self.b_raddr.d.next = self.a_raddr.val();
+        self.b_bad.d.next = self.s_path.val() >= self.k_paths.val();
+        if self.k_paths.val() == self.k_z4.val() {
+            self.b_bad.d.next = false;
+        }
+        self.b_psn.d.next = self.s_path_psn.val();
+        self.b_class.d.next = self.s_class.val();
+        self.b_ack_req.d.next = self.s_ack_req.val();
+        self.b_ce.d.next = self.s_ce.val();
+        self.b_ts.d.next = self.s_ts.val();
+        self.b_sport.d.next = self.s_sport.val();
+        self.b_data.d.next = self.cp_data.q.val();
+        self.b_t.d.next = self.head_t.val();
+        self.b_now.d.next = self.now.val();
+        self.b_due.d.next = self.now.val() + self.k_timeout.val();
+        // the configuration register: filled when empty, emptied when A takes it
+        self.cp_v.d.next = self.cp_v.q.val() & !self.t_cfg.val();
+        if self.s_cfg_valid.val() & self.s_cfg_ready.val() {
+            self.cp_v.d.next = true;
+            self.cp_kind.d.next = self.s_cfg_kind.val();
+            self.cp_conn.d.next = self.s_cfg_conn.val();
+            self.cp_path.d.next = self.s_cfg_path.val();
+            self.cp_data.d.next = self.s_cfg_data.val();
+        }
+        self.pop.next = self.t_tmr.val();
+
+        // ---- B: the row and the connection word (write-first RAMs: the write of the
+        // operation before, made in the cycle this one was read, is included)
+        self.row.next = self.ram_row.read_data.val();
+        self.r_exp.next = self.row.val().get_bits::<24>(0);
+        self.r_hi.next = self.row.val().get_bits::<24>(24);
+        self.r_pend.next = self.row.val().get_bits::<8>(48);
+        self.r_ce.next = self.row.val().get_bits::<8>(56);
+        self.r_ts.next = self.row.val().get_bits::<32>(64);
+        self.r_arr.next = self.row.val().get_bits::<32>(96);
+        self.r_dv.next = self.row.val().get_bit(128);
+        self.r_due.next = self.row.val().get_bits::<32>(129);
+        self.r_sport.next = self.row.val().get_bits::<16>(161);
+        self.cw.next = self.ram_conn.read_data.val();
+        self.ca.next = self.cw.val().get_bits::<11>(0);
+        self.hb.next = self.cw.val().get_bits::<32>(11);
+        self.is_data.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & !self.b_bad.q.val();
+        self.is_tmr.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c1.val());
+        // path PSN bookkeeping (24-bit serial compares)
+        self.d_exp.next = self.b_psn.q.val() - self.r_exp.val();
+        self.d_hi.next = self.b_psn.q.val() - self.r_hi.val();
+        self.gap.next = self.d_exp.val().any() & !self.d_exp.val().get_bit(23);
+        self.n_exp.next = self.r_exp.val();
+        if !self.d_exp.val().get_bit(23) {
+            self.n_exp.next = self.b_psn.q.val() + self.k_o24.val();
+        }
+        self.n_hi.next = self.r_hi.val();
+        if self.d_hi.val().any() & !self.d_hi.val().get_bit(23) {
+            self.n_hi.next = self.b_psn.q.val();
+        }
+        self.refused.next = self.b_class.q.val() == self.k_c0.val();
+        self.counted.next = self.is_data.val() & !self.refused.val();
+        self.dup.next = self.b_class.q.val() == self.k_c2.val();
+        // the CE average: a + ((target - a) >> 2), 12-bit signed, floor
+        self.ca_diff.next = self.k_z32.val().get_bits::<12>(0) - bit_cast::<12, 11>(self.ca.val());
+        if self.b_ce.q.val() {
+            self.ca_diff.next = self.k_1024.val() - bit_cast::<12, 11>(self.ca.val());
+        }
+        self.ca_sh.next = self.ca_diff.val() >> 2;
+        if self.ca_diff.val().get_bit(11) {
+            self.ca_sh.next = (self.ca_diff.val() >> 2) | self.k_c00.val();
+        }
+        self.ca_sum.next = bit_cast::<12, 11>(self.ca.val()) + self.ca_sh.val();
+        self.ca_new.next = self.ca_sum.val().get_bits::<11>(0);
+        // the decision
+        self.pend1.next = self.r_pend.val() + self.k_o8.val();
+        self.ce1.next = self.r_ce.val() + bit_cast::<8, 1>(self.b_ce.q.val().into());
+        self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
+        self.send_d.next = self.flags.val().any() | (self.b_class.q.val() != self.k_c1.val()) | (self.pend1.val() >= self.k_every.val());
+        self.arm.next = !self.send_d.val() & !self.r_dv.val();
+        self.full.next = self.f_cnt.q.val() >= self.k_depth.val();
+        self.push.next = self.counted.val() & self.arm.val() & !self.full.val();
+        self.fsend.next = self.counted.val() & self.arm.val() & self.full.val();
+        self.send.next = self.send_d.val() | self.fsend.val();
+        self.live.next = self.r_dv.val() & (self.r_due.val() == self.b_t.q.val());
+        // the new row and connection word
+        self.cfg_isn.next = self.b_data.q.val().get_bits::<24>(0);
+        self.cfg_hi.next = self.cfg_isn.val() - self.k_o24.val();
+        self.cfg_row.next = bit_cast::<177, 24>(self.cfg_isn.val()) | (bit_cast::<177, 24>(self.cfg_hi.val()) << 24);
+        self.row_new.next = self.cfg_row.val();
+        self.row_we.next = false;
+        self.conn_new.next = bit_cast::<43, 32>(self.b_data.q.val()) << 11;
+        self.conn_we.next = false;
+        // a DATA packet: bits 48..161 (pending, CE, timestamp, arrival, deadline) by case;
+        // refused keeps them
+        self.body.next = self.row.val().get_bits::<113>(48);
+        if self.counted.val() {
+            self.body.next = bit_cast::<113, 8>(self.pend1.val())
+                | (bit_cast::<113, 8>(self.ce1.val()) << 8)
+                | (bit_cast::<113, 32>(self.b_ts.q.val()) << 16)
+                | (bit_cast::<113, 32>(self.b_now.q.val()) << 48)
+                | (bit_cast::<113, 1>(self.r_dv.val().into()) << 80)
+                | (bit_cast::<113, 32>(self.r_due.val()) << 81);
+            if self.send.val() {
+                self.body.next = (bit_cast::<113, 32>(self.b_ts.q.val()) << 16)
+                    | (bit_cast::<113, 32>(self.b_now.q.val()) << 48)
+                    | (bit_cast::<113, 32>(self.r_due.val()) << 81);
+            } else if self.push.val() {
+                self.body.next = bit_cast::<113, 8>(self.pend1.val())
+                    | (bit_cast::<113, 8>(self.ce1.val()) << 8)
+                    | (bit_cast::<113, 32>(self.b_ts.q.val()) << 16)
+                    | (bit_cast::<113, 32>(self.b_now.q.val()) << 48)
+                    | (bit_cast::<113, 1>(true.into()) << 80)
+                    | (bit_cast::<113, 32>(self.b_due.q.val()) << 81);
+            }
+        }
+        if self.is_data.val() {
+            self.row_we.next = true;
+            self.row_new.next = bit_cast::<177, 24>(self.n_exp.val())
+                | (bit_cast::<177, 24>(self.n_hi.val()) << 24)
+                | (bit_cast::<177, 113>(self.body.val()) << 48)
+                | (bit_cast::<177, 16>(self.b_sport.q.val()) << 161);
+            if self.counted.val() {
+                self.conn_we.next = true;
+                self.conn_new.next = (bit_cast::<43, 32>(self.hb.val()) << 11) | bit_cast::<43, 11>(self.ca_new.val());
+            }
+        }
+        if self.is_tmr.val() & self.live.val() {
+            self.row_we.next = true;
+            // pending, CE and the deadline's valid bit cleared
+            self.row_new.next = bit_cast::<177, 48>(self.row.val().get_bits::<48>(0))
+                | (bit_cast::<177, 64>(self.row.val().get_bits::<64>(64)) << 64)
+                | (bit_cast::<177, 48>(self.row.val().get_bits::<48>(129)) << 129);
+        }
+        if self.b_v.q.val() & (self.b_kind.q.val() == self.k_c2.val()) {
+            self.row_we.next = true;
+        }
+        if self.b_v.q.val() & (self.b_kind.q.val() == self.k_c3.val()) {
+            self.conn_we.next = true;
+        }
+        self.ram_row.write_enable.next = self.on.val() & self.row_we.val();
+        self.ram_row.write_address.next = self.b_raddr.q.val();
+        self.ram_row.write_data.next = self.row_new.val();
+        self.ram_conn.write_enable.next = self.on.val() & self.conn_we.val();
+        self.ram_conn.write_address.next = self.b_conn.q.val();
+        self.ram_conn.write_data.next = self.conn_new.val();
+        // the FIFO: push at B, pop at A
+        self.f_entry.next = bit_cast::<FW, CB>(self.b_conn.q.val())
+            | (bit_cast::<FW, PB>(self.b_path.q.val().get_bits::<PB>(0)) << self.k_cb.val())
+            | (bit_cast::<FW, 32>(self.b_due.q.val()) << self.k_cbp.val());
+        self.ram_fifo.write_enable.next = self.on.val() & self.push.val();
+        self.ram_fifo.write_address.next = self.f_wp.q.val();
+        self.ram_fifo.write_data.next = self.f_entry.val();
+        self.f_wp.d.next = self.f_wp.q.val();
+        if self.push.val() {
+            self.f_wp.d.next = self.f_wp.q.val() + self.k_ofb.val();
+        }
+        self.f_rp.d.next = self.f_rp.q.val();
+        if self.pop.val() {
+            self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
+        }
+        self.ram_fifo.read_address.next = self.f_rp.d.val();
+        self.f_cnt.d.next = self.f_cnt.q.val();
+        if self.push.val() & !self.pop.val() {
+            self.f_cnt.d.next = self.f_cnt.q.val() + self.k_ofb1.val();
+        }
+        if self.pop.val() & !self.push.val() {
+            self.f_cnt.d.next = self.f_cnt.q.val() - self.k_ofb1.val();
+        }
+        // the ACK to C
+        self.c_v.d.next = self.b_v.q.val();
+        self.c_ack.d.next = (self.counted.val() & self.send.val()) | (self.is_tmr.val() & self.live.val());
+        self.c_conn.d.next = self.b_conn.q.val();
+        self.c_path.d.next = self.b_path.q.val();
+        self.c_timer.d.next = self.is_tmr.val();
+        self.c_hb.d.next = self.hb.val();
+        self.c_psn.d.next = self.n_hi.val();
+        self.c_flags.d.next = self.flags.val();
+        self.c_ce.d.next = self.ce1.val();
+        self.c_pk.d.next = self.pend1.val();
+        self.c_ts.d.next = self.b_ts.q.val();
+        self.c_delay.d.next = self.k_z32.val();
+        self.c_sport.d.next = self.b_sport.q.val();
+        self.c_ca.d.next = self.ca_new.val();
+        if self.is_tmr.val() {
+            self.c_psn.d.next = self.r_hi.val();
+            self.c_flags.d.next = self.k_z8.val();
+            self.c_ce.d.next = self.r_ce.val();
+            self.c_pk.d.next = self.r_pend.val();
+            self.c_ts.d.next = self.r_ts.val();
+            self.c_delay.d.next = self.b_now.q.val() - self.r_arr.val();
+            self.c_sport.d.next = self.r_sport.val();
+            self.c_ca.d.next = self.ca.val();
+        }
+        // counters
+        self.n_bad.d.next = self.n_bad.q.val();
+        if self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & self.b_bad.q.val() {
+            self.n_bad.d.next = self.n_bad.q.val() + 1;
+        }
+        self.n_gap.d.next = self.n_gap.q.val();
+        if self.is_data.val() & self.gap.val() {
+            self.n_gap.d.next = self.n_gap.q.val() + 1;
+        }
+        self.n_now.d.next = self.n_now.q.val();
+        if self.counted.val() & self.send.val() {
+            self.n_now.d.next = self.n_now.q.val() + 1;
+        }
+        self.n_tmr.d.next = self.n_tmr.q.val();
+        if self.is_tmr.val() & self.live.val() {
+            self.n_tmr.d.next = self.n_tmr.q.val() + 1;
+        }
+        self.n_stale.d.next = self.n_stale.q.val();
+        if self.is_tmr.val() & !self.live.val() {
+            self.n_stale.d.next = self.n_stale.q.val() + 1;
+        }
+        self.n_full.d.next = self.n_full.q.val();
+        if self.fsend.val() {
+            self.n_full.d.next = self.n_full.q.val() + 1;
+        }
+
+        // ---- C: the rate hint, hb - ((hb * ca) >> 11) (two 16x16 products), into the queue
+        self.hb_lo.next = self.c_hb.q.val().get_bits::<16>(0);
+        self.hb_hi.next = self.c_hb.q.val().get_bits::<16>(16);
+        self.ca16.next = bit_cast::<16, 11>(self.c_ca.q.val());
+        self.p_lo.next = self.hb_lo.val() * self.ca16.val();
+        self.p_hi.next = self.hb_hi.val() * self.ca16.val();
+        self.prod.next = bit_cast::<48, 32>(self.p_lo.val()) + (bit_cast::<48, 32>(self.p_hi.val()) << 16);
+        self.prod_sh.next = self.prod.val() >> 11;
+        self.hint.next = self.c_hb.q.val() - self.prod_sh.val().get_bits::<32>(0);
+        self.c_entry.next = bit_cast::<OW, 24>(self.c_psn.q.val())
+            | (bit_cast::<OW, 8>(self.c_flags.q.val()) << 24)
+            | (bit_cast::<OW, 8>(self.c_ce.q.val()) << 32)
+            | (bit_cast::<OW, 8>(self.c_pk.q.val()) << 40)
+            | (bit_cast::<OW, 32>(self.hint.val()) << 48)
+            | (bit_cast::<OW, 32>(self.c_ts.q.val()) << 80)
+            | (bit_cast::<OW, 32>(self.c_delay.q.val()) << 112)
+            | (bit_cast::<OW, 16>(self.c_sport.q.val()) << 144)
+            | (bit_cast::<OW, 1>(self.c_timer.q.val().into()) << 160)
+            | (bit_cast::<OW, 4>(self.c_path.q.val()) << 161)
+            | (bit_cast::<OW, CB>(self.c_conn.q.val()) << 165);
+        self.c_push.next = self.c_v.q.val() & self.c_ack.q.val();
+        // ---- the output queue (4 registers)
+        self.o_head.next = self.o_e0.q.val();
+        if self.o_rp.q.val() == self.k_c1.val() {
+            self.o_head.next = self.o_e1.q.val();
+        }
+        if self.o_rp.q.val() == self.k_c2.val() {
+            self.o_head.next = self.o_e2.q.val();
+        }
+        if self.o_rp.q.val() == self.k_c3.val() {
+            self.o_head.next = self.o_e3.q.val();
+        }
+        self.m_valid.next = self.on.val() & self.o_cnt.q.val().any();
+        self.m_hs.next = self.m_valid.val() & self.m_ready.val();
+        self.m_path_psn.next = self.o_head.val().get_bits::<24>(0);
+        self.m_flags.next = self.o_head.val().get_bits::<8>(24);
+        self.m_ecn_ce.next = self.o_head.val().get_bits::<8>(32);
+        self.m_ecn_pkts.next = self.o_head.val().get_bits::<8>(40);
+        self.m_rate_hint.next = self.o_head.val().get_bits::<32>(48);
+        self.m_ts_echo.next = self.o_head.val().get_bits::<32>(80);
+        self.m_ack_delay.next = self.o_head.val().get_bits::<32>(112);
+        self.m_sport.next = self.o_head.val().get_bits::<16>(144);
+        self.m_timer.next = self.o_head.val().get_bit(160);
+        self.m_path.next = self.o_head.val().get_bits::<4>(161);
+        self.m_conn.next = self.o_head.val().get_bits::<CB>(165);
+        self.o_e0.d.next = self.o_e0.q.val();
+        self.o_e1.d.next = self.o_e1.q.val();
+        self.o_e2.d.next = self.o_e2.q.val();
+        self.o_e3.d.next = self.o_e3.q.val();
+        if self.c_push.val() {
+            if self.o_wp.q.val() == self.k_c0.val() {
+                self.o_e0.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_c1.val() {
+                self.o_e1.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_c2.val() {
+                self.o_e2.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_c3.val() {
+                self.o_e3.d.next = self.c_entry.val();
+            }
+        }
+        self.o_wp.d.next = self.o_wp.q.val();
+        if self.c_push.val() {
+            self.o_wp.d.next = self.o_wp.q.val() + self.k_c1.val();
+        }
+        self.o_rp.d.next = self.o_rp.q.val();
+        if self.m_hs.val() {
+            self.o_rp.d.next = self.o_rp.q.val() + self.k_c1.val();
+        }
+        self.o_cnt.d.next = self.o_cnt.q.val();
+        if self.c_push.val() & !self.m_hs.val() {
+            self.o_cnt.d.next = self.o_cnt.q.val() + self.k_o3.val();
+        }
+        if self.m_hs.val() & !self.c_push.val() {
+            self.o_cnt.d.next = self.o_cnt.q.val() - self.k_o3.val();
+        }
+        // ---- status
+        self.stat_bad_path.next = self.n_bad.q.val();
+        self.stat_path_gaps.next = self.n_gap.q.val();
+        self.stat_acks_now.next = self.n_now.q.val();
+        self.stat_acks_timer.next = self.n_tmr.q.val();
+        self.stat_stale_pops.next = self.n_stale.q.val();
+        self.stat_fifo_full.next = self.n_full.q.val();
+        self.stat_fifo_level.next = self.f_cnt.q.val();
+        // ---- reset: control state (not the RAMs, the data registers)
+        if self.rst.val() {
+            self.cp_v.d.next = false;
+            self.b_v.d.next = false;
+            self.c_v.d.next = false;
+            self.f_wp.d.next = self.k_zfb.val();
+            self.f_rp.d.next = self.k_zfb.val();
+            self.f_cnt.d.next = self.k_zfb1.val();
+            self.o_cnt.d.next = self.k_z3.val();
+            self.o_wp.d.next = self.k_c0.val();
+            self.o_rp.d.next = self.k_c0.val();
+            self.n_bad.d.next = self.k_z32.val();
+            self.n_gap.d.next = self.k_z32.val();
+            self.n_now.d.next = self.k_z32.val();
+            self.n_tmr.d.next = self.k_z32.val();
+            self.n_stale.d.next = self.k_z32.val();
+            self.n_full.d.next = self.k_z32.val();
+            self.ram_fifo.read_address.next = self.k_zfb.val();
+        }
+    }
+}
+
+/// Runs `$body` with `$ty` = the [`AckGen`] of `$cfg` (an `&AckGenConfig`); the sizes of
+/// the presets are listed.
+#[macro_export]
+macro_rules! with_ackgen {
+    ($cfg:expr, $ty:ident => $body:expr) => {{
+        let c: &$crate::mrnic_model::transport::ackgen::AckGenConfig = $cfg;
+        match $crate::ackgen::ackgen_bits(c) {
+            (8, 3, 8) => {
+                type $ty = $crate::ackgen::AckGen<8, 3, 11, 8, 9, 43, 173>;
+                Ok($body)
+            }
+            (4, 2, 6) => {
+                type $ty = $crate::ackgen::AckGen<4, 2, 6, 6, 7, 38, 169>;
+                Ok($body)
+            }
+            (10, 3, 8) => {
+                type $ty = $crate::ackgen::AckGen<10, 3, 13, 8, 9, 45, 175>;
+                Ok($body)
+            }
+            (4, 3, 8) => {
+                type $ty = $crate::ackgen::AckGen<4, 3, 7, 8, 9, 39, 169>;
+                Ok($body)
+            }
+            (cb, pb, fb) => Err($crate::mrnic_model::config::ConfigError::invalid(
+                "ackgen",
+                format!("no AckGen is instantiated for connections = 2^{cb}, 2^{pb} rows per connection, a FIFO of 2^{fb} (add the row to with_ackgen!)"),
+            )),
+        }
+    }};
+}

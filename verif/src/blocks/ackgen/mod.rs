@@ -1,0 +1,257 @@
+//! The ACK generator (`mrnic_ackgen`) on the kit: its model cycle shell
+//! ([`mrnic_model::transport::ackgen_shell::AckShell`]) as a [`CycleModel`], its seeded
+//! stimulus ([`stimulus`]), its testbench and its mutants.
+
+pub mod stimulus;
+
+use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
+use mrnic_model::transport::ackgen::{AckGenConfig, AckIn};
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn};
+use mrnic_model::Config;
+use stimulus::AckStimulus;
+
+/// Names of the ACK generator's ports (as the manifest lists them), clock excluded.
+pub mod port {
+    pub const INPUTS: [&str; 17] = [
+        "rst", "now", "s_valid", "s_conn", "s_path", "s_path_psn", "s_class", "s_ack_req", "s_ce", "s_ts", "s_sport", "s_cfg_valid", "s_cfg_kind", "s_cfg_conn",
+        "s_cfg_path", "s_cfg_data", "m_ready",
+    ];
+    pub const OUTPUTS: [&str; 21] = [
+        "s_ready",
+        "s_cfg_ready",
+        "m_valid",
+        "m_conn",
+        "m_path",
+        "m_path_psn",
+        "m_flags",
+        "m_ecn_ce",
+        "m_ecn_pkts",
+        "m_rate_hint",
+        "m_ts_echo",
+        "m_ack_delay",
+        "m_sport",
+        "m_timer",
+        "stat_bad_path",
+        "stat_path_gaps",
+        "stat_acks_now",
+        "stat_acks_timer",
+        "stat_stale_pops",
+        "stat_fifo_full",
+        "stat_fifo_level",
+    ];
+}
+
+/// Input and output indices of the ACK generator's ports in an [`Io`].
+#[derive(Clone, Copy, Debug)]
+pub struct AckPorts {
+    pub i: [usize; 17],
+    pub o: [usize; 21],
+}
+
+impl AckPorts {
+    pub fn resolve(io: &Io) -> Result<AckPorts, KitError> {
+        let mut p = AckPorts { i: [0; 17], o: [0; 21] };
+        for k in 0..17 {
+            p.i[k] = io.input(port::INPUTS[k])?;
+        }
+        for k in 0..21 {
+            p.o[k] = io.output(port::OUTPUTS[k])?;
+        }
+        Ok(p)
+    }
+    pub fn read_inputs(&self, v: &Values) -> AckShellIn {
+        let i = &self.i;
+        AckShellIn {
+            rst: v.bit(i[0]),
+            now: v.get(i[1]) as u32,
+            s_valid: v.bit(i[2]),
+            s: AckIn {
+                conn: v.get(i[3]) as u32,
+                path: v.get(i[4]) as u8,
+                path_psn: v.get(i[5]) as u32,
+                class: v.get(i[6]) as u8,
+                ack_req: v.bit(i[7]),
+                ce: v.bit(i[8]),
+                ts: v.get(i[9]) as u32,
+                sport: v.get(i[10]) as u16,
+            },
+            s_cfg_valid: v.bit(i[11]),
+            s_cfg: AckCfg { kind: v.get(i[12]) as u8, conn: v.get(i[13]) as u32, path: v.get(i[14]) as u8, data: v.get(i[15]) as u32 },
+            m_ready: v.bit(i[16]),
+        }
+    }
+    pub fn write_inputs(&self, s: &AckShellIn, v: &mut Values) {
+        let i = &self.i;
+        v.set(i[0], s.rst as u64);
+        v.set(i[1], u64::from(s.now));
+        v.set(i[2], s.s_valid as u64);
+        v.set(i[3], u64::from(s.s.conn));
+        v.set(i[4], u64::from(s.s.path));
+        v.set(i[5], u64::from(s.s.path_psn));
+        v.set(i[6], u64::from(s.s.class));
+        v.set(i[7], s.s.ack_req as u64);
+        v.set(i[8], s.s.ce as u64);
+        v.set(i[9], u64::from(s.s.ts));
+        v.set(i[10], u64::from(s.s.sport));
+        v.set(i[11], s.s_cfg_valid as u64);
+        v.set(i[12], u64::from(s.s_cfg.kind));
+        v.set(i[13], u64::from(s.s_cfg.conn));
+        v.set(i[14], u64::from(s.s_cfg.path));
+        v.set(i[15], u64::from(s.s_cfg.data));
+        v.set(i[16], s.m_ready as u64);
+    }
+}
+
+/// The shell as a [`CycleModel`]; counts what crossed each stream.
+pub struct AckModel {
+    pub shell: AckShell,
+    p: AckPorts,
+    packets_in: u64,
+    cfg_in: u64,
+    acks_out: u64,
+    timer_acks_out: u64,
+    m_stalled: u64,
+    s_held: u64,
+    fifo_max: u64,
+}
+
+impl CycleModel for AckModel {
+    #[inline]
+    fn step(&mut self, v: &Values, o: &mut Values) {
+        let i = self.p.read_inputs(v);
+        let out = self.shell.step(&i);
+        let p = &self.p.o;
+        o.set(p[0], out.s_ready as u64);
+        o.set(p[1], out.s_cfg_ready as u64);
+        o.set(p[2], out.m.is_some() as u64);
+        if let Some(a) = out.m {
+            let f = &a.fields;
+            for (k, x) in [
+                u64::from(a.conn),
+                u64::from(a.path),
+                u64::from(f.path_psn),
+                u64::from(f.flags),
+                u64::from(f.ecn_ce),
+                u64::from(f.ecn_pkts),
+                u64::from(a.rate_hint),
+                u64::from(f.ts_echo),
+                u64::from(f.ack_delay),
+                u64::from(f.sport),
+                a.timer as u64,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                o.set(p[3 + k], x);
+            }
+            if i.m_ready {
+                self.acks_out += 1;
+                self.timer_acks_out += a.timer as u64;
+            } else {
+                self.m_stalled += 1;
+            }
+        }
+        self.cfg_in += (i.s_cfg_valid && out.s_cfg_ready) as u64;
+        if i.s_valid {
+            if out.s_ready {
+                self.packets_in += 1;
+            } else {
+                self.s_held += 1;
+            }
+        }
+        let s = out.stats;
+        for (k, x) in [s.bad_path, s.path_gaps, s.acks_now, s.acks_timer, s.stale_pops, s.fifo_full].into_iter().enumerate() {
+            o.set(p[14 + k], x & 0xFFFF_FFFF);
+        }
+        o.set(p[20], u64::from(out.fifo_level));
+        self.fifo_max = self.fifo_max.max(u64::from(out.fifo_level));
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        vec![
+            ("packets_in".into(), self.packets_in),
+            ("cfg_in".into(), self.cfg_in),
+            ("acks_out".into(), self.acks_out),
+            ("timer_acks_out".into(), self.timer_acks_out),
+            ("m_stalled_cycles".into(), self.m_stalled),
+            ("s_held_cycles".into(), self.s_held),
+            ("fifo_max".into(), self.fifo_max),
+            ("stale_pops".into(), self.shell_stats().stale_pops),
+            ("fifo_full".into(), self.shell_stats().fifo_full),
+            ("path_gaps".into(), self.shell_stats().path_gaps),
+            ("bad_path".into(), self.shell_stats().bad_path),
+        ]
+    }
+}
+
+impl AckModel {
+    fn shell_stats(&self) -> mrnic_model::transport::ackgen::AckGenStats {
+        self.shell.outputs(&AckShellIn { rst: false, ..Default::default() }).stats
+    }
+}
+
+/// [`AckStimulus`] as a kit [`Stimulus`].
+pub struct AckStim {
+    pub gen: AckStimulus,
+    p: AckPorts,
+}
+
+impl Stimulus for AckStim {
+    #[inline]
+    fn next(&mut self, _taken: &[bool], v: &mut Values) {
+        let i = self.gen.next_inputs();
+        self.p.write_inputs(&i, v);
+    }
+    fn settle_cycles(&self) -> u64 {
+        self.gen.settle_cycles()
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        self.gen.mix.counters()
+    }
+}
+
+/// The ACK generator's testbench (its sizes: `mrnic_hdl::tops::ackgen_config`).
+#[derive(Clone, Debug)]
+pub struct AckBench {
+    pub cfg: AckGenConfig,
+    pub cycle_ns: u32,
+}
+
+impl AckBench {
+    pub fn new(cfg: &Config) -> Result<AckBench, KitError> {
+        cfg.validate().map_err(|e| KitError::Config(e.to_string()))?;
+        let c = mrnic_hdl::tops::ackgen_config(cfg).map_err(|e| KitError::Config(e.to_string()))?;
+        Ok(AckBench { cfg: c, cycle_ns: u32::from(cfg.transport.cycle_ns) })
+    }
+}
+
+impl Testbench for AckBench {
+    fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
+        let p = AckPorts::resolve(io)?;
+        let cw = io.inputs.width(p.i[3]);
+        if 1usize << cw != self.cfg.connections as usize {
+            return Err(KitError::Interface { block: "ackgen".into(), reason: format!("s_conn is {cw} bits wide, expected log2({})", self.cfg.connections) });
+        }
+        Ok(Box::new(AckModel {
+            shell: AckShell::new(self.cfg).map_err(KitError::Config)?,
+            p,
+            packets_in: 0,
+            cfg_in: 0,
+            acks_out: 0,
+            timer_acks_out: 0,
+            m_stalled: 0,
+            s_held: 0,
+            fifo_max: 0,
+        }))
+    }
+    fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
+        crate::kit::check_profile("ackgen", stimulus::PROFILES, &opts.profile)?;
+        Ok(Box::new(AckStim { gen: AckStimulus::with_opts(seed, self.cfg, self.cycle_ns, opts), p: AckPorts::resolve(io)? }))
+    }
+}
+
+/// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
+pub fn mutants() -> Vec<Mutant> {
+    Mutant::table(MUTANTS)
+}
+
+const MUTANTS: &[(&str, &str, &str)] = &[];
