@@ -33,6 +33,48 @@ fn ackgen_matches_the_shell_for_a_million_cycles_with_gaps_duplicates_timers_bac
     let cycles: u64 = reps.iter().map(|r| r.cycles).sum();
     assert!(cycles >= 1_000_000, "only {cycles} cycles");
     for r in &reps {
-        assert_covered(r, &[("stim.packets", 1)]);
+        assert_covered(
+            r,
+            &[
+                ("stim.packets", 200_000),
+                ("stim.new", 150_000),
+                ("stim.duplicate", 20_000),
+                ("stim.out_of_window", 10_000),
+                ("stim.refused", 30_000),
+                ("stim.gaps_sent", 15_000),
+                ("stim.behind", 10_000),
+                ("stim.far", 5_000),
+                ("stim.bad_path", 5_000),
+                ("stim.mid_run_cfg", 100),
+                ("stim.time_jumps", 20),
+                ("stim.resets", 1),
+                ("model.timer_acks_out", 15_000),
+                ("model.m_stalled_cycles", 50_000),
+                ("model.s_held_cycles", 50_000),
+                ("model.fifo_max", 40),
+                ("m.transfers", 80_000),
+            ],
+        );
     }
+}
+
+#[test]
+fn ackgen_matches_on_timer_heavy_and_back_to_back_traffic_at_tiny_and_core_and_from_power_up() {
+    for preset in ["core", "tiny"] {
+        let s = setup(preset);
+        let dev = s.build(&format!("ackgen_{preset}"), &s.verilog);
+        let t = &s.check(&dev, &format!("ackgen_timer_{preset}"), &[3], 200_000, StimOpts { profile: "timer".into(), ..Default::default() })[0];
+        assert_covered(t, &[("model.timer_acks_out", 6_000), ("model.stale_pops", 100), ("stim.time_jumps", 50)]);
+        let b = &s.check(&dev, &format!("ackgen_burst_{preset}"), &[4], 200_000, StimOpts { profile: "burst".into(), ..Default::default() })[0];
+        assert_covered(b, &[("stim.packets", 70_000), ("m.transfers", 20_000), ("model.stale_pops", 10_000)]);
+        let p = &s.check(&dev, &format!("ackgen_power_up_{preset}"), &[5], 50_000, StimOpts { power_up: true, ..Default::default() })[0];
+        assert_covered(p, &[("m.transfers", 3_000)]);
+        println!("{preset}: {t:#?} {b:#?} {p:#?}");
+    }
+}
+
+#[test]
+fn every_ackgen_mutant_is_caught_by_the_differential_test() {
+    let s = setup("core");
+    s.mutants(ackgen::mutants(), 10, 6, 300_000);
 }

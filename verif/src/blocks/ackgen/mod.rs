@@ -113,6 +113,8 @@ pub struct AckModel {
     m_stalled: u64,
     s_held: u64,
     fifo_max: u64,
+    /// The shell's counters summed over resets: (last seen, total) per counter.
+    sums: [(u64, u64); 6],
 }
 
 impl CycleModel for AckModel {
@@ -162,6 +164,9 @@ impl CycleModel for AckModel {
         let s = out.stats;
         for (k, x) in [s.bad_path, s.path_gaps, s.acks_now, s.acks_timer, s.stale_pops, s.fifo_full].into_iter().enumerate() {
             o.set(p[14 + k], x & 0xFFFF_FFFF);
+            let (last, total) = &mut self.sums[k];
+            *total += if x >= *last { x - *last } else { x };
+            *last = x;
         }
         o.set(p[20], u64::from(out.fifo_level));
         self.fifo_max = self.fifo_max.max(u64::from(out.fifo_level));
@@ -175,17 +180,11 @@ impl CycleModel for AckModel {
             ("m_stalled_cycles".into(), self.m_stalled),
             ("s_held_cycles".into(), self.s_held),
             ("fifo_max".into(), self.fifo_max),
-            ("stale_pops".into(), self.shell_stats().stale_pops),
-            ("fifo_full".into(), self.shell_stats().fifo_full),
-            ("path_gaps".into(), self.shell_stats().path_gaps),
-            ("bad_path".into(), self.shell_stats().bad_path),
+            ("bad_path".into(), self.sums[0].1),
+            ("path_gaps".into(), self.sums[1].1),
+            ("stale_pops".into(), self.sums[4].1),
+            ("fifo_full".into(), self.sums[5].1),
         ]
-    }
-}
-
-impl AckModel {
-    fn shell_stats(&self) -> mrnic_model::transport::ackgen::AckGenStats {
-        self.shell.outputs(&AckShellIn { rst: false, ..Default::default() }).stats
     }
 }
 
@@ -241,6 +240,7 @@ impl Testbench for AckBench {
             m_stalled: 0,
             s_held: 0,
             fifo_max: 0,
+            sums: [(0, 0); 6],
         }))
     }
     fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
@@ -254,4 +254,29 @@ pub fn mutants() -> Vec<Mutant> {
     Mutant::table(MUTANTS)
 }
 
-const MUTANTS: &[(&str, &str, &str)] = &[];
+const MUTANTS: &[(&str, &str, &str)] = &[
+    // a gap taken for in order: the path PSN equal to the expected one counts as skipped
+    ("gap_on_the_expected_psn", "gap = |d_exp & ~d_exp[32'h17];", "gap = ~d_exp[32'h17];"),
+    // the expected path PSN not advanced past a packet ahead of it
+    ("expected_not_advanced", "            n_exp = b_psn$q + k_o24;", "            n_exp = r_exp;"),
+    // the highest path PSN also follows a packet behind it
+    ("highest_goes_back", "if (|d_hi & ~d_hi[32'h17]) begin", "if (|d_hi) begin"),
+    // N reached one packet late
+    ("ack_every_off_by_one", "(pend1 >= k_every)", "(pend1 > k_every)"),
+    // an out-of-window packet coalesced instead of acknowledged at once
+    ("out_of_window_coalesced", "send_d = |flags | (b_class$q != k_c1) |", "send_d = |flags | (b_class$q == k_c2) |"),
+    // a stale FIFO entry sends an ACK (the deadline not compared)
+    ("stale_entry_fires", "live = r_dv & (r_due == b_t$q);", "live = r_dv;"),
+    // the deadline compared strictly: the head pops one cycle after `now` reaches it
+    ("timer_fires_a_cycle_late", "due = |f_cnt$q & ~age[32'h1f];", "due = |f_cnt$q & ~age[32'h1f] & (|age);"),
+    // the CE average's shift loses its sign: a falling average jumps
+    ("ce_average_unsigned_shift", "            ca_sh = (ca_diff >> 32'h2) | k_c00;", "            ca_sh = ca_diff >> 32'h2;"),
+    // a timer ACK's delay measured from the deadline's cycle, not the newest arrival
+    ("timer_ack_delay_zero", "            c_delay$d = b_now$q - r_arr;", "            c_delay$d = k_z32;"),
+    // the output queue does not count a push and a pop in the same cycle as no change
+    ("queue_count_lost_on_push_and_pop", "            o_cnt$d = o_cnt$q - k_o3;", "            o_cnt$d = o_cnt$q - k_o3 - k_o3;"),
+    // the A bit flag lands on the DUPLICATE bit
+    ("ack_req_flag_on_the_wrong_bit", "(((b_ack_req$q) & 8'hff) << 32'h2)", "(((b_ack_req$q) & 8'hff) << 32'h1)"),
+    // the rate hint is the base (the CE cut forgotten)
+    ("rate_hint_without_the_cut", "hint = c_hb$q - prod_sh[(32'h0)+:(32)];", "hint = c_hb$q;"),
+];

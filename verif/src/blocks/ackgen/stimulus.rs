@@ -166,7 +166,10 @@ impl AckStimulus {
         self.phase_left = r.gen_range(50..3000);
         (self.p_s, self.p_m) = (phase_rate(r), phase_rate(r));
         self.p_ce = [0.0, 0.05, 0.3, 1.0][r.gen_range(0..4)];
-        if self.opts.profile == "timer" || r.gen_ratio(1, 6) {
+        if self.opts.profile == "timer" {
+            // rows see a packet less often than every T: most ACKs are the timer's
+            self.p_s = r.gen_range(0.01..0.2);
+        } else if r.gen_ratio(1, 6) {
             // sparse: the coalescing timer fires between packets
             self.p_s = r.gen_range(0.001..0.05);
         }
