@@ -57,7 +57,7 @@
 //! queue pointers and the counters; the rows and connection words are data and keep their
 //! values (each row is written through `s_cfg` before it is used).
 
-use crate::prim::BlockRam;
+use crate::prim::{BlockRam, BlockRamReg};
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::ackgen::AckGenConfig;
 use rust_hdl::prelude::*;
@@ -103,8 +103,8 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     pub stat_stale_pops: Signal<Out, Bits<32>>,
     pub stat_fifo_full: Signal<Out, Bits<32>>,
     pub stat_fifo_level: Signal<Out, Bits<FB1>>,
-    ram_row: BlockRam<177, RB>,
-    ram_conn: BlockRam<43, CB>,
+    ram_row: BlockRamReg<177, RB>,
+    ram_conn: BlockRamReg<43, CB>,
     ram_fifo: BlockRam<FW, FB>,
     cp_v: DFF<bool>,
     cp_kind: DFF<bool>,
@@ -114,6 +114,22 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     f_wp: DFF<Bits<FB>>,
     f_rp: DFF<Bits<FB>>,
     f_cnt: DFF<Bits<FB1>>,
+    p_v: DFF<bool>,
+    p_kind: DFF<Bits<2>>,
+    p_conn: DFF<Bits<CB>>,
+    p_path: DFF<Bits<4>>,
+    p_raddr: DFF<Bits<RB>>,
+    p_psn: DFF<Bits<24>>,
+    p_class: DFF<Bits<2>>,
+    p_ack_req: DFF<bool>,
+    p_ce: DFF<bool>,
+    p_ts: DFF<Bits<32>>,
+    p_sport: DFF<Bits<16>>,
+    p_data: DFF<Bits<32>>,
+    p_t: DFF<Bits<32>>,
+    p_now: DFF<Bits<32>>,
+    p_due: DFF<Bits<32>>,
+    p_bad: DFF<bool>,
     b_v: DFF<bool>,
     b_kind: DFF<Bits<2>>,
     b_conn: DFF<Bits<CB>>,
@@ -144,13 +160,17 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     c_timer: DFF<bool>,
     c_hb: DFF<Bits<32>>,
     c_ca: DFF<Bits<11>>,
-    o_cnt: DFF<Bits<3>>,
-    o_wp: DFF<Bits<2>>,
-    o_rp: DFF<Bits<2>>,
+    o_cnt: DFF<Bits<4>>,
+    o_wp: DFF<Bits<3>>,
+    o_rp: DFF<Bits<3>>,
     o_e0: DFF<Bits<OW>>,
     o_e1: DFF<Bits<OW>>,
     o_e2: DFF<Bits<OW>>,
     o_e3: DFF<Bits<OW>>,
+    o_e4: DFF<Bits<OW>>,
+    o_e5: DFF<Bits<OW>>,
+    o_e6: DFF<Bits<OW>>,
+    o_e7: DFF<Bits<OW>>,
     n_bad: DFF<Bits<32>>,
     n_gap: DFF<Bits<32>>,
     n_now: DFF<Bits<32>>,
@@ -159,7 +179,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     n_full: DFF<Bits<32>>,
     on: Signal<Local, bool>,
     room: Signal<Local, bool>,
-    occ: Signal<Local, Bits<3>>,
+    occ: Signal<Local, Bits<4>>,
     head: Signal<Local, Bits<FW>>,
     head_t: Signal<Local, Bits<32>>,
     head_conn: Signal<Local, Bits<CB>>,
@@ -255,8 +275,16 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     k_zfb: Constant<Bits<FB>>,
     k_ofb1: Constant<Bits<FB1>>,
     k_zfb1: Constant<Bits<FB1>>,
-    k_o3: Constant<Bits<3>>,
-    k_z3: Constant<Bits<3>>,
+    k_o3: Constant<Bits<4>>,
+    k_z3: Constant<Bits<4>>,
+    k_q0: Constant<Bits<3>>,
+    k_q1: Constant<Bits<3>>,
+    k_q2: Constant<Bits<3>>,
+    k_q3: Constant<Bits<3>>,
+    k_q4: Constant<Bits<3>>,
+    k_q5: Constant<Bits<3>>,
+    k_q6: Constant<Bits<3>>,
+    k_q7: Constant<Bits<3>>,
 }
 
 /// The generics of a configuration: (CB, PB, FB).
@@ -335,6 +363,22 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             f_wp: Default::default(),
             f_rp: Default::default(),
             f_cnt: Default::default(),
+            p_v: Default::default(),
+            p_kind: Default::default(),
+            p_conn: Default::default(),
+            p_path: Default::default(),
+            p_raddr: Default::default(),
+            p_psn: Default::default(),
+            p_class: Default::default(),
+            p_ack_req: Default::default(),
+            p_ce: Default::default(),
+            p_ts: Default::default(),
+            p_sport: Default::default(),
+            p_data: Default::default(),
+            p_t: Default::default(),
+            p_now: Default::default(),
+            p_due: Default::default(),
+            p_bad: Default::default(),
             b_v: Default::default(),
             b_kind: Default::default(),
             b_conn: Default::default(),
@@ -372,6 +416,10 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             o_e1: Default::default(),
             o_e2: Default::default(),
             o_e3: Default::default(),
+            o_e4: Default::default(),
+            o_e5: Default::default(),
+            o_e6: Default::default(),
+            o_e7: Default::default(),
             n_bad: Default::default(),
             n_gap: Default::default(),
             n_now: Default::default(),
@@ -478,6 +526,14 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             k_zfb1: Constant::new((0u64).into()),
             k_o3: Constant::new((1u64).into()),
             k_z3: Constant::new((0u64).into()),
+            k_q0: Constant::new((0u64).into()),
+            k_q1: Constant::new((1u64).into()),
+            k_q2: Constant::new((2u64).into()),
+            k_q3: Constant::new((3u64).into()),
+            k_q4: Constant::new((4u64).into()),
+            k_q5: Constant::new((5u64).into()),
+            k_q6: Constant::new((6u64).into()),
+            k_q7: Constant::new((7u64).into()),
         })
     }
 }
@@ -485,10 +541,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
+        self.ram_row.ce.next = true;
+        self.ram_conn.ce.next = true;
         self.ram_fifo.clock.next = self.clock.val();
         self.ram_row.write_enable.next = false;
         self.ram_conn.write_enable.next = false;
@@ -506,8 +564,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // after_eq(now, t): now - t mod 2^32 below 2^31
         self.age.next = self.now.val() - self.head_t.val();
         self.due.next = self.f_cnt.q.val().any() & !self.age.val().get_bit(31);
-        self.occ.next = self.o_cnt.q.val() + bit_cast::<3, 1>(self.b_v.q.val().into()) + bit_cast::<3, 1>(self.c_v.q.val().into());
-        self.room.next = !self.occ.val().get_bit(2);
+        self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into());
+        self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
         self.t_tmr.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & self.due.val();
         self.s_ready.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & !self.due.val();
@@ -526,34 +584,51 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.a_raddr.next = (bit_cast::<RB, CB>(self.a_conn.val()) << self.k_pb.val()) | bit_cast::<RB, PB>(self.a_path.val().get_bits::<PB>(0));
         self.ram_row.read_address.next = self.a_raddr.val();
         self.ram_conn.read_address.next = self.a_conn.val();
-        // the B registers (loaded whatever the operation; b_v says whether there is one)
-        self.b_v.d.next = self.t_cfg.val() | self.t_tmr.val() | self.t_data.val();
-        self.b_kind.d.next = self.k_c0.val();
+        // the R registers (loaded whatever the operation; p_v says whether there is one)
+        self.p_v.d.next = self.t_cfg.val() | self.t_tmr.val() | self.t_data.val();
+        self.p_kind.d.next = self.k_c0.val();
         if self.t_cfg.val() {
-            self.b_kind.d.next = self.k_c2.val();
+            self.p_kind.d.next = self.k_c2.val();
             if self.cp_kind.q.val() {
-                self.b_kind.d.next = self.k_c3.val();
+                self.p_kind.d.next = self.k_c3.val();
             }
         } else if self.t_tmr.val() {
-            self.b_kind.d.next = self.k_c1.val();
+            self.p_kind.d.next = self.k_c1.val();
         }
-        self.b_conn.d.next = self.a_conn.val();
-        self.b_path.d.next = self.a_path.val();
-        self.b_raddr.d.next = self.a_raddr.val();
-        self.b_bad.d.next = self.s_path.val() >= self.k_paths.val();
+        self.p_conn.d.next = self.a_conn.val();
+        self.p_path.d.next = self.a_path.val();
+        self.p_raddr.d.next = self.a_raddr.val();
+        self.p_bad.d.next = self.s_path.val() >= self.k_paths.val();
         if self.k_paths.val() == self.k_z4.val() {
-            self.b_bad.d.next = false;
+            self.p_bad.d.next = false;
         }
-        self.b_psn.d.next = self.s_path_psn.val();
-        self.b_class.d.next = self.s_class.val();
-        self.b_ack_req.d.next = self.s_ack_req.val();
-        self.b_ce.d.next = self.s_ce.val();
-        self.b_ts.d.next = self.s_ts.val();
-        self.b_sport.d.next = self.s_sport.val();
-        self.b_data.d.next = self.cp_data.q.val();
-        self.b_t.d.next = self.head_t.val();
-        self.b_now.d.next = self.now.val();
-        self.b_due.d.next = self.now.val() + self.k_timeout.val();
+        self.p_psn.d.next = self.s_path_psn.val();
+        self.p_class.d.next = self.s_class.val();
+        self.p_ack_req.d.next = self.s_ack_req.val();
+        self.p_ce.d.next = self.s_ce.val();
+        self.p_ts.d.next = self.s_ts.val();
+        self.p_sport.d.next = self.s_sport.val();
+        self.p_data.d.next = self.cp_data.q.val();
+        self.p_t.d.next = self.head_t.val();
+        self.p_now.d.next = self.now.val();
+        self.p_due.d.next = self.now.val() + self.k_timeout.val();
+        // R -> B: the operation moves on while the RAMs' output registers load its words
+        self.b_v.d.next = self.p_v.q.val();
+        self.b_kind.d.next = self.p_kind.q.val();
+        self.b_conn.d.next = self.p_conn.q.val();
+        self.b_path.d.next = self.p_path.q.val();
+        self.b_raddr.d.next = self.p_raddr.q.val();
+        self.b_psn.d.next = self.p_psn.q.val();
+        self.b_class.d.next = self.p_class.q.val();
+        self.b_ack_req.d.next = self.p_ack_req.q.val();
+        self.b_ce.d.next = self.p_ce.q.val();
+        self.b_ts.d.next = self.p_ts.q.val();
+        self.b_sport.d.next = self.p_sport.q.val();
+        self.b_data.d.next = self.p_data.q.val();
+        self.b_t.d.next = self.p_t.q.val();
+        self.b_now.d.next = self.p_now.q.val();
+        self.b_due.d.next = self.p_due.q.val();
+        self.b_bad.d.next = self.p_bad.q.val();
         // the configuration register: filled when empty, emptied when A takes it
         self.cp_v.d.next = self.cp_v.q.val() & !self.t_cfg.val();
         if self.s_cfg_valid.val() & self.s_cfg_ready.val() {
@@ -777,14 +852,26 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.c_push.next = self.c_v.q.val() & self.c_ack.q.val();
         // ---- the output queue (4 registers)
         self.o_head.next = self.o_e0.q.val();
-        if self.o_rp.q.val() == self.k_c1.val() {
+        if self.o_rp.q.val() == self.k_q1.val() {
             self.o_head.next = self.o_e1.q.val();
         }
-        if self.o_rp.q.val() == self.k_c2.val() {
+        if self.o_rp.q.val() == self.k_q2.val() {
             self.o_head.next = self.o_e2.q.val();
         }
-        if self.o_rp.q.val() == self.k_c3.val() {
+        if self.o_rp.q.val() == self.k_q3.val() {
             self.o_head.next = self.o_e3.q.val();
+        }
+        if self.o_rp.q.val() == self.k_q4.val() {
+            self.o_head.next = self.o_e4.q.val();
+        }
+        if self.o_rp.q.val() == self.k_q5.val() {
+            self.o_head.next = self.o_e5.q.val();
+        }
+        if self.o_rp.q.val() == self.k_q6.val() {
+            self.o_head.next = self.o_e6.q.val();
+        }
+        if self.o_rp.q.val() == self.k_q7.val() {
+            self.o_head.next = self.o_e7.q.val();
         }
         self.m_valid.next = self.on.val() & self.o_cnt.q.val().any();
         self.m_hs.next = self.m_valid.val() & self.m_ready.val();
@@ -803,27 +890,43 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.o_e1.d.next = self.o_e1.q.val();
         self.o_e2.d.next = self.o_e2.q.val();
         self.o_e3.d.next = self.o_e3.q.val();
+        self.o_e4.d.next = self.o_e4.q.val();
+        self.o_e5.d.next = self.o_e5.q.val();
+        self.o_e6.d.next = self.o_e6.q.val();
+        self.o_e7.d.next = self.o_e7.q.val();
         if self.c_push.val() {
-            if self.o_wp.q.val() == self.k_c0.val() {
+            if self.o_wp.q.val() == self.k_q0.val() {
                 self.o_e0.d.next = self.c_entry.val();
             }
-            if self.o_wp.q.val() == self.k_c1.val() {
+            if self.o_wp.q.val() == self.k_q1.val() {
                 self.o_e1.d.next = self.c_entry.val();
             }
-            if self.o_wp.q.val() == self.k_c2.val() {
+            if self.o_wp.q.val() == self.k_q2.val() {
                 self.o_e2.d.next = self.c_entry.val();
             }
-            if self.o_wp.q.val() == self.k_c3.val() {
+            if self.o_wp.q.val() == self.k_q3.val() {
                 self.o_e3.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_q4.val() {
+                self.o_e4.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_q5.val() {
+                self.o_e5.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_q6.val() {
+                self.o_e6.d.next = self.c_entry.val();
+            }
+            if self.o_wp.q.val() == self.k_q7.val() {
+                self.o_e7.d.next = self.c_entry.val();
             }
         }
         self.o_wp.d.next = self.o_wp.q.val();
         if self.c_push.val() {
-            self.o_wp.d.next = self.o_wp.q.val() + self.k_c1.val();
+            self.o_wp.d.next = self.o_wp.q.val() + self.k_q1.val();
         }
         self.o_rp.d.next = self.o_rp.q.val();
         if self.m_hs.val() {
-            self.o_rp.d.next = self.o_rp.q.val() + self.k_c1.val();
+            self.o_rp.d.next = self.o_rp.q.val() + self.k_q1.val();
         }
         self.o_cnt.d.next = self.o_cnt.q.val();
         if self.c_push.val() & !self.m_hs.val() {
@@ -843,14 +946,15 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // ---- reset: control state (not the RAMs, the data registers)
         if self.rst.val() {
             self.cp_v.d.next = false;
+            self.p_v.d.next = false;
             self.b_v.d.next = false;
             self.c_v.d.next = false;
             self.f_wp.d.next = self.k_zfb.val();
             self.f_rp.d.next = self.k_zfb.val();
             self.f_cnt.d.next = self.k_zfb1.val();
             self.o_cnt.d.next = self.k_z3.val();
-            self.o_wp.d.next = self.k_c0.val();
-            self.o_rp.d.next = self.k_c0.val();
+            self.o_wp.d.next = self.k_q0.val();
+            self.o_rp.d.next = self.k_q0.val();
             self.n_bad.d.next = self.k_z32.val();
             self.n_gap.d.next = self.k_z32.val();
             self.n_now.d.next = self.k_z32.val();

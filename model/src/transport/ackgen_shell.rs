@@ -5,17 +5,18 @@
 //!
 //! **Stages.** A (the cycle an operation is taken): one of, in priority order, a pending
 //! configuration write, the coalescing FIFO's head when it is due (`after_eq(now, t)`:
-//! popped here), a DATA packet from `s`; its row and connection word are read (the RAM is
-//! write-first, so the write of the operation in B in the same cycle is seen). B (+1): the
+//! popped here), a DATA packet from `s`; its row and connection word are read. R (+1): the
+//! RAMs' output registers load (read latency 2; the writes of B in this and the last cycle
+//! are forwarded into them, so the word is current). B (+2): the
 //! row and the connection word are updated and written; an arming pushes `(conn, path, now
 //! + T)` on the FIFO unless it holds `fifo_depth` entries (counted at the start of the
-//! cycle; the ACK is then sent at once); an ACK goes to C. C (+2): the rate hint (the
-//! 32x11 product) and the push into the 4-entry output queue; `m` shows its head from the
-//! next cycle. **Latency** 3 (A to `m_valid`). **II** 1: one operation per cycle; a due
+//! cycle; the ACK is then sent at once); an ACK goes to C. C (+3): the rate hint (the
+//! 32x11 product) and the push into the 8-entry output queue; `m` shows its head from the
+//! next cycle. **Latency** 4 (A to `m_valid`). **II** 1: one operation per cycle; a due
 //! FIFO entry or a configuration write takes the cycle (`s_ready` low).
 //!
 //! **Handshakes.** `s_ready = !rst & room & !cfg_pend & !due`, with `room` = the output
-//! queue and the operations in B and C leave a free entry (`len + b + c <= 3`), `due` =
+//! queue and the operations in R, B and C leave a free entry (`len + r + b + c <= 7`), `due` =
 //! the FIFO is not empty and its head is due at this cycle's `now` (a combinational path
 //! from `now` to `s_ready`). `s_cfg_ready = !rst & !cfg_pend`: a write waits in a one-entry
 //! register and takes the next cycle with room.
@@ -30,9 +31,9 @@ use crate::time::HwTime;
 use std::collections::VecDeque;
 
 /// A (row, connection) operation's pipeline latency: A to the cycle `m_valid` shows its ACK.
-pub const ACKGEN_LATENCY: u32 = 3;
+pub const ACKGEN_LATENCY: u32 = 4;
 /// Entries of the output queue.
-pub const OUT_DEPTH: usize = 4;
+pub const OUT_DEPTH: usize = 8;
 
 /// A configuration write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,6 +106,7 @@ pub struct AckShell {
     hint_base: Vec<u32>,
     fifo: VecDeque<(u32, u8, HwTime)>,
     cfg_pend: Option<AckCfg>,
+    r: Option<Op>,
     b: Option<Op>,
     c: Option<Option<Pending>>,
     outq: VecDeque<AckShellAck>,
@@ -124,6 +126,7 @@ impl AckShell {
             hint_base: vec![0; n],
             fifo: VecDeque::new(),
             cfg_pend: None,
+            r: None,
             b: None,
             c: None,
             outq: VecDeque::new(),
@@ -140,7 +143,7 @@ impl AckShell {
     }
 
     fn room(&self) -> bool {
-        self.outq.len() + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) < OUT_DEPTH
+        self.outq.len() + usize::from(self.r.is_some()) + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) < OUT_DEPTH
     }
 
     /// The outputs of this cycle (before the clock edge).
@@ -222,6 +225,7 @@ impl AckShell {
         if i.rst {
             self.fifo.clear();
             self.cfg_pend = None;
+            self.r = None;
             self.b = None;
             self.c = None;
             self.outq.clear();
@@ -242,15 +246,17 @@ impl AckShell {
         if let Some(op) = self.b.take() {
             self.c = Some(self.stage_b(op));
         }
+        // R: the RAMs' output registers load (the writes of B are forwarded into them).
+        self.b = self.r.take();
         // A: a pending configuration write, the due FIFO head, or a DATA packet.
         if room {
             if let Some(c) = self.cfg_pend.take() {
-                self.b = Some(Op::Cfg(c));
+                self.r = Some(Op::Cfg(c));
             } else if due {
                 let (conn, path, t) = self.fifo.pop_front().expect("a due head");
-                self.b = Some(Op::Timer(conn, path, t, now));
+                self.r = Some(Op::Timer(conn, path, t, now));
             } else if i.s_valid && out.s_ready {
-                self.b = Some(Op::Data(i.s, now));
+                self.r = Some(Op::Data(i.s, now));
             }
         }
         if i.s_cfg_valid && out.s_cfg_ready {
