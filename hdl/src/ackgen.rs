@@ -34,24 +34,35 @@
 //!
 //! **Pipeline.** A (cycle 0): the operation is chosen, in priority order a configuration
 //! write waiting in its register, the FIFO head when due (`now - t < 2^31`: popped), a DATA
-//! packet; its row (`{conn, path}`) and connection word are read; `now + T` is added. B (1):
-//! the row and the connection word are updated and written (24-bit serial compares, 8-bit
-//! counts, the 11-bit CE average; the FIFO push); the ACK's fields go to C. C (2): the rate
-//! hint `hb - ((hb * ce_avg) >> 11)` (two 16x16 products) and the push into a 4-entry output
-//! queue. **Latency** 3 (`ACKGEN_LATENCY`). **II** 1: one operation per cycle; a due FIFO
-//! entry or a configuration write takes the cycle (`s_ready` low in it).
+//! packet; its row (`{conn, path}`) and connection word are read; `now + T` is added. R (1):
+//! the row and connection RAMs' output registers load (`prim::BlockRamReg`, read latency 2:
+//! the loop starts at a flip-flop, not at the DP16KD's clock-to-out). B (2): the row and the
+//! connection word are updated and written (24-bit serial compares, 8-bit counts, the 11-bit
+//! CE average; the FIFO push); the ACK's fields go to C. C (3): the rate hint `hb - ((hb *
+//! ce_avg) >> 11)` (two 16x16 products) and the push into an 8-entry output queue.
+//! **Latency** 4 (`ACKGEN_LATENCY`). **II** 1: one operation per cycle; a due FIFO entry or a
+//! configuration write takes the cycle (`s_ready` low in it).
+//!
+//! ```text
+//! cycle      0        1         2             3           4
+//! s          pkt X    pkt Y     ...
+//! A/R/B/C    A(X)     R(X) A(Y) B(X) R(Y)     C(X) B(Y)   C(Y)
+//! RAM        read X   reg X     write X       (Y reads X's write through the forwarding)
+//! m                                                       ACK of X (if any)
+//! ```
 //!
 //! **Combinational paths.** `now` -> the due compare -> `s_ready` (`now` is the NIC's time
 //! register); none from `s_valid`, `s_cfg_valid` or `m_ready` to a ready.
 //!
-//! **Hazards.** The RAMs are write-first (`prim::BlockRam`): an operation read in A in the
-//! cycle the operation before it writes the same row in B sees that write, so operations on
-//! the same row back to back need no other forwarding. The loop is B's update of one row
-//! (about 10 LUT levels: a 24-bit subtract, its sign and zero test, the decision, the row
-//! select). The FIFO is pushed in B and popped in A; `read_data` is the head's word because
-//! the RAM reads the next read pointer every cycle. `room` (the output queue and B and C
-//! leave an entry) guarantees every operation taken has a queue entry, so the pipeline
-//! never stalls.
+//! **Hazards.** The row and connection RAMs forward every write into their output
+//! registers (`BlockRamReg`: a write in the cycle of the read and in the next one), so an
+//! operation on the same row as the one before it (or two before) reads its write: no other
+//! forwarding. The loop is B's update of one row, from the output register through a 24-bit
+//! subtract, its sign and zero tests, the decision and the row select back to the register's
+//! D input. The FIFO is pushed in B and popped in A; its `read_data` is the head's word
+//! because the RAM reads the next read pointer every cycle. `room` (the output queue leaves
+//! an entry for every operation in R, B and C) guarantees every operation taken has a queue
+//! entry, so the pipeline never stalls.
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
 //! queue pointers and the counters; the rows and connection words are data and keep their

@@ -70,3 +70,8 @@ fn the_fbuf_page_figures_match_the_generated_block_and_the_mutant_list() {
 fn the_realign_page_figures_match_the_generated_block_and_the_mutant_list() {
     check_page("realign", "core", false);
 }
+
+#[test]
+fn the_ackgen_page_figures_match_the_generated_block_and_the_mutant_list() {
+    check_page("ackgen", "core", false);
+}
