@@ -337,7 +337,6 @@ pub const TABLES: &[Table] = &[
             f("error", N(27), "fatal NAK sent: code 3 + MSN 24"),
             f("ce_avg", N(11), "CE average, Q0.10"),
             f("hint_base", N(32), "rate hint base, Mbit/s"),
-            f("rate_hint", N(32), "rate hint put in ACKs, Mbit/s"),
             f("last_error_nak", N(32), "HwTime of the last error NAK"),
         ],
         source: Source::Estimate,
