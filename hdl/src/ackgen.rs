@@ -59,8 +59,10 @@
 //! operation on the same row as the one before it (or two before) reads its write: no other
 //! forwarding. The loop is B's update of one row, from the output register through a 24-bit
 //! subtract, its sign and zero tests, the decision and the row select back to the register's
-//! D input. The FIFO is pushed in B and popped in A; its `read_data` is the head's word
-//! because the RAM reads the next read pointer every cycle. `room` (the output queue leaves
+//! D input. The FIFO is pushed in B and popped in A; its head is a register `hd` (the word at
+//! the read pointer: after a pop the word after it, which the RAM reads every cycle, or the
+//! word pushed in that cycle when the FIFO is empty or its only entry leaves), so the due
+//! compare starts at flip-flops. `room` (the output queue leaves
 //! an entry for every operation in R, B and C) guarantees every operation taken has a queue
 //! entry, so the pipeline never stalls.
 //!
@@ -125,6 +127,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     f_wp: DFF<Bits<FB>>,
     f_rp: DFF<Bits<FB>>,
     f_cnt: DFF<Bits<FB1>>,
+    hd: DFF<Bits<FW>>,
     p_v: DFF<bool>,
     p_kind: DFF<Bits<2>>,
     p_conn: DFF<Bits<CB>>,
@@ -374,6 +377,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             f_wp: Default::default(),
             f_rp: Default::default(),
             f_cnt: Default::default(),
+            hd: Default::default(),
             p_v: Default::default(),
             p_kind: Default::default(),
             p_conn: Default::default(),
@@ -552,7 +556,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -564,9 +568,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ram_fifo.write_enable.next = false;
         self.on.next = !self.rst.val();
 
-        // ---- A: the coalescing FIFO's head (the RAM reads the next read pointer every
-        // cycle, so `read_data` is the word at `f_rp`, including a push of the last cycle)
-        self.head.next = self.ram_fifo.read_data.val();
+        // ---- A: the coalescing FIFO's head, a register (`hd` = the word at `f_rp`; the RAM
+        // reads the word after it every cycle, for the next pop)
+        self.head.next = self.hd.q.val();
         self.head_conn.next = self.head.val().get_bits::<CB>(0);
         self.h_sh1.next = self.head.val() >> self.k_cb.val();
         self.h_sh2.next = self.head.val() >> self.k_cbp.val();
@@ -781,7 +785,17 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.pop.val() {
             self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
         }
-        self.ram_fifo.read_address.next = self.f_rp.d.val();
+        self.ram_fifo.read_address.next = self.f_rp.d.val() + self.k_ofb.val();
+        // the head register: after a pop the word after it (read in the last cycle, a write
+        // of that cycle included: write-first), or the word pushed now when the FIFO is empty
+        // or its only entry leaves
+        self.hd.d.next = self.hd.q.val();
+        if self.pop.val() {
+            self.hd.d.next = self.ram_fifo.read_data.val();
+        }
+        if (self.pop.val() & (self.f_cnt.q.val() == self.k_ofb1.val())) | !self.f_cnt.q.val().any() {
+            self.hd.d.next = self.f_entry.val();
+        }
         self.f_cnt.d.next = self.f_cnt.q.val();
         if self.push.val() & !self.pop.val() {
             self.f_cnt.d.next = self.f_cnt.q.val() + self.k_ofb1.val();
@@ -972,7 +986,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.n_tmr.d.next = self.k_z32.val();
             self.n_stale.d.next = self.k_z32.val();
             self.n_full.d.next = self.k_z32.val();
-            self.ram_fifo.read_address.next = self.k_zfb.val();
+            self.ram_fifo.read_address.next = self.k_ofb.val();
         }
     }
 }
