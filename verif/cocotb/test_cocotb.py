@@ -50,6 +50,9 @@ RUNS = [
     # realign: the sizes do not depend on the preset; random operations = commands (one frame
     # each) of the cocotbext-axi test
     ("realign", "verilator", "tiny", 71, 20000, 300),
+    # ackgen: Verilator; random operations = cycles of the randomized run (its Python
+    # reference is first checked on no-reset vectors of as many cycles)
+    ("ackgen", "verilator", "core", 81, 20000, 6000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -60,6 +63,7 @@ TESTS = {
     "fbuf": ["vector_replay", "directed_semantics", "random_frames_backpressure"],
     "placement": ["vector_replay", "axi_ram_random_commands"],
     "realign": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "ackgen": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -80,9 +84,11 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
                     "MRNIC_FRAMES_HELD": str(params["frames"])})
     if block == "placement":
         env["MRNIC_MAX_BEATS"] = str(params["max_beats"])
+    if block == "ackgen":
+        env.update({f"MRNIC_{k.upper()}": str(params[k]) for k in ("paths", "ack_every", "ack_timeout", "fifo_depth")})
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block in ("rtx", "path", "place_chk"):
+    if block in ("rtx", "path", "place_chk", "ackgen"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -179,6 +185,15 @@ def test_corrupted_path_result_is_detected():
                                      lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_op"] == 2 and c["out"]["m_kind"] == 1,
                                      "m_ppsn", 0, "corrupted-path")
     print(f"[cocotb] corrupted path result at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
+@pytest.mark.block("ackgen")
+def test_corrupted_ackgen_result_is_detected():
+    """The ACK generator's replay can fail: one bit of one expected timer ACK's ack_delay flipped."""
+    idx, facts = _corrupt_and_replay("ackgen", "core", 81, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_timer"] == 1,
+                                     "m_ack_delay", 3, "corrupted-ackgen")
+    print(f"[cocotb] corrupted ackgen result at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
 @pytest.mark.block("place_chk")
