@@ -52,6 +52,8 @@ fn ackgen_matches_the_shell_for_a_million_cycles_with_gaps_duplicates_timers_bac
                 ("model.m_stalled_cycles", 50_000),
                 ("model.s_held_cycles", 50_000),
                 ("model.fifo_max", 40),
+                ("model.fifo_full", 100),
+                ("stim.frozen_cycles", 5_000),
                 ("m.transfers", 80_000),
             ],
         );
@@ -66,7 +68,7 @@ fn ackgen_matches_on_timer_heavy_and_back_to_back_traffic_at_tiny_and_core_and_f
         let t = &s.check(&dev, &format!("ackgen_timer_{preset}"), &[3], 200_000, StimOpts { profile: "timer".into(), ..Default::default() })[0];
         assert_covered(t, &[("model.timer_acks_out", 6_000), ("model.stale_pops", 100), ("stim.time_jumps", 50)]);
         let b = &s.check(&dev, &format!("ackgen_burst_{preset}"), &[4], 200_000, StimOpts { profile: "burst".into(), ..Default::default() })[0];
-        assert_covered(b, &[("stim.packets", 70_000), ("m.transfers", 20_000), ("model.stale_pops", 10_000)]);
+        assert_covered(b, &[("stim.packets", 70_000), ("m.transfers", 20_000), ("model.stale_pops", 10_000), ("stim.frozen_cycles", 20_000), ("model.fifo_full", 100)]);
         let p = &s.check(&dev, &format!("ackgen_power_up_{preset}"), &[5], 50_000, StimOpts { power_up: true, ..Default::default() })[0];
         assert_covered(p, &[("m.transfers", 3_000)]);
         println!("{preset}: {t:#?} {b:#?} {p:#?}");

@@ -277,6 +277,8 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("queue_count_lost_on_push_and_pop", "            o_cnt$d = o_cnt$q - k_o3;", "            o_cnt$d = o_cnt$q - k_o3 - k_o3;"),
     // the A bit flag lands on the DUPLICATE bit
     ("ack_req_flag_on_the_wrong_bit", "(((b_ack_req$q) & 8'hff) << 32'h2)", "(((b_ack_req$q) & 8'hff) << 32'h1)"),
+    // a full FIFO pushed anyway: the oldest entry is overwritten, its path never times out
+    ("full_fifo_pushed", "push = counted & arm & ~full;", "push = counted & arm;"),
     // the rate hint is the base (the CE cut forgotten)
     ("rate_hint_without_the_cut", "hint = c_hb$q - prod_sh[(32'h0)+:(32)];", "hint = c_hb$q;"),
 ];

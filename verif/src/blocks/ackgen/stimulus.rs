@@ -11,8 +11,9 @@
 //! reordered or duplicated packet), some far (a PSN across the 24-bit wrap); classes new,
 //! duplicate, out of window and refused; the A bit; CE marks in runs; paths at or past the
 //! configured count. Mid-run configuration writes restart a path (its FIFO entry goes
-//! stale) or change a connection's hint base. Time advances by `cycle_ns` per cycle and,
-//! rarely, jumps (many deadlines due at once). Valid and ready rates go through phases
+//! stale) or change a connection's hint base. Time advances by `cycle_ns` per cycle, stands
+//! still in some phases (armings pile up in the FIFO until it is full) and, rarely, jumps
+//! (many deadlines due at once). Valid and ready rates go through phases
 //! (full, random, sparse enough for the coalescing timer to fire, long sink stalls); rare
 //! random resets.
 //!
@@ -48,6 +49,7 @@ pub struct AckMix {
     pub cfg_writes: u64,
     pub mid_run_cfg: u64,
     pub time_jumps: u64,
+    pub frozen_cycles: u64,
 }
 
 impl AckMix {
@@ -67,6 +69,7 @@ impl AckMix {
             ("cfg_writes", self.cfg_writes),
             ("mid_run_cfg", self.mid_run_cfg),
             ("time_jumps", self.time_jumps),
+            ("frozen_cycles", self.frozen_cycles),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -91,6 +94,8 @@ pub struct AckStimulus {
     p_s: f64,
     p_m: f64,
     p_ce: f64,
+    /// Time stands still in this phase (`now` not advanced: armings pile up in the FIFO).
+    frozen: bool,
     resets: Resets,
     opts: StimOpts,
     pub mix: AckMix,
@@ -131,6 +136,7 @@ impl AckStimulus {
             p_s: 1.0,
             p_m: 1.0,
             p_ce: 0.2,
+            frozen: false,
             resets: Resets::new(opts),
             opts: opts.clone(),
             mix: AckMix::default(),
@@ -173,6 +179,9 @@ impl AckStimulus {
             // sparse: the coalescing timer fires between packets
             self.p_s = r.gen_range(0.001..0.05);
         }
+        // time stands still now and then (a NIC whose time counter is held): the FIFO fills
+        // with armings, stale ones included, up to its depth
+        self.frozen = r.gen_ratio(1, if self.opts.profile == "burst" { 4 } else { 40 });
         if r.gen_ratio(1, 12) {
             // a long stall of the sink
             self.p_m = 0.0;
@@ -243,7 +252,11 @@ impl AckStimulus {
         self.mix.resets = self.resets.count;
         // time: one cycle, rarely a jump (deadlines pile up)
         let jump = if self.opts.profile == "timer" { 2_000 } else { 20_000 };
-        self.now = self.now.wrapping_add(self.cycle_ns);
+        if self.frozen {
+            self.mix.frozen_cycles += 1;
+        } else {
+            self.now = self.now.wrapping_add(self.cycle_ns);
+        }
         if self.rng.gen_ratio(1, jump) {
             self.now = self.now.wrapping_add(self.rng.gen_range(1..=2 * self.cfg.ack_timeout));
             self.mix.time_jumps += 1;
