@@ -174,6 +174,12 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     c_timer: DFF<bool>,
     c_hb: DFF<Bits<32>>,
     c_ca: DFF<Bits<11>>,
+    d_v: DFF<bool>,
+    d_ack: DFF<bool>,
+    d_hb: DFF<Bits<32>>,
+    d_plo: DFF<Bits<32>>,
+    d_phi: DFF<Bits<32>>,
+    d_base: DFF<Bits<OW>>,
     o_cnt: DFF<Bits<4>>,
     o_wp: DFF<Bits<3>>,
     o_rp: DFF<Bits<3>>,
@@ -255,6 +261,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     prod: Signal<Local, Bits<48>>,
     hint: Signal<Local, Bits<32>>,
     c_entry: Signal<Local, Bits<OW>>,
+    o_entry: Signal<Local, Bits<OW>>,
     o_head: Signal<Local, Bits<OW>>,
     cfg_isn: Signal<Local, Bits<24>>,
     cfg_hi: Signal<Local, Bits<24>>,
@@ -424,6 +431,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             c_timer: Default::default(),
             c_hb: Default::default(),
             c_ca: Default::default(),
+            d_v: Default::default(),
+            d_ack: Default::default(),
+            d_hb: Default::default(),
+            d_plo: Default::default(),
+            d_phi: Default::default(),
+            d_base: Default::default(),
             o_cnt: Default::default(),
             o_wp: Default::default(),
             o_rp: Default::default(),
@@ -505,6 +518,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             prod: Default::default(),
             hint: Default::default(),
             c_entry: Default::default(),
+            o_entry: Default::default(),
             o_head: Default::default(),
             cfg_isn: Default::default(),
             cfg_hi: Default::default(),
@@ -556,7 +570,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -579,7 +593,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // after_eq(now, t): now - t mod 2^32 below 2^31
         self.age.next = self.now.val() - self.head_t.val();
         self.due.next = self.f_cnt.q.val().any() & !self.age.val().get_bit(31);
-        self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into());
+        self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
         self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
         self.t_tmr.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & self.due.val();
@@ -854,27 +868,34 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.n_full.d.next = self.n_full.q.val() + 1;
         }
 
-        // ---- C: the rate hint, hb - ((hb * ca) >> 11) (two 16x16 products), into the queue
+        // ---- C: the rate hint's two 16x16 products (hb * ce_avg), registered with the entry
         self.hb_lo.next = self.c_hb.q.val().get_bits::<16>(0);
         self.hb_hi.next = self.c_hb.q.val().get_bits::<16>(16);
         self.ca16.next = bit_cast::<16, 11>(self.c_ca.q.val());
         self.p_lo.next = self.hb_lo.val() * self.ca16.val();
         self.p_hi.next = self.hb_hi.val() * self.ca16.val();
-        self.prod.next = bit_cast::<48, 32>(self.p_lo.val()) + (bit_cast::<48, 32>(self.p_hi.val()) << 16);
-        self.prod_sh.next = self.prod.val() >> 11;
-        self.hint.next = self.c_hb.q.val() - self.prod_sh.val().get_bits::<32>(0);
         self.c_entry.next = bit_cast::<OW, 24>(self.c_psn.q.val())
             | (bit_cast::<OW, 8>(self.c_flags.q.val()) << 24)
             | (bit_cast::<OW, 8>(self.c_ce.q.val()) << 32)
             | (bit_cast::<OW, 8>(self.c_pk.q.val()) << 40)
-            | (bit_cast::<OW, 32>(self.hint.val()) << 48)
             | (bit_cast::<OW, 32>(self.c_ts.q.val()) << 80)
             | (bit_cast::<OW, 32>(self.c_delay.q.val()) << 112)
             | (bit_cast::<OW, 16>(self.c_sport.q.val()) << 144)
             | (bit_cast::<OW, 1>(self.c_timer.q.val().into()) << 160)
             | (bit_cast::<OW, 4>(self.c_path.q.val()) << 161)
             | (bit_cast::<OW, CB>(self.c_conn.q.val()) << 165);
-        self.c_push.next = self.c_v.q.val() & self.c_ack.q.val();
+        self.d_v.d.next = self.c_v.q.val();
+        self.d_ack.d.next = self.c_ack.q.val();
+        self.d_hb.d.next = self.c_hb.q.val();
+        self.d_plo.d.next = self.p_lo.val();
+        self.d_phi.d.next = self.p_hi.val();
+        self.d_base.d.next = self.c_entry.val();
+        // ---- D: hb - ((hb * ce_avg) >> 11) into the entry, and into the queue
+        self.prod.next = bit_cast::<48, 32>(self.d_plo.q.val()) + (bit_cast::<48, 32>(self.d_phi.q.val()) << 16);
+        self.prod_sh.next = self.prod.val() >> 11;
+        self.hint.next = self.d_hb.q.val() - self.prod_sh.val().get_bits::<32>(0);
+        self.o_entry.next = self.d_base.q.val() | (bit_cast::<OW, 32>(self.hint.val()) << 48);
+        self.c_push.next = self.d_v.q.val() & self.d_ack.q.val();
         // ---- the output queue (4 registers)
         self.o_head.next = self.o_e0.q.val();
         if self.o_rp.q.val() == self.k_q1.val() {
@@ -921,28 +942,28 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.o_e7.d.next = self.o_e7.q.val();
         if self.c_push.val() {
             if self.o_wp.q.val() == self.k_q0.val() {
-                self.o_e0.d.next = self.c_entry.val();
+                self.o_e0.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q1.val() {
-                self.o_e1.d.next = self.c_entry.val();
+                self.o_e1.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q2.val() {
-                self.o_e2.d.next = self.c_entry.val();
+                self.o_e2.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q3.val() {
-                self.o_e3.d.next = self.c_entry.val();
+                self.o_e3.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q4.val() {
-                self.o_e4.d.next = self.c_entry.val();
+                self.o_e4.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q5.val() {
-                self.o_e5.d.next = self.c_entry.val();
+                self.o_e5.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q6.val() {
-                self.o_e6.d.next = self.c_entry.val();
+                self.o_e6.d.next = self.o_entry.val();
             }
             if self.o_wp.q.val() == self.k_q7.val() {
-                self.o_e7.d.next = self.c_entry.val();
+                self.o_e7.d.next = self.o_entry.val();
             }
         }
         self.o_wp.d.next = self.o_wp.q.val();
@@ -974,6 +995,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.p_v.d.next = false;
             self.b_v.d.next = false;
             self.c_v.d.next = false;
+            self.d_v.d.next = false;
             self.f_wp.d.next = self.k_zfb.val();
             self.f_rp.d.next = self.k_zfb.val();
             self.f_cnt.d.next = self.k_zfb1.val();

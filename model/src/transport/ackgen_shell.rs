@@ -10,13 +10,13 @@
 //! are forwarded into them, so the word is current). B (+2): the
 //! row and the connection word are updated and written; an arming pushes `(conn, path, now
 //! + T)` on the FIFO unless it holds `fifo_depth` entries (counted at the start of the
-//! cycle; the ACK is then sent at once); an ACK goes to C. C (+3): the rate hint (the
-//! 32x11 product) and the push into the 8-entry output queue; `m` shows its head from the
-//! next cycle. **Latency** 4 (A to `m_valid`). **II** 1: one operation per cycle; a due
+//! cycle; the ACK is then sent at once); an ACK goes to C. C (+3): the two 16x16 products
+//! of the rate hint (the 32x11 product). D (+4): the hint and the push into the 8-entry
+//! output queue; `m` shows its head from the next cycle. **Latency** 5 (A to `m_valid`). **II** 1: one operation per cycle; a due
 //! FIFO entry or a configuration write takes the cycle (`s_ready` low).
 //!
 //! **Handshakes.** `s_ready = !rst & room & !cfg_pend & !due`, with `room` = the output
-//! queue and the operations in R, B and C leave a free entry (`len + r + b + c <= 7`), `due` =
+//! queue and the operations in R, B, C and D leave a free entry (`len + r + b + c + d <= 7`), `due` =
 //! the FIFO is not empty and its head is due at this cycle's `now` (a combinational path
 //! from `now` to `s_ready`). `s_cfg_ready = !rst & !cfg_pend`: a write waits in a one-entry
 //! register and takes the next cycle with room.
@@ -31,7 +31,7 @@ use crate::time::HwTime;
 use std::collections::VecDeque;
 
 /// A (row, connection) operation's pipeline latency: A to the cycle `m_valid` shows its ACK.
-pub const ACKGEN_LATENCY: u32 = 4;
+pub const ACKGEN_LATENCY: u32 = 5;
 /// Entries of the output queue.
 pub const OUT_DEPTH: usize = 8;
 
@@ -109,6 +109,7 @@ pub struct AckShell {
     r: Option<Op>,
     b: Option<Op>,
     c: Option<Option<Pending>>,
+    d: Option<Option<Pending>>,
     outq: VecDeque<AckShellAck>,
     stats: AckGenStats,
 }
@@ -129,6 +130,7 @@ impl AckShell {
             r: None,
             b: None,
             c: None,
+            d: None,
             outq: VecDeque::new(),
             stats: AckGenStats::default(),
         })
@@ -143,7 +145,7 @@ impl AckShell {
     }
 
     fn room(&self) -> bool {
-        self.outq.len() + usize::from(self.r.is_some()) + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) < OUT_DEPTH
+        self.outq.len() + usize::from(self.r.is_some()) + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) + usize::from(self.d.is_some()) < OUT_DEPTH
     }
 
     /// The outputs of this cycle (before the clock edge).
@@ -228,6 +230,7 @@ impl AckShell {
             self.r = None;
             self.b = None;
             self.c = None;
+            self.d = None;
             self.outq.clear();
             self.stats = AckGenStats::default();
             return out;
@@ -239,9 +242,11 @@ impl AckShell {
         if out.m.is_some() && i.m_ready {
             self.outq.pop_front();
         }
-        if let Some(Some(p)) = self.c.take() {
+        if let Some(Some(p)) = self.d.take() {
             self.outq.push_back(AckShellAck { rate_hint: rate_hint_of(p.hint_base, p.ce_avg), ..p.ack });
         }
+        // C: the two 16x16 products registered.
+        self.d = self.c.take();
         // B (its FIFO push sees the FIFO as it was at the start of the cycle: A pops below).
         if let Some(op) = self.b.take() {
             self.c = Some(self.stage_b(op));

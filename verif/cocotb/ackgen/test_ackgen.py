@@ -87,10 +87,11 @@ from common.tb import drive, fmt, next_cycle, read, reset, settle, start_clock
 from common.vectors import read_header, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
-# Entries of the output queue by pipeline latency: the RTL header's 8 at latency 4 (stages A,
-# R, B, C: R loads the RAMs' output registers); 4 in the first form, latency 3 (A, B, C). The
+# Entries of the output queue by pipeline latency: the RTL header's 8 at latency 5 (stages A,
+# R, B, C, D: R loads the RAMs' output registers, C registers the rate hint's products) and at
+# latency 4 (A, R, B, C); 4 in the first form, latency 3 (A, B, C). The
 # manifest gives the latency, not the queue; an unknown latency fails the tests that need it.
-OUT_DEPTHS = {3: 4, 4: 8}
+OUT_DEPTHS = {3: 4, 4: 8, 5: 8}
 M24, M32 = (1 << 24) - 1, (1 << 32) - 1
 REFUSED, NEW, DUP, OOW = 0, 1, 2, 3
 PATH_GAP, DUPLICATE, ACK_REQ = 1, 2, 4
@@ -152,10 +153,10 @@ class AckRef:
     by port name, the `m` payload only while `m_valid`), then advances to the next cycle.
     A row is [expected, highest, pending, ce, ts, arrival, armed, deadline, sport].
 
-    The pipeline is `latency - 1` slots after A: slot j holds the operation taken j + 1
-    cycles ago; the row and connection word are updated (B) as an operation enters the last
-    slot (C, which then holds its ACK or None), i.e. `latency - 2` cycles after A (a RAM
-    output register stage before B changes no result: its writes are forwarded)."""
+    The pipeline is `latency - 1` slots after A: slot j holds what was taken j + 1 cycles
+    ago; the row and connection word are updated (B) 2 cycles after A (1 at latency 3: a RAM
+    output register stage R before B changes no result, its writes are forwarded), and the
+    ACK (or None) then moves through the remaining slots (C, and D at latency 5)."""
 
     def __init__(self, connections: int, paths: int, ack_every: int, ack_timeout: int, fifo_depth: int,
                  latency: int, out_depth: int):
@@ -167,7 +168,8 @@ class AckRef:
         self.base = [0] * connections
         self.fifo: deque = deque()
         self.cfg = None  # the configuration write waiting in its register
-        self.pipe: list = [None] * (latency - 1)  # operations (slots 0 .. L-3), then (ack or None,) in C
+        self.pipe: list = [None] * (latency - 1)  # operations up to B, then (ack or None,) after it
+        self.bi = 0 if latency == 3 else 1  # B's slot: the operation taken 2 cycles ago (1 at latency 3)
         self.outq: deque = deque()
         self.stats = {s: 0 for s in STATS if s != "stat_fifo_level"}
 
@@ -269,7 +271,7 @@ class AckRef:
         if c is not None and c[0] is not None:
             a, base, avg = c[0]
             self.outq.append({**a, "m_rate_hint": rate_hint(base, avg)})
-        b = self.pipe[-2] if len(self.pipe) > 1 else None
+        b = self.pipe[self.bi]
         c = None if b is None else (self._stage_b(b),)  # B sees the FIFO as it was at the start of the cycle
         op = None
         if room:  # A (its pop after B's push)
@@ -279,7 +281,7 @@ class AckRef:
                 op = ("tmr", self.fifo.popleft(), now)
             elif i["s_valid"] and out["s_ready"]:
                 op = ("data", {f: i[f] for f in S_FIELDS}, now)
-        self.pipe = [op, *self.pipe[:-2], c]
+        self.pipe = [op, *self.pipe[:self.bi], c, *self.pipe[self.bi + 1:-1]]
         if i["s_cfg_valid"] and out["s_cfg_ready"]:
             self.cfg = (i["s_cfg_kind"], i["s_cfg_conn"] % self.C, i["s_cfg_path"], i["s_cfg_data"])
         return out

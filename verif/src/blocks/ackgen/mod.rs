@@ -280,5 +280,5 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // a full FIFO pushed anyway: the oldest entry is overwritten, its path never times out
     ("full_fifo_pushed", "push = counted & arm & ~full;", "push = counted & arm;"),
     // the rate hint is the base (the CE cut forgotten)
-    ("rate_hint_without_the_cut", "hint = c_hb$q - prod_sh[(32'h0)+:(32)];", "hint = c_hb$q;"),
+    ("rate_hint_without_the_cut", "hint = d_hb$q - prod_sh[(32'h0)+:(32)];", "hint = d_hb$q;"),
 ];

@@ -181,7 +181,7 @@ impl AckStimulus {
         }
         // time stands still now and then (a NIC whose time counter is held): the FIFO fills
         // with armings, stale ones included, up to its depth
-        self.frozen = r.gen_ratio(1, if self.opts.profile == "burst" { 4 } else { 40 });
+        self.frozen = r.gen_ratio(1, if self.opts.profile == "burst" { 4 } else { 15 });
         if r.gen_ratio(1, 12) {
             // a long stall of the sink
             self.p_m = 0.0;
