@@ -38,17 +38,17 @@
 //! the row and connection RAMs' output registers load (`prim::BlockRamReg`, read latency 2:
 //! the loop starts at a flip-flop, not at the DP16KD's clock-to-out). B (2): the row and the
 //! connection word are updated and written (24-bit serial compares, 8-bit counts, the 11-bit
-//! CE average; the FIFO push); the ACK's fields go to C. C (3): the rate hint `hb - ((hb *
-//! ce_avg) >> 11)` (two 16x16 products) and the push into an 8-entry output queue.
-//! **Latency** 4 (`ACKGEN_LATENCY`). **II** 1: one operation per cycle; a due FIFO entry or a
-//! configuration write takes the cycle (`s_ready` low in it).
+//! CE average; the FIFO push); the ACK's fields go to C. C (3): the rate hint's two 16x16
+//! products `hb * ce_avg` (MULT18X18D), registered. D (4): `hb - (product >> 11)` and the push
+//! into an 8-entry output queue. **Latency** 5 (`ACKGEN_LATENCY`). **II** 1: one operation
+//! per cycle; a due FIFO entry or a configuration write takes the cycle (`s_ready` low in it).
 //!
 //! ```text
-//! cycle      0        1         2             3           4
-//! s          pkt X    pkt Y     ...
-//! A/R/B/C    A(X)     R(X) A(Y) B(X) R(Y)     C(X) B(Y)   C(Y)
-//! RAM        read X   reg X     write X       (Y reads X's write through the forwarding)
-//! m                                                       ACK of X (if any)
+//! cycle      0        1         2             3           4           5
+//! s          pkt X    pkt Y
+//! stage      A(X)     R(X) A(Y) B(X) R(Y)     C(X) B(Y)   D(X) C(Y)   D(Y)
+//! RAM        read X   reg X     write X (Y's register gets it forwarded)
+//! m                                                                   ACK of X (if any)
 //! ```
 //!
 //! **Combinational paths.** `now` -> the due compare -> `s_ready` (`now` is the NIC's time
@@ -63,7 +63,7 @@
 //! the read pointer: after a pop the word after it, which the RAM reads every cycle, or the
 //! word pushed in that cycle when the FIFO is empty or its only entry leaves), so the due
 //! compare starts at flip-flops. `room` (the output queue leaves
-//! an entry for every operation in R, B and C) guarantees every operation taken has a queue
+//! an entry for every operation in R, B, C and D) guarantees every operation taken has a queue
 //! entry, so the pipeline never stalls.
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
