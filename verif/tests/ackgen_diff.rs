@@ -46,7 +46,7 @@ fn ackgen_matches_the_shell_for_a_million_cycles_with_gaps_duplicates_timers_bac
                 ("stim.far", 5_000),
                 ("stim.bad_path", 5_000),
                 ("stim.mid_run_cfg", 100),
-                ("stim.time_jumps", 20),
+                ("stim.time_jumps", 10),
                 ("stim.resets", 1),
                 ("model.timer_acks_out", 15_000),
                 ("model.m_stalled_cycles", 50_000),
