@@ -174,6 +174,13 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     c_timer: DFF<bool>,
     c_hb: DFF<Bits<32>>,
     c_ca: DFF<Bits<11>>,
+    w_we: DFF<bool>,
+    w_raddr: DFF<Bits<RB>>,
+    w_row: DFF<Bits<177>>,
+    w_conn: DFF<Bits<CB>>,
+    w_cw: DFF<Bits<43>>,
+    b_fwr: DFF<bool>,
+    b_fwc: DFF<bool>,
     d_v: DFF<bool>,
     d_ack: DFF<bool>,
     d_hb: DFF<Bits<32>>,
@@ -431,6 +438,13 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             c_timer: Default::default(),
             c_hb: Default::default(),
             c_ca: Default::default(),
+            w_we: Default::default(),
+            w_raddr: Default::default(),
+            w_row: Default::default(),
+            w_conn: Default::default(),
+            w_cw: Default::default(),
+            b_fwr: Default::default(),
+            b_fwc: Default::default(),
             d_v: Default::default(),
             d_ack: Default::default(),
             d_hb: Default::default(),
@@ -570,7 +584,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -671,7 +685,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 
         // ---- B: the row and the connection word (write-first RAMs: the write of the
         // operation before, made in the cycle this one was read, is included)
+        // the row: the RAM's output register, or the row of the operation just before, which W
+        // writes in this cycle (too late for the register): the hit was compared in R
         self.row.next = self.ram_row.read_data.val();
+        if self.b_fwr.q.val() {
+            self.row.next = self.w_row.q.val();
+        }
         self.r_exp.next = self.row.val().get_bits::<24>(0);
         self.r_hi.next = self.row.val().get_bits::<24>(24);
         self.r_pend.next = self.row.val().get_bits::<8>(48);
@@ -682,6 +701,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.r_due.next = self.row.val().get_bits::<32>(129);
         self.r_sport.next = self.row.val().get_bits::<16>(161);
         self.cw.next = self.ram_conn.read_data.val();
+        if self.b_fwc.q.val() {
+            self.cw.next = self.w_cw.q.val();
+        }
         self.ca.next = self.cw.val().get_bits::<11>(0);
         self.hb.next = self.cw.val().get_bits::<32>(11);
         self.is_data.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & !self.b_bad.q.val();
@@ -778,12 +800,28 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.b_v.q.val() & (self.b_kind.q.val() == self.k_c3.val()) {
             self.conn_we.next = true;
         }
-        self.ram_row.write_enable.next = self.on.val() & self.row_we.val();
-        self.ram_row.write_address.next = self.b_raddr.q.val();
-        self.ram_row.write_data.next = self.row_new.val();
-        self.ram_conn.write_enable.next = self.on.val() & self.conn_we.val();
-        self.ram_conn.write_address.next = self.b_conn.q.val();
-        self.ram_conn.write_data.next = self.conn_new.val();
+        // W: every operation's row and connection word, changed or not, are written back one
+        // cycle after B from registers (the write is out of B's loop); a write in W is made
+        // even in a reset cycle (its operation completed B before the reset)
+        self.w_we.d.next = self.on.val() & self.b_v.q.val();
+        self.w_raddr.d.next = self.b_raddr.q.val();
+        self.w_conn.d.next = self.b_conn.q.val();
+        self.w_row.d.next = self.row.val();
+        if self.row_we.val() {
+            self.w_row.d.next = self.row_new.val();
+        }
+        self.w_cw.d.next = self.cw.val();
+        if self.conn_we.val() {
+            self.w_cw.d.next = self.conn_new.val();
+        }
+        self.b_fwr.d.next = self.p_v.q.val() & self.b_v.q.val() & (self.p_raddr.q.val() == self.b_raddr.q.val());
+        self.b_fwc.d.next = self.p_v.q.val() & self.b_v.q.val() & (self.p_conn.q.val() == self.b_conn.q.val());
+        self.ram_row.write_enable.next = self.w_we.q.val();
+        self.ram_row.write_address.next = self.w_raddr.q.val();
+        self.ram_row.write_data.next = self.w_row.q.val();
+        self.ram_conn.write_enable.next = self.w_we.q.val();
+        self.ram_conn.write_address.next = self.w_conn.q.val();
+        self.ram_conn.write_data.next = self.w_cw.q.val();
         // the FIFO: push at B, pop at A
         self.f_entry.next = bit_cast::<FW, CB>(self.b_conn.q.val())
             | (bit_cast::<FW, PB>(self.b_path.q.val().get_bits::<PB>(0)) << self.k_cb.val())
@@ -996,6 +1034,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.b_v.d.next = false;
             self.c_v.d.next = false;
             self.d_v.d.next = false;
+            self.b_fwr.d.next = false;
+            self.b_fwc.d.next = false;
             self.f_wp.d.next = self.k_zfb.val();
             self.f_rp.d.next = self.k_zfb.val();
             self.f_cnt.d.next = self.k_zfb1.val();
