@@ -54,17 +54,19 @@
 //! **Combinational paths.** `now` -> the due compare -> `s_ready` (`now` is the NIC's time
 //! register); none from `s_valid`, `s_cfg_valid` or `m_ready` to a ready.
 //!
-//! **Hazards.** The row and connection RAMs forward every write into their output
-//! registers (`BlockRamReg`: a write in the cycle of the read and in the next one), so an
-//! operation on the same row as the one before it (or two before) reads its write: no other
-//! forwarding. The loop is B's update of one row, from the output register through a 24-bit
-//! subtract, its sign and zero tests, the decision and the row select back to the register's
-//! D input. The FIFO is pushed in B and popped in A; its head is a register `hd` (the word at
-//! the read pointer: after a pop the word after it, which the RAM reads every cycle, or the
-//! word pushed in that cycle when the FIFO is empty or its only entry leaves), so the due
-//! compare starts at flip-flops. `room` (the output queue leaves
-//! an entry for every operation in R, B, C and D) guarantees every operation taken has a queue
-//! entry, so the pipeline never stalls.
+//! **Hazards.** B's row comes from the row RAM's output register (`prim::BlockRamReg`,
+//! which forwards a write made in the cycle of the read or the next one) or, for the
+//! operation right behind one on the same row, from the W register that writes that row in
+//! this very cycle (the hit is compared in R: a register drives the mux). Every operation's
+//! row and connection word are written back in W, changed or not, so the W register is
+//! always the current word. The loop is B: the mux -> a 24-bit subtract, its sign and zero
+//! tests -> the decision -> the row select -> W's D input; the RAM write leaves from W's
+//! registers. The FIFO is pushed in B and popped in A; its head is a register `hd` (the word
+//! at the read pointer: after a pop the word after it, which the RAM reads every cycle, or
+//! the word pushed in that cycle when the FIFO is empty or its only entry leaves), so the
+//! due compare starts at flip-flops. `room` (the output queue leaves an entry for every
+//! operation in R, B, C and D) guarantees every operation taken has a queue entry, so the
+//! pipeline never stalls.
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
 //! queue pointers and the counters; the rows and connection words are data and keep their
