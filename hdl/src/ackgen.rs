@@ -70,7 +70,8 @@
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
 //! queue pointers and the counters; the rows and connection words are data and keep their
-//! values (each row is written through `s_cfg` before it is used).
+//! values (each row is written through `s_cfg` before it is used). The row and connection
+//! RAMs are zero at power-up (an `initial` block, loaded with the bitstream).
 
 use crate::prim::{BlockRam, BlockRamReg};
 use mrnic_model::config::ConfigError;
@@ -382,8 +383,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             stat_stale_pops: Default::default(),
             stat_fifo_full: Default::default(),
             stat_fifo_level: Default::default(),
-            ram_row: Default::default(),
-            ram_conn: Default::default(),
+            // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
+            ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), 0.into())).collect()),
+            ram_conn: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), 0.into())).collect()),
             ram_fifo: Default::default(),
             cp_v: Default::default(),
             cp_kind: Default::default(),

@@ -52,6 +52,12 @@ impl<const D: usize, const ADDR: usize> BlockRamReg<D, ADDR> {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// A RAM whose power-up contents are `init` ([`BlockRam::with_init`]: an `initial`
+    /// block in the generated Verilog, loaded with the bitstream).
+    pub fn with_init(init: std::collections::BTreeMap<Bits<ADDR>, Bits<D>>) -> Self {
+        Self { ram: BlockRam::with_init(init), ..Self::default() }
+    }
 }
 
 impl<const D: usize, const ADDR: usize> Logic for BlockRamReg<D, ADDR> {
