@@ -270,12 +270,15 @@ pub struct AckGenStats {
     pub fifo_full: u64,
 }
 
-/// The NIC-level ACK generator: rows `conn * 16 + path` (the RTL's address: connection and
-/// path bits side by side), CE averages and rate-hint bases per connection, and the shared
-/// coalescing FIFO of `(conn, path, deadline)` in push order.
+/// The NIC-level ACK generator: rows `conn << path_bits | path` (the RTL's address:
+/// connection and path bits side by side, the paths rounded up to a power of two, at least
+/// 2), CE averages and rate-hint bases per connection, and the shared coalescing FIFO of
+/// `(conn, path, deadline)` in push order. The cycle shell (`ackgen_shell::AckShell`) runs
+/// its operations with the RTL's timing.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AckGen {
     pub cfg: AckGenConfig,
+    path_bits: u32,
     rows: Vec<AckRow>,
     pub ce_avg: Vec<u16>,
     pub hint_base: Vec<u32>,
@@ -288,9 +291,11 @@ impl AckGen {
     pub fn new(cfg: AckGenConfig) -> Result<AckGen, String> {
         cfg.validate()?;
         let n = cfg.connections as usize;
+        let path_bits = u32::from(cfg.paths).next_power_of_two().trailing_zeros().max(1);
         Ok(AckGen {
             cfg,
-            rows: vec![AckRow::new(0); n * 16],
+            path_bits,
+            rows: vec![AckRow::new(0); n << path_bits],
             ce_avg: vec![0; n],
             hint_base: vec![0; n],
             fifo: VecDeque::new(),
@@ -298,8 +303,18 @@ impl AckGen {
         })
     }
 
+    fn idx(&self, conn: u32, path: u8) -> usize {
+        ((conn as usize) << self.path_bits) | usize::from(path)
+    }
+
     pub fn row(&self, conn: u32, path: u8) -> &AckRow {
-        &self.rows[conn as usize * 16 + usize::from(path)]
+        &self.rows[self.idx(conn, path)]
+    }
+
+    /// Reset: the FIFO and the counters cleared; the rows, CE averages and bases are data.
+    pub fn reset(&mut self) {
+        self.fifo.clear();
+        self.stats = AckGenStats::default();
     }
 
     /// Entries in the coalescing FIFO, stale ones included.
@@ -315,7 +330,8 @@ impl AckGen {
     /// Configuration write: path `path` of `conn` starts over at `path_isn` (its deadline,
     /// if any, is dropped: its FIFO entry becomes stale).
     pub fn set_path(&mut self, conn: u32, path: u8, path_isn: u32) {
-        self.rows[conn as usize * 16 + usize::from(path & 15)] = AckRow::new(path_isn);
+        let i = self.idx(conn, path & ((1 << self.path_bits) - 1) as u8);
+        self.rows[i] = AckRow::new(path_isn & SEQ_MASK);
     }
 
     /// Configuration write: the connection's rate-hint base (Mbit/s; 0 = no hint), and its
@@ -337,7 +353,7 @@ impl AckGen {
             return None;
         }
         let c = d.conn as usize;
-        let i = c * 16 + usize::from(d.path);
+        let i = self.idx(d.conn, d.path);
         let gap = self.rows[i].path_psn_seen(d.path_psn & SEQ_MASK, d.sport);
         self.stats.path_gaps += u64::from(gap);
         let class = AckClass::from_code(d.class);
@@ -351,10 +367,9 @@ impl AckGen {
         let dec = self.rows[i].decide(now, d.ce, d.ts, flags, class != AckClass::New, self.cfg.ack_every, self.cfg.ack_timeout);
         let send = match dec {
             AckDecision::Send(f) => Some(f),
-            AckDecision::Arm(due) if self.fifo.len() >= self.cfg.fifo_depth as usize => {
-                // No room to arm: the ACK goes now (never later than the model's).
-                self.rows[i].ack_due = None;
-                debug_assert!(due.after(now));
+            AckDecision::Arm(_) if self.fifo.len() >= self.cfg.fifo_depth as usize => {
+                // No room to arm: the ACK goes now (never later than the model's); `take`
+                // drops the deadline.
                 self.stats.fifo_full += 1;
                 Some(0)
             }
@@ -377,11 +392,24 @@ impl AckGen {
     /// One timer step: pops the head if it is due; `Some` = its path was still armed with
     /// that deadline and sends its ACK now (else the entry was stale).
     pub fn timer(&mut self, now: HwTime) -> Option<AckOut> {
-        if !self.timer_due(now) {
-            return None;
+        let e = self.pop_due(now)?;
+        self.fire(e, now)
+    }
+
+    /// The FIFO's head `(conn, path, deadline)`, popped, if it is due at `now`.
+    pub fn pop_due(&mut self, now: HwTime) -> Option<(u32, u8, HwTime)> {
+        if self.timer_due(now) {
+            self.fifo.pop_front()
+        } else {
+            None
         }
-        let (conn, path, t) = self.fifo.pop_front().expect("due head");
-        let i = conn as usize * 16 + usize::from(path);
+    }
+
+    /// A popped FIFO entry checked against its row (the hardware pops in one stage and
+    /// reads the row later): `Some` = the path was still armed with that deadline and sends
+    /// its ACK at `now`, else the entry was stale.
+    pub fn fire(&mut self, (conn, path, t): (u32, u8, HwTime), now: HwTime) -> Option<AckOut> {
+        let i = self.idx(conn, path);
         if self.rows[i].ack_due != Some(t) {
             self.stats.stale_pops += 1;
             return None;

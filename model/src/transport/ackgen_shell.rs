@@ -25,8 +25,7 @@
 //! are cleared; the rows and the connection words are data and keep their values (every row
 //! is written through `s_cfg` before it is used).
 
-use super::ackgen::{ack_flags, ce_avg_next, rate_hint_of, AckClass, AckDecision, AckFields, AckGenConfig, AckGenStats, AckRow};
-use super::SEQ_MASK;
+use super::ackgen::{AckGen, AckGenConfig, AckGenStats, AckIn, AckOut};
 use crate::time::HwTime;
 use std::collections::VecDeque;
 
@@ -59,15 +58,9 @@ pub struct AckShellIn {
     pub m_ready: bool,
 }
 
-/// One ACK on `m`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AckShellAck {
-    pub conn: u32,
-    pub path: u8,
-    pub fields: AckFields,
-    pub rate_hint: u32,
-    pub timer: bool,
-}
+/// One ACK on `m`: the block model's ACK (its rate hint from the base and CE average at B,
+/// which the RTL multiplies out in C and D).
+pub type AckShellAck = AckOut;
 
 /// One cycle's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,66 +75,28 @@ pub struct AckShellOut {
 
 #[derive(Clone, Copy, Debug)]
 enum Op {
-    Data(super::ackgen::AckIn, HwTime),
-    Timer(u32, u8, HwTime, HwTime),
+    Data(AckIn, HwTime),
+    /// A popped FIFO entry and the `now` of its pop.
+    Timer((u32, u8, HwTime), HwTime),
     Cfg(AckCfg),
 }
 
-/// An ACK in C, before its rate hint.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    ack: AckShellAck,
-    hint_base: u32,
-    ce_avg: u16,
-}
-
-/// The ACK generator cycle by cycle.
+/// The ACK generator cycle by cycle: the block model [`AckGen`] with the RTL's stages.
 #[derive(Clone, Debug)]
 pub struct AckShell {
     pub cfg: AckGenConfig,
-    /// log2 of the rows per connection (paths rounded up to a power of two).
-    path_bits: u32,
-    rows: Vec<AckRow>,
-    ce_avg: Vec<u16>,
-    hint_base: Vec<u32>,
-    fifo: VecDeque<(u32, u8, HwTime)>,
+    g: AckGen,
     cfg_pend: Option<AckCfg>,
     r: Option<Op>,
     b: Option<Op>,
-    c: Option<Option<Pending>>,
-    d: Option<Option<Pending>>,
+    c: Option<Option<AckOut>>,
+    d: Option<Option<AckOut>>,
     outq: VecDeque<AckShellAck>,
-    stats: AckGenStats,
 }
 
 impl AckShell {
     pub fn new(cfg: AckGenConfig) -> Result<AckShell, String> {
-        cfg.validate()?;
-        let path_bits = u32::from(cfg.paths).next_power_of_two().trailing_zeros();
-        let n = cfg.connections as usize;
-        Ok(AckShell {
-            cfg,
-            path_bits,
-            rows: vec![AckRow::new(0); n << path_bits],
-            ce_avg: vec![0; n],
-            hint_base: vec![0; n],
-            fifo: VecDeque::new(),
-            cfg_pend: None,
-            r: None,
-            b: None,
-            c: None,
-            d: None,
-            outq: VecDeque::new(),
-            stats: AckGenStats::default(),
-        })
-    }
-
-    fn idx(&self, conn: u32, path: u8) -> usize {
-        ((conn as usize) << self.path_bits) | usize::from(path)
-    }
-
-    fn due(&self, now: HwTime) -> bool {
-        self.fifo.front().is_some_and(|e| now.after_eq(e.2))
+        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new() })
     }
 
     fn room(&self) -> bool {
@@ -152,72 +107,27 @@ impl AckShell {
     pub fn outputs(&self, i: &AckShellIn) -> AckShellOut {
         let now = HwTime(i.now);
         AckShellOut {
-            s_ready: !i.rst && self.room() && self.cfg_pend.is_none() && !self.due(now),
+            s_ready: !i.rst && self.room() && self.cfg_pend.is_none() && !self.g.timer_due(now),
             s_cfg_ready: !i.rst && self.cfg_pend.is_none(),
             m: if i.rst { None } else { self.outq.front().copied() },
-            stats: self.stats,
-            fifo_level: self.fifo.len() as u32,
+            stats: self.g.stats,
+            fifo_level: self.g.fifo_len() as u32,
         }
     }
 
-    /// Stage B: the operation taken last cycle updates its row and connection word.
-    fn stage_b(&mut self, op: Op) -> Option<Pending> {
+    /// Stage B: the operation taken two cycles ago updates its row and connection word.
+    fn stage_b(&mut self, op: Op) -> Option<AckOut> {
         match op {
-            Op::Cfg(c) => {
-                let conn = c.conn % self.cfg.connections;
-                if c.kind == 0 {
-                    let i = self.idx(conn, c.path & ((1 << self.path_bits) - 1) as u8);
-                    self.rows[i] = AckRow::new(c.data & SEQ_MASK);
-                } else {
-                    self.hint_base[conn as usize] = c.data;
-                    self.ce_avg[conn as usize] = 0;
-                }
+            Op::Cfg(c) if c.kind == 0 => {
+                self.g.set_path(c.conn, c.path, c.data);
                 None
             }
-            Op::Timer(conn, path, t, now) => {
-                let i = self.idx(conn, path);
-                if self.rows[i].ack_due != Some(t) {
-                    self.stats.stale_pops += 1;
-                    return None;
-                }
-                self.stats.acks_timer += 1;
-                let fields = self.rows[i].take(0, now);
-                let c = conn as usize;
-                Some(Pending { ack: AckShellAck { conn, path, fields, rate_hint: 0, timer: true }, hint_base: self.hint_base[c], ce_avg: self.ce_avg[c] })
+            Op::Cfg(c) => {
+                self.g.set_conn(c.conn, c.data);
+                None
             }
-            Op::Data(d, now) => {
-                if d.path >= self.cfg.paths {
-                    self.stats.bad_path += 1;
-                    return None;
-                }
-                let i = self.idx(d.conn, d.path);
-                let c = d.conn as usize;
-                let gap = self.rows[i].path_psn_seen(d.path_psn & SEQ_MASK, d.sport);
-                self.stats.path_gaps += u64::from(gap);
-                let class = AckClass::from_code(d.class);
-                if class == AckClass::Refused {
-                    return None;
-                }
-                self.ce_avg[c] = ce_avg_next(self.ce_avg[c], d.ce);
-                let flags = (if gap { ack_flags::PATH_GAP } else { 0 })
-                    | (if d.ack_req { ack_flags::ACK_REQ } else { 0 })
-                    | (if class == AckClass::Duplicate { ack_flags::DUPLICATE } else { 0 });
-                let send = match self.rows[i].decide(now, d.ce, d.ts, flags, class != AckClass::New, self.cfg.ack_every, self.cfg.ack_timeout) {
-                    AckDecision::Send(f) => Some(f),
-                    AckDecision::Arm(_) if self.fifo.len() >= self.cfg.fifo_depth as usize => {
-                        self.stats.fifo_full += 1;
-                        Some(0)
-                    }
-                    AckDecision::Arm(due) => {
-                        self.fifo.push_back((d.conn, d.path, due));
-                        None
-                    }
-                    AckDecision::Wait => None,
-                }?;
-                self.stats.acks_now += 1;
-                let fields = self.rows[i].take(send, now);
-                Some(Pending { ack: AckShellAck { conn: d.conn, path: d.path, fields, rate_hint: 0, timer: false }, hint_base: self.hint_base[c], ce_avg: self.ce_avg[c] })
-            }
+            Op::Timer(e, now) => self.g.fire(e, now),
+            Op::Data(d, now) => self.g.data(now, &d),
         }
     }
 
@@ -225,25 +135,24 @@ impl AckShell {
     pub fn step(&mut self, i: &AckShellIn) -> AckShellOut {
         let out = self.outputs(i);
         if i.rst {
-            self.fifo.clear();
+            self.g.reset();
             self.cfg_pend = None;
             self.r = None;
             self.b = None;
             self.c = None;
             self.d = None;
             self.outq.clear();
-            self.stats = AckGenStats::default();
             return out;
         }
         let now = HwTime(i.now);
         // Decided from the state at the start of the cycle.
-        let (room, due) = (self.room(), self.due(now));
+        let (room, due) = (self.room(), self.g.timer_due(now));
         // The output queue: the head leaves on a transfer; C pushes.
         if out.m.is_some() && i.m_ready {
             self.outq.pop_front();
         }
-        if let Some(Some(p)) = self.d.take() {
-            self.outq.push_back(AckShellAck { rate_hint: rate_hint_of(p.hint_base, p.ce_avg), ..p.ack });
+        if let Some(Some(a)) = self.d.take() {
+            self.outq.push_back(a);
         }
         // C: the two 16x16 products registered.
         self.d = self.c.take();
@@ -258,8 +167,9 @@ impl AckShell {
             if let Some(c) = self.cfg_pend.take() {
                 self.r = Some(Op::Cfg(c));
             } else if due {
-                let (conn, path, t) = self.fifo.pop_front().expect("a due head");
-                self.r = Some(Op::Timer(conn, path, t, now));
+                // the head seen due at the start of the cycle (B's push goes to the back)
+                let e = self.g.pop_due(now).expect("a due head");
+                self.r = Some(Op::Timer(e, now));
             } else if i.s_valid && out.s_ready {
                 self.r = Some(Op::Data(i.s, now));
             }
