@@ -61,10 +61,13 @@
 //! row and connection word are written back in W, changed or not, so the W register is
 //! always the current word. The loop is B: the mux -> a 24-bit subtract, its sign and zero
 //! tests -> the decision -> the row select -> W's D input; the RAM write leaves from W's
-//! registers. The FIFO is pushed in B and popped in A; its head is a register `hd` (the word
-//! at the read pointer: after a pop the word after it, which the RAM reads every cycle, or
-//! the word pushed in that cycle when the FIFO is empty or its only entry leaves), so the
-//! due compare starts at flip-flops. `room` (the output queue leaves an entry for every
+//! registers. The FIFO is pushed in B (pointer and count; the word is written one cycle
+//! later from the `wf_*` registers) and popped in A; its head is a register `hd`, so the
+//! due compare starts at flip-flops. A pop loads `hd` with the word after it, read in the
+//! cycle before from one of two copies of the FIFO RAM whose read addresses come from the
+//! pointer register (`rp + 1`, and `rp + 2` for a pop right after a pop), or from `wf_data`
+//! when that word was pushed in the cycle before, or the word pushed in this cycle when the
+//! FIFO is empty or its only entry leaves: no RAM address depends on this cycle's pop. `room` (the output queue leaves an entry for every
 //! operation in R, B, C and D) guarantees every operation taken has a queue entry, so the
 //! pipeline never stalls.
 //!
@@ -122,6 +125,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     ram_row: BlockRamReg<177, RB>,
     ram_conn: BlockRamReg<43, CB>,
     ram_fifo: BlockRam<FW, FB>,
+    ram_fifo2: BlockRam<FW, FB>,
     cp_v: DFF<bool>,
     cp_kind: DFF<bool>,
     cp_conn: DFF<Bits<CB>>,
@@ -131,6 +135,10 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     f_rp: DFF<Bits<FB>>,
     f_cnt: DFF<Bits<FB1>>,
     hd: DFF<Bits<FW>>,
+    wf_we: DFF<bool>,
+    wf_addr: DFF<Bits<FB>>,
+    wf_data: DFF<Bits<FW>>,
+    pop_q: DFF<bool>,
     p_v: DFF<bool>,
     p_kind: DFF<Bits<2>>,
     p_conn: DFF<Bits<CB>>,
@@ -284,6 +292,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     dup: Signal<Local, bool>,
     body: Signal<Local, Bits<113>>,
     a_raddr: Signal<Local, Bits<RB>>,
+    wf_next: Signal<Local, bool>,
     k_paths: Constant<Bits<4>>,
     k_every: Constant<Bits<8>>,
     k_timeout: Constant<Bits<32>>,
@@ -387,6 +396,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), 0.into())).collect()),
             ram_conn: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), 0.into())).collect()),
             ram_fifo: Default::default(),
+            ram_fifo2: Default::default(),
             cp_v: Default::default(),
             cp_kind: Default::default(),
             cp_conn: Default::default(),
@@ -396,6 +406,10 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             f_rp: Default::default(),
             f_cnt: Default::default(),
             hd: Default::default(),
+            wf_we: Default::default(),
+            wf_addr: Default::default(),
+            wf_data: Default::default(),
+            pop_q: Default::default(),
             p_v: Default::default(),
             p_kind: Default::default(),
             p_conn: Default::default(),
@@ -549,6 +563,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             dup: Default::default(),
             body: Default::default(),
             a_raddr: Default::default(),
+            wf_next: Default::default(),
             k_paths: Constant::new((u64::from(cfg.paths) & 15).into()),
             k_every: Constant::new((u64::from(cfg.ack_every)).into()),
             k_timeout: Constant::new((u64::from(cfg.ack_timeout)).into()),
@@ -588,16 +603,18 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
         self.ram_row.ce.next = true;
         self.ram_conn.ce.next = true;
         self.ram_fifo.clock.next = self.clock.val();
+        self.ram_fifo2.clock.next = self.clock.val();
         self.ram_row.write_enable.next = false;
         self.ram_conn.write_enable.next = false;
         self.ram_fifo.write_enable.next = false;
+        self.ram_fifo2.write_enable.next = false;
         self.on.next = !self.rst.val();
 
         // ---- A: the coalescing FIFO's head, a register (`hd` = the word at `f_rp`; the RAM
@@ -830,9 +847,17 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.f_entry.next = bit_cast::<FW, CB>(self.b_conn.q.val())
             | (bit_cast::<FW, PB>(self.b_path.q.val().get_bits::<PB>(0)) << self.k_cb.val())
             | (bit_cast::<FW, 32>(self.b_due.q.val()) << self.k_cbp.val());
-        self.ram_fifo.write_enable.next = self.on.val() & self.push.val();
-        self.ram_fifo.write_address.next = self.f_wp.q.val();
-        self.ram_fifo.write_data.next = self.f_entry.val();
+        // the FIFO RAMs (two copies) are written one cycle after the push, from registers
+        // (the push leaves B's loop by the pointers and the count only)
+        self.wf_we.d.next = self.on.val() & self.push.val();
+        self.wf_addr.d.next = self.f_wp.q.val();
+        self.wf_data.d.next = self.f_entry.val();
+        self.ram_fifo.write_enable.next = self.wf_we.q.val();
+        self.ram_fifo.write_address.next = self.wf_addr.q.val();
+        self.ram_fifo.write_data.next = self.wf_data.q.val();
+        self.ram_fifo2.write_enable.next = self.wf_we.q.val();
+        self.ram_fifo2.write_address.next = self.wf_addr.q.val();
+        self.ram_fifo2.write_data.next = self.wf_data.q.val();
         self.f_wp.d.next = self.f_wp.q.val();
         if self.push.val() {
             self.f_wp.d.next = self.f_wp.q.val() + self.k_ofb.val();
@@ -841,13 +866,27 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.pop.val() {
             self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
         }
-        self.ram_fifo.read_address.next = self.f_rp.d.val() + self.k_ofb.val();
+        // the read addresses come from the pointer register, not from this cycle's pop: copy 1
+        // reads the word after the head, copy 2 the word after that, which is the word after
+        // the head in the next cycle if this cycle pops
+        self.ram_fifo.read_address.next = self.f_rp.q.val() + self.k_ofb.val();
+        self.ram_fifo2.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val();
+        self.pop_q.d.next = self.pop.val();
+        // the word after the head pushed in the last cycle is written in this one: from W
+        self.wf_next.next = self.wf_we.q.val() & (self.wf_addr.q.val() == self.f_rp.q.val() + self.k_ofb.val());
         // the head register: after a pop the word after it (read in the last cycle, a write
-        // of that cycle included: write-first), or the word pushed now when the FIFO is empty
+        // of that cycle included: write-first; from copy 2 if the last cycle popped too; from
+        // W if it was pushed in the last cycle), or the word pushed now when the FIFO is empty
         // or its only entry leaves
         self.hd.d.next = self.hd.q.val();
         if self.pop.val() {
             self.hd.d.next = self.ram_fifo.read_data.val();
+            if self.pop_q.q.val() {
+                self.hd.d.next = self.ram_fifo2.read_data.val();
+            }
+            if self.wf_next.val() {
+                self.hd.d.next = self.wf_data.q.val();
+            }
         }
         if (self.pop.val() & (self.f_cnt.q.val() == self.k_ofb1.val())) | !self.f_cnt.q.val().any() {
             self.hd.d.next = self.f_entry.val();
@@ -1052,7 +1091,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.n_tmr.d.next = self.k_z32.val();
             self.n_stale.d.next = self.k_z32.val();
             self.n_full.d.next = self.k_z32.val();
-            self.ram_fifo.read_address.next = self.k_ofb.val();
+            self.pop_q.d.next = false;
         }
     }
 }

@@ -92,11 +92,26 @@ pub struct AckShell {
     c: Option<Option<AckOut>>,
     d: Option<Option<AckOut>>,
     outq: VecDeque<AckShellAck>,
+    /// B pushed onto the FIFO in the last cycle.
+    pushed_prev: bool,
+    /// Coverage of the RTL's FIFO write forwarding: pops whose next head is the entry pushed
+    /// in the cycle before (the RTL writes a pushed word into its RAM one cycle late and
+    /// forwards it to the head register; `docs/blocks/ackgen.md`, *Hazards*).
+    pub cov_head_just_pushed: u64,
+    /// Coverage of the RTL's second FIFO read copy: pops in the cycle right after a pop.
+    pub cov_pops_back_to_back: u64,
+    popped_prev: bool,
 }
 
 impl AckShell {
     pub fn new(cfg: AckGenConfig) -> Result<AckShell, String> {
-        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new() })
+        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new(), pushed_prev: false, cov_head_just_pushed: 0, cov_pops_back_to_back: 0, popped_prev: false })
+    }
+
+    /// The coalescing FIFO's length and its head's deadline, as at the start of the next cycle
+    /// (for stimulus that aims at the FIFO's hazards).
+    pub fn fifo_state(&self) -> (usize, Option<HwTime>) {
+        (self.g.fifo_len(), self.g.fifo_head())
     }
 
     fn room(&self) -> bool {
@@ -142,9 +157,12 @@ impl AckShell {
             self.c = None;
             self.d = None;
             self.outq.clear();
+            self.pushed_prev = false;
+            self.popped_prev = false;
             return out;
         }
         let now = HwTime(i.now);
+        let len0 = self.g.fifo_len();
         // Decided from the state at the start of the cycle.
         let (room, due) = (self.room(), self.g.timer_due(now));
         // The output queue: the head leaves on a transfer; C pushes.
@@ -160,15 +178,22 @@ impl AckShell {
         if let Some(op) = self.b.take() {
             self.c = Some(self.stage_b(op));
         }
+        let pushed = self.g.fifo_len() > len0;
         // R: the RAMs' output registers load (the writes of B are forwarded into them).
         self.b = self.r.take();
         // A: a pending configuration write, the due FIFO head, or a DATA packet.
+        let mut popped = false;
         if room {
             if let Some(c) = self.cfg_pend.take() {
                 self.r = Some(Op::Cfg(c));
             } else if due {
                 // the head seen due at the start of the cycle (B's push goes to the back)
                 let e = self.g.pop_due(now).expect("a due head");
+                if self.pushed_prev && len0 == 2 {
+                    self.cov_head_just_pushed += 1;
+                }
+                self.cov_pops_back_to_back += u64::from(self.popped_prev);
+                popped = true;
                 self.r = Some(Op::Timer(e, now));
             } else if i.s_valid && out.s_ready {
                 self.r = Some(Op::Data(i.s, now));
@@ -177,6 +202,8 @@ impl AckShell {
         if i.s_cfg_valid && out.s_cfg_ready {
             self.cfg_pend = Some(i.s_cfg);
         }
+        self.pushed_prev = pushed;
+        self.popped_prev = popped;
         out
     }
 }

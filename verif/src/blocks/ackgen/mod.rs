@@ -184,6 +184,8 @@ impl CycleModel for AckModel {
             ("path_gaps".into(), self.sums[1].1),
             ("stale_pops".into(), self.sums[4].1),
             ("fifo_full".into(), self.sums[5].1),
+            ("head_just_pushed".into(), self.shell.cov_head_just_pushed),
+            ("pops_back_to_back".into(), self.shell.cov_pops_back_to_back),
         ]
     }
 }
@@ -279,6 +281,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("ack_req_flag_on_the_wrong_bit", "(((b_ack_req$q) & 8'hff) << 32'h2)", "(((b_ack_req$q) & 8'hff) << 32'h1)"),
     // a full FIFO pushed anyway: the oldest entry is overwritten, its path never times out
     ("full_fifo_pushed", "push = counted & arm & ~full;", "push = counted & arm;"),
+    // the word after the head, pushed in the last cycle (its RAM write is in this one), is not
+    // taken from W: the pop loads the stale RAM word into the head
+    ("fifo_write_not_forwarded", "        wf_next = wf_we$q & (wf_addr$q == f_rp$q + k_ofb);", "        wf_next = 1'b0;"),
+    // a pop right after a pop takes the word after the head from copy 1, which read the
+    // word that has just been popped
+    ("back_to_back_pop_reads_copy_1", "            if (pop_q$q) begin", "            if (1'b0) begin"),
     // the rate hint is the base (the CE cut forgotten)
     ("rate_hint_without_the_cut", "hint = d_hb$q - prod_sh[(32'h0)+:(32)];", "hint = d_hb$q;"),
 ];

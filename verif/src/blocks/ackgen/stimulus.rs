@@ -50,6 +50,9 @@ pub struct AckMix {
     pub mid_run_cfg: u64,
     pub time_jumps: u64,
     pub frozen_cycles: u64,
+    pub coarse_cycles: u64,
+    pub edge_cycles: u64,
+    pub edge_packets: u64,
 }
 
 impl AckMix {
@@ -70,6 +73,9 @@ impl AckMix {
             ("mid_run_cfg", self.mid_run_cfg),
             ("time_jumps", self.time_jumps),
             ("frozen_cycles", self.frozen_cycles),
+            ("coarse_cycles", self.coarse_cycles),
+            ("edge_cycles", self.edge_cycles),
+            ("edge_packets", self.edge_packets),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -96,6 +102,14 @@ pub struct AckStimulus {
     p_ce: f64,
     /// Time stands still in this phase (`now` not advanced: armings pile up in the FIFO).
     frozen: bool,
+    /// Time advances in steps of this many cycles (a coarse time counter): the paths armed
+    /// within one step share their deadline and fall due together, the FIFO's pops run
+    /// back to back with the pushes of the packets taken just before.
+    tick: u32,
+    /// Packets aimed at the FIFO's edge: with one entry in the FIFO, a packet that arms
+    /// another row is taken so that its push lands in the cycle before the head falls due
+    /// (the pop then makes the new entry the head the cycle after its push).
+    edge: bool,
     resets: Resets,
     opts: StimOpts,
     pub mix: AckMix,
@@ -137,6 +151,8 @@ impl AckStimulus {
             p_m: 1.0,
             p_ce: 0.2,
             frozen: false,
+            tick: 1,
+            edge: false,
             resets: Resets::new(opts),
             opts: opts.clone(),
             mix: AckMix::default(),
@@ -182,6 +198,11 @@ impl AckStimulus {
         // time stands still now and then (a NIC whose time counter is held): the FIFO fills
         // with armings, stale ones included, up to its depth
         self.frozen = r.gen_ratio(1, if self.opts.profile == "burst" { 4 } else { 15 });
+        self.tick = if r.gen_ratio(1, 4) { r.gen_range(2..=16) } else { 1 };
+        self.edge = self.opts.profile != "burst" && r.gen_ratio(1, 5);
+        if self.edge {
+            (self.frozen, self.tick) = (false, 1);
+        }
         if r.gen_ratio(1, 12) {
             // a long stall of the sink
             self.p_m = 0.0;
@@ -238,6 +259,42 @@ impl AckStimulus {
         }
     }
 
+    /// An edge phase's packet (see `edge`): an empty FIFO gets an arming packet now and
+    /// then; a FIFO of one entry whose head falls due 3 cycles from now (time advances
+    /// `cycle_ns` per cycle in this phase) gets a packet that arms another row, taken now and
+    /// pushed 2 cycles later. An offered packet stays offered until it is taken.
+    fn edge_packet(&mut self) {
+        if self.data.is_some() {
+            return;
+        }
+        let (len, head) = self.shadow.fifo_state();
+        if len == 0 && self.rng.gen_ratio(1, 8) {
+            self.data = Some(self.make_packet());
+        } else if let (1, Some(t)) = (len, head) {
+            let ahead = t.0.wrapping_sub(self.now);
+            if ahead > 2 * self.cycle_ns && ahead <= 3 * self.cycle_ns {
+                // in order, new, no A bit (it arms its row unless that row is the head's)
+                let r = &mut self.rng;
+                let a = r.gen_range(0..self.active.len());
+                let path = r.gen_range(0..u32::from(self.cfg.paths)) as u8;
+                let slot = a * usize::from(self.rows) + usize::from(path & (self.rows - 1));
+                let path_psn = self.psn[slot];
+                self.psn[slot] = (path_psn + 1) & 0xFF_FFFF;
+                self.data = Some(AckIn {
+                    conn: self.active[a],
+                    path,
+                    path_psn,
+                    class: AckClass::New.code(),
+                    ack_req: false,
+                    ce: r.gen_bool(self.p_ce),
+                    ts: r.gen(),
+                    sport: 0xC000 | u16::from(path),
+                });
+                self.mix.edge_packets += 1;
+            }
+        }
+    }
+
     /// The inputs of the next cycle (the shadow shell tells what the block takes).
     pub fn next_inputs(&mut self) -> AckShellIn {
         if self.mix.cycles == 0 {
@@ -254,6 +311,11 @@ impl AckStimulus {
         let jump = if self.opts.profile == "timer" { 2_000 } else { 20_000 };
         if self.frozen {
             self.mix.frozen_cycles += 1;
+        } else if self.tick > 1 {
+            self.mix.coarse_cycles += 1;
+            if self.mix.cycles % u64::from(self.tick) == 0 {
+                self.now = self.now.wrapping_add(self.cycle_ns * self.tick);
+            }
         } else {
             self.now = self.now.wrapping_add(self.cycle_ns);
         }
@@ -278,7 +340,10 @@ impl AckStimulus {
                 self.cfgq.push_back(c);
                 self.mix.mid_run_cfg += 1;
             }
-            if self.data.is_none() && self.rng.gen_bool(self.p_s) {
+            if self.edge {
+                self.mix.edge_cycles += 1;
+                self.edge_packet();
+            } else if self.data.is_none() && self.rng.gen_bool(self.p_s) {
                 self.data = Some(self.make_packet());
             }
         }
