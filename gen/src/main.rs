@@ -255,17 +255,11 @@ fn manifest_entry(t: &mrnic_hdl::tops::Generated) -> (String, serde_json::Value)
 /// `mrnic gen`: every block of `cfg` (or only `block`) and `manifest.json`, all into
 /// `out` together or not at all.
 fn gen(cfg: &Config, out: &Path, block: Option<&str>) -> Result<()> {
-    let all = mrnic_hdl::tops::generate_all(cfg)?;
-    let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
+    // one block: any of NAMED_BLOCKS (the receive-path blocks too); an unknown name is
+    // refused with the list
     let blocks: Vec<_> = match block {
-        None => all,
-        Some(b) => {
-            let one: Vec<_> = all.into_iter().filter(|t| t.name == b).collect();
-            if one.is_empty() {
-                bail!("unknown block {b:?}: the blocks are {}", names.join(", "));
-            }
-            one
-        }
+        None => mrnic_hdl::tops::generate_all(cfg)?,
+        Some(b) => vec![mrnic_hdl::tops::block(cfg, b)?],
     };
     let mut files = Vec::new();
     let mut list = Vec::new();

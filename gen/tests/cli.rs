@@ -90,6 +90,16 @@ fn gen_writes_every_block_and_one_manifest_listing_them_and_block_picks_one() {
     let e = stderr(&o);
     assert!(e.contains("unknown block \"no_such_block\"") && e.contains(&first), "{e}");
     assert!(!none.exists(), "a refused gen created {}", none.display());
+
+    // a receive-path block, generated one at a time, by name
+    let rx = d.join("rx");
+    let o = mrnic(&[&"gen", &"--preset", &"core", &"--block", &"ackgen", &"--out", &rx]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = manifest(&rx);
+    assert_eq!(m["blocks"].as_array().unwrap().len(), 1);
+    assert_eq!(m["blocks"][0]["block"], "ackgen");
+    let v = std::fs::read_to_string(rx.join("mrnic_ackgen.v")).unwrap();
+    assert!(v.contains("module mrnic_ackgen("), "{}", &v[..200.min(v.len())]);
     std::fs::remove_dir_all(&d).ok();
 }
 

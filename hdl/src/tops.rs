@@ -17,8 +17,12 @@ pub const GENERATOR: &str = concat!("mrnic-gen ", env!("CARGO_PKG_VERSION"));
 /// The license of the generated Verilog (the workspace's), as an SPDX identifier.
 pub const SPDX: &str = "Apache-2.0";
 
-/// Every block a configuration generates, by name.
+/// Every block a configuration generates, by name (`mrnic gen` without `--block`).
 pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path"];
+
+/// Every block [`block`] generates by name: [`BLOCKS`] and the receive-path blocks that are
+/// generated one at a time (`mrnic gen --block`, `mrnic vectors`, `mrnic synth`).
+pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -27,7 +31,7 @@ pub const MAX_HEADER_NAME: usize = 64;
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
     /// `block(cfg, name)` was asked for a block that does not exist.
-    #[error("unknown block {name:?}: the blocks are {}", BLOCKS.join(", "))]
+    #[error("unknown block {name:?}: the blocks are {}", NAMED_BLOCKS.join(", "))]
     UnknownBlock { name: String },
     /// The configuration was refused.
     #[error(transparent)]
@@ -480,7 +484,7 @@ fn ackgen(cfg: &Config) -> Result<Generated, GenError> {
     .with_globals(&["now"]))
 }
 
-/// One block of `cfg` by name (one of [`BLOCKS`]); an unknown name is refused with the list.
+/// One block of `cfg` by name (one of [`NAMED_BLOCKS`]); an unknown name is refused with the list.
 pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
     match name {
         "sack" => sack(cfg),
@@ -571,7 +575,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen");
     }
 
     #[test]
