@@ -215,7 +215,23 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     n_tmr: DFF<Bits<32>>,
     n_stale: DFF<Bits<32>>,
     n_full: DFF<Bits<32>>,
+    i_bad: DFF<bool>,
+    i_gap: DFF<bool>,
+    i_now: DFF<bool>,
+    i_tmr: DFF<bool>,
+    i_stale: DFF<bool>,
+    i_full: DFF<bool>,
     on: Signal<Local, bool>,
+    f_lvl: Signal<Local, Bits<FB1>>,
+    d_exp_r: Signal<Local, Bits<24>>,
+    d_exp_f: Signal<Local, Bits<24>>,
+    d_hi_r: Signal<Local, Bits<24>>,
+    d_hi_f: Signal<Local, Bits<24>>,
+    nth_r: Signal<Local, bool>,
+    nth_f: Signal<Local, bool>,
+    nth: Signal<Local, bool>,
+    live_r: Signal<Local, bool>,
+    live_f: Signal<Local, bool>,
     room: Signal<Local, bool>,
     occ: Signal<Local, Bits<4>>,
     head: Signal<Local, Bits<FW>>,
@@ -486,7 +502,23 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             n_tmr: Default::default(),
             n_stale: Default::default(),
             n_full: Default::default(),
+            i_bad: Default::default(),
+            i_gap: Default::default(),
+            i_now: Default::default(),
+            i_tmr: Default::default(),
+            i_stale: Default::default(),
+            i_full: Default::default(),
             on: Default::default(),
+            f_lvl: Default::default(),
+            d_exp_r: Default::default(),
+            d_exp_f: Default::default(),
+            d_hi_r: Default::default(),
+            d_hi_f: Default::default(),
+            nth_r: Default::default(),
+            nth_f: Default::default(),
+            nth: Default::default(),
+            live_r: Default::default(),
+            live_f: Default::default(),
             room: Default::default(),
             occ: Default::default(),
             head: Default::default(),
@@ -603,7 +635,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -627,7 +659,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.head_t.next = self.h_sh2.val().get_bits::<32>(0);
         // after_eq(now, t): now - t mod 2^32 below 2^31
         self.age.next = self.now.val() - self.head_t.val();
-        self.due.next = self.f_cnt.q.val().any() & !self.age.val().get_bit(31);
+        // the FIFO's level: f_cnt and the push in W (its count moves one cycle after B)
+        self.f_lvl.next = self.f_cnt.q.val() + bit_cast::<FB1, 1>(self.wf_we.q.val().into());
+        self.due.next = self.f_lvl.val().any() & !self.age.val().get_bit(31);
         self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
         self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
@@ -729,9 +763,27 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.hb.next = self.cw.val().get_bits::<32>(11);
         self.is_data.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & !self.b_bad.q.val();
         self.is_tmr.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c1.val());
-        // path PSN bookkeeping (24-bit serial compares)
-        self.d_exp.next = self.b_psn.q.val() - self.r_exp.val();
-        self.d_hi.next = self.b_psn.q.val() - self.r_hi.val();
+        // path PSN bookkeeping (24-bit serial compares), made on both candidates of the row
+        // (the RAM's output register, W) from registers, and selected after: the forwarding
+        // select is not in front of the carry chains
+        self.d_exp_r.next = self.b_psn.q.val() - self.ram_row.read_data.val().get_bits::<24>(0);
+        self.d_exp_f.next = self.b_psn.q.val() - self.w_row.q.val().get_bits::<24>(0);
+        self.d_hi_r.next = self.b_psn.q.val() - self.ram_row.read_data.val().get_bits::<24>(24);
+        self.d_hi_f.next = self.b_psn.q.val() - self.w_row.q.val().get_bits::<24>(24);
+        self.d_exp.next = self.d_exp_r.val();
+        self.d_hi.next = self.d_hi_r.val();
+        self.nth_r.next = (self.ram_row.read_data.val().get_bits::<8>(48) + self.k_o8.val()) >= self.k_every.val();
+        self.nth_f.next = (self.w_row.q.val().get_bits::<8>(48) + self.k_o8.val()) >= self.k_every.val();
+        self.nth.next = self.nth_r.val();
+        self.live_r.next = self.ram_row.read_data.val().get_bit(128) & (self.ram_row.read_data.val().get_bits::<32>(129) == self.b_t.q.val());
+        self.live_f.next = self.w_row.q.val().get_bit(128) & (self.w_row.q.val().get_bits::<32>(129) == self.b_t.q.val());
+        self.live.next = self.live_r.val();
+        if self.b_fwr.q.val() {
+            self.d_exp.next = self.d_exp_f.val();
+            self.d_hi.next = self.d_hi_f.val();
+            self.nth.next = self.nth_f.val();
+            self.live.next = self.live_f.val();
+        }
         self.gap.next = self.d_exp.val().any() & !self.d_exp.val().get_bit(23);
         self.n_exp.next = self.r_exp.val();
         if !self.d_exp.val().get_bit(23) {
@@ -759,13 +811,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.pend1.next = self.r_pend.val() + self.k_o8.val();
         self.ce1.next = self.r_ce.val() + bit_cast::<8, 1>(self.b_ce.q.val().into());
         self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
-        self.send_d.next = self.flags.val().any() | (self.b_class.q.val() != self.k_c1.val()) | (self.pend1.val() >= self.k_every.val());
+        self.send_d.next = self.flags.val().any() | (self.b_class.q.val() != self.k_c1.val()) | self.nth.val();
         self.arm.next = !self.send_d.val() & !self.r_dv.val();
-        self.full.next = self.f_cnt.q.val() >= self.k_depth.val();
+        self.full.next = self.f_lvl.val() >= self.k_depth.val();
         self.push.next = self.counted.val() & self.arm.val() & !self.full.val();
         self.fsend.next = self.counted.val() & self.arm.val() & self.full.val();
         self.send.next = self.send_d.val() | self.fsend.val();
-        self.live.next = self.r_dv.val() & (self.r_due.val() == self.b_t.q.val());
         // the new row and connection word
         self.cfg_isn.next = self.b_data.q.val().get_bits::<24>(0);
         self.cfg_hi.next = self.cfg_isn.val() - self.k_o24.val();
@@ -850,7 +901,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // the FIFO RAMs (two copies) are written one cycle after the push, from registers
         // (the push leaves B's loop by the pointers and the count only)
         self.wf_we.d.next = self.on.val() & self.push.val();
-        self.wf_addr.d.next = self.f_wp.q.val();
+        self.wf_addr.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());
         self.wf_data.d.next = self.f_entry.val();
         self.ram_fifo.write_enable.next = self.wf_we.q.val();
         self.ram_fifo.write_address.next = self.wf_addr.q.val();
@@ -858,10 +909,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ram_fifo2.write_enable.next = self.wf_we.q.val();
         self.ram_fifo2.write_address.next = self.wf_addr.q.val();
         self.ram_fifo2.write_data.next = self.wf_data.q.val();
-        self.f_wp.d.next = self.f_wp.q.val();
-        if self.push.val() {
-            self.f_wp.d.next = self.f_wp.q.val() + self.k_ofb.val();
-        }
+        // the write pointer and the count take the push in W (not B's push: out of B's loop)
+        self.f_wp.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());
         self.f_rp.d.next = self.f_rp.q.val();
         if self.pop.val() {
             self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
@@ -888,15 +937,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
                 self.hd.d.next = self.wf_data.q.val();
             }
         }
-        if (self.pop.val() & (self.f_cnt.q.val() == self.k_ofb1.val())) | !self.f_cnt.q.val().any() {
+        if (self.pop.val() & (self.f_lvl.val() == self.k_ofb1.val())) | !self.f_lvl.val().any() {
             self.hd.d.next = self.f_entry.val();
         }
-        self.f_cnt.d.next = self.f_cnt.q.val();
-        if self.push.val() & !self.pop.val() {
-            self.f_cnt.d.next = self.f_cnt.q.val() + self.k_ofb1.val();
-        }
-        if self.pop.val() & !self.push.val() {
-            self.f_cnt.d.next = self.f_cnt.q.val() - self.k_ofb1.val();
+        self.f_cnt.d.next = self.f_lvl.val();
+        if self.pop.val() {
+            self.f_cnt.d.next = self.f_lvl.val() - self.k_ofb1.val();
         }
         // the ACK to C
         self.c_v.d.next = self.b_v.q.val();
@@ -923,31 +969,20 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.c_sport.d.next = self.r_sport.val();
             self.c_ca.d.next = self.ca.val();
         }
-        // counters
-        self.n_bad.d.next = self.n_bad.q.val();
-        if self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & self.b_bad.q.val() {
-            self.n_bad.d.next = self.n_bad.q.val() + 1;
-        }
-        self.n_gap.d.next = self.n_gap.q.val();
-        if self.is_data.val() & self.gap.val() {
-            self.n_gap.d.next = self.n_gap.q.val() + 1;
-        }
-        self.n_now.d.next = self.n_now.q.val();
-        if self.counted.val() & self.send.val() {
-            self.n_now.d.next = self.n_now.q.val() + 1;
-        }
-        self.n_tmr.d.next = self.n_tmr.q.val();
-        if self.is_tmr.val() & self.live.val() {
-            self.n_tmr.d.next = self.n_tmr.q.val() + 1;
-        }
-        self.n_stale.d.next = self.n_stale.q.val();
-        if self.is_tmr.val() & !self.live.val() {
-            self.n_stale.d.next = self.n_stale.q.val() + 1;
-        }
-        self.n_full.d.next = self.n_full.q.val();
-        if self.fsend.val() {
-            self.n_full.d.next = self.n_full.q.val() + 1;
-        }
+        // counters: B registers what to count, the count moves one cycle later (out of B's
+        // loop; the status outputs show B's events two cycles after B)
+        self.i_bad.d.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val()) & self.b_bad.q.val();
+        self.i_gap.d.next = self.is_data.val() & self.gap.val();
+        self.i_now.d.next = self.counted.val() & self.send.val();
+        self.i_tmr.d.next = self.is_tmr.val() & self.live.val();
+        self.i_stale.d.next = self.is_tmr.val() & !self.live.val();
+        self.i_full.d.next = self.fsend.val();
+        self.n_bad.d.next = self.n_bad.q.val() + bit_cast::<32, 1>(self.i_bad.q.val().into());
+        self.n_gap.d.next = self.n_gap.q.val() + bit_cast::<32, 1>(self.i_gap.q.val().into());
+        self.n_now.d.next = self.n_now.q.val() + bit_cast::<32, 1>(self.i_now.q.val().into());
+        self.n_tmr.d.next = self.n_tmr.q.val() + bit_cast::<32, 1>(self.i_tmr.q.val().into());
+        self.n_stale.d.next = self.n_stale.q.val() + bit_cast::<32, 1>(self.i_stale.q.val().into());
+        self.n_full.d.next = self.n_full.q.val() + bit_cast::<32, 1>(self.i_full.q.val().into());
 
         // ---- C: the rate hint's two 16x16 products (hb * ce_avg), registered with the entry
         self.hb_lo.next = self.c_hb.q.val().get_bits::<16>(0);
@@ -1069,7 +1104,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.stat_acks_timer.next = self.n_tmr.q.val();
         self.stat_stale_pops.next = self.n_stale.q.val();
         self.stat_fifo_full.next = self.n_full.q.val();
-        self.stat_fifo_level.next = self.f_cnt.q.val();
+        self.stat_fifo_level.next = self.f_lvl.val();
         // ---- reset: control state (not the RAMs, the data registers)
         if self.rst.val() {
             self.cp_v.d.next = false;
@@ -1091,6 +1126,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.n_tmr.d.next = self.k_z32.val();
             self.n_stale.d.next = self.k_z32.val();
             self.n_full.d.next = self.k_z32.val();
+            self.i_bad.d.next = false;
+            self.i_gap.d.next = false;
+            self.i_now.d.next = false;
+            self.i_tmr.d.next = false;
+            self.i_stale.d.next = false;
+            self.i_full.d.next = false;
             self.pop_q.d.next = false;
         }
     }

@@ -101,11 +101,14 @@ pub struct AckShell {
     /// Coverage of the RTL's second FIFO read copy: pops in the cycle right after a pop.
     pub cov_pops_back_to_back: u64,
     popped_prev: bool,
+    /// The counters as the status outputs show them: B's events two cycles after B (the
+    /// RTL registers what to count in B and counts one cycle later).
+    stats_out: AckGenStats,
 }
 
 impl AckShell {
     pub fn new(cfg: AckGenConfig) -> Result<AckShell, String> {
-        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new(), pushed_prev: false, cov_head_just_pushed: 0, cov_pops_back_to_back: 0, popped_prev: false })
+        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new(), pushed_prev: false, cov_head_just_pushed: 0, cov_pops_back_to_back: 0, popped_prev: false, stats_out: AckGenStats::default() })
     }
 
     /// The coalescing FIFO's length and its head's deadline, as at the start of the next cycle
@@ -125,7 +128,7 @@ impl AckShell {
             s_ready: !i.rst && self.room() && self.cfg_pend.is_none() && !self.g.timer_due(now),
             s_cfg_ready: !i.rst && self.cfg_pend.is_none(),
             m: if i.rst { None } else { self.outq.front().copied() },
-            stats: self.g.stats,
+            stats: self.stats_out,
             fifo_level: self.g.fifo_len() as u32,
         }
     }
@@ -159,10 +162,12 @@ impl AckShell {
             self.outq.clear();
             self.pushed_prev = false;
             self.popped_prev = false;
+            self.stats_out = AckGenStats::default();
             return out;
         }
         let now = HwTime(i.now);
         let len0 = self.g.fifo_len();
+        self.stats_out = self.g.stats;
         // Decided from the state at the start of the cycle.
         let (room, due) = (self.room(), self.g.timer_due(now));
         // The output queue: the head leaves on a transfer; C pushes.

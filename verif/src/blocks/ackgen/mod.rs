@@ -264,13 +264,13 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the highest path PSN also follows a packet behind it
     ("highest_goes_back", "if (|d_hi & ~d_hi[32'h17]) begin", "if (|d_hi) begin"),
     // N reached one packet late
-    ("ack_every_off_by_one", "(pend1 >= k_every)", "(pend1 > k_every)"),
+    ("ack_every_off_by_one", "nth_r = (ram_row$read_data[(32'h30)+:(8)] + k_o8) >= k_every;", "nth_r = (ram_row$read_data[(32'h30)+:(8)] + k_o8) > k_every;"),
     // an out-of-window packet coalesced instead of acknowledged at once
     ("out_of_window_coalesced", "send_d = |flags | (b_class$q != k_c1) |", "send_d = |flags | (b_class$q == k_c2) |"),
     // a stale FIFO entry sends an ACK (the deadline not compared)
-    ("stale_entry_fires", "live = r_dv & (r_due == b_t$q);", "live = r_dv;"),
+    ("stale_entry_fires", "live_r = ram_row$read_data[32'h80] & (ram_row$read_data[(32'h81)+:(32)] == b_t$q);", "live_r = ram_row$read_data[32'h80];"),
     // the deadline compared strictly: the head pops one cycle after `now` reaches it
-    ("timer_fires_a_cycle_late", "due = |f_cnt$q & ~age[32'h1f];", "due = |f_cnt$q & ~age[32'h1f] & (|age);"),
+    ("timer_fires_a_cycle_late", "due = |f_lvl & ~age[32'h1f];", "due = |f_lvl & ~age[32'h1f] & (|age);"),
     // the CE average's shift loses its sign: a falling average jumps
     ("ce_average_unsigned_shift", "            ca_sh = (ca_diff >> 32'h2) | k_c00;", "            ca_sh = ca_diff >> 32'h2;"),
     // a timer ACK's delay measured from the deadline's cycle, not the newest arrival
@@ -287,6 +287,9 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // a pop right after a pop takes the word after the head from copy 1, which read the
     // word that has just been popped
     ("back_to_back_pop_reads_copy_1", "            if (pop_q$q) begin", "            if (1'b0) begin"),
+    // the full check does not count the push in W (its count moves one cycle after B): a
+    // push into a FIFO that has just become full
+    ("full_check_misses_the_push_in_flight", "full = f_lvl >= k_depth;", "full = f_cnt$q >= k_depth;"),
     // the rate hint is the base (the CE cut forgotten)
     ("rate_hint_without_the_cut", "hint = d_hb$q - prod_sh[(32'h0)+:(32)];", "hint = d_hb$q;"),
 ];
