@@ -40,7 +40,8 @@ R; both are handled, B being L - 2 cycles after A). `s_ready` = !rst &
 room & no configuration write waiting & no head due (`now` -> `s_ready` is combinational);
 `s_cfg_ready` = !rst & the register empty; room = queue + operations after A < Q.
 Counters `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
-`stat_stale_pops`, `stat_fifo_full` (one cycle after B) and `stat_fifo_level`. Reset clears
+`stat_stale_pops`, `stat_fifo_full` (two cycles after B: B registers what to count, the
+count moves one cycle later) and `stat_fifo_level`. Reset clears
 the stages, the register, the FIFO, the queue and the counters; the rows and connection
 words keep their values.
 
@@ -172,6 +173,7 @@ class AckRef:
         self.bi = 0 if latency == 3 else 1  # B's slot: the operation taken 2 cycles ago (1 at latency 3)
         self.outq: deque = deque()
         self.stats = {s: 0 for s in STATS if s != "stat_fifo_level"}
+        self.stats_out = dict(self.stats)  # as the status outputs show them: B's events 2 cycles later
 
     def row(self, conn: int, path: int) -> list[int]:
         key = (conn, path)
@@ -189,7 +191,7 @@ class AckRef:
         on = not i["rst"]
         o = {"s_ready": int(on and self.room() and self.cfg is None and not self.due(i["now"])),
              "s_cfg_ready": int(on and self.cfg is None), "m_valid": int(on and bool(self.outq)),
-             **self.stats, "stat_fifo_level": len(self.fifo)}
+             **self.stats_out, "stat_fifo_level": len(self.fifo)}
         if o["m_valid"]:
             o.update(self.outq[0])
         return o
@@ -262,8 +264,10 @@ class AckRef:
             self.pipe = [None] * len(self.pipe)
             self.outq.clear()
             self.stats = {s: 0 for s in self.stats}
+            self.stats_out = dict(self.stats)
             return out
         now = i["now"]
+        self.stats_out = dict(self.stats)
         room, due = self.room(), self.due(now)
         if out["m_valid"] and i["m_ready"]:
             self.outq.popleft()
