@@ -30,7 +30,9 @@
 //! - config: localparams from the configuration: `k_paths`, `k_every` (`N`), `k_timeout`
 //!   (`T`, ns), `k_depth` (FIFO entries, 2^FB).
 //! - status: `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
-//!   `stat_stale_pops`, `stat_fifo_full` (32-bit, wrapping), `stat_fifo_level` (FB + 1).
+//!   `stat_stale_pops`, `stat_fifo_full` (32-bit, wrapping; an event of B shows two cycles
+//!   after B: B registers what to count, the count moves in the next cycle),
+//!   `stat_fifo_level` (FB + 1).
 //!
 //! **Pipeline.** A (cycle 0): the operation is chosen, in priority order a configuration
 //! write waiting in its register, the FIFO head when due (`now - t < 2^31`: popped), a DATA
@@ -59,10 +61,13 @@
 //! operation right behind one on the same row, from the W register that writes that row in
 //! this very cycle (the hit is compared in R: a register drives the mux). Every operation's
 //! row and connection word are written back in W, changed or not, so the W register is
-//! always the current word. The loop is B: the mux -> a 24-bit subtract, its sign and zero
-//! tests -> the decision -> the row select -> W's D input; the RAM write leaves from W's
-//! registers. The FIFO is pushed in B (pointer and count; the word is written one cycle
-//! later from the `wf_*` registers) and popped in A; its head is a register `hd`, so the
+//! always the current word. The loop is B: the 24-bit path PSN subtracts, the `N` compare
+//! and the deadline compare, made on both candidates (RAM register, W) from registers ->
+//! the 2:1 select -> the decision -> the row select -> W's D input; the RAM write leaves
+//! from W's registers. The FIFO is pushed in B (the word is written one cycle later from
+//! the `wf_*` registers, and the write pointer and count take the push then: `f_lvl` =
+//! `f_cnt` + the push in W is the level the full check and the due test use) and popped
+//! in A; its head is a register `hd`, so the
 //! due compare starts at flip-flops. A pop loads `hd` with the word after it, read in the
 //! cycle before from one of two copies of the FIFO RAM whose read addresses come from the
 //! pointer register (`rp + 1`, and `rp + 2` for a pop right after a pop), or from `wf_data`
@@ -76,7 +81,7 @@
 //! values (each row is written through `s_cfg` before it is used). The row and connection
 //! RAMs are zero at power-up (an `initial` block, loaded with the bitstream).
 
-use crate::prim::{BlockRam, BlockRamReg};
+use crate::prim::BlockRamReg;
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::ackgen::AckGenConfig;
 use rust_hdl::prelude::*;
@@ -124,8 +129,9 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     pub stat_fifo_level: Signal<Out, Bits<FB1>>,
     ram_row: BlockRamReg<177, RB>,
     ram_conn: BlockRamReg<43, CB>,
-    ram_fifo: BlockRam<FW, FB>,
-    ram_fifo2: BlockRam<FW, FB>,
+    ram_fa: BlockRamReg<FW, FB>,
+    ram_fb: BlockRamReg<FW, FB>,
+    ram_fc: BlockRamReg<FW, FB>,
     cp_v: DFF<bool>,
     cp_kind: DFF<bool>,
     cp_conn: DFF<Bits<CB>>,
@@ -139,6 +145,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     wf_addr: DFF<Bits<FB>>,
     wf_data: DFF<Bits<FW>>,
     pop_q: DFF<bool>,
+    pop_qq: DFF<bool>,
     p_v: DFF<bool>,
     p_kind: DFF<Bits<2>>,
     p_conn: DFF<Bits<CB>>,
@@ -411,8 +418,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
             ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), 0.into())).collect()),
             ram_conn: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), 0.into())).collect()),
-            ram_fifo: Default::default(),
-            ram_fifo2: Default::default(),
+            ram_fa: Default::default(),
+            ram_fb: Default::default(),
+            ram_fc: Default::default(),
             cp_v: Default::default(),
             cp_kind: Default::default(),
             cp_conn: Default::default(),
@@ -426,6 +434,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             wf_addr: Default::default(),
             wf_data: Default::default(),
             pop_q: Default::default(),
+            pop_qq: Default::default(),
             p_v: Default::default(),
             p_kind: Default::default(),
             p_conn: Default::default(),
@@ -635,18 +644,23 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
         self.ram_row.ce.next = true;
         self.ram_conn.ce.next = true;
-        self.ram_fifo.clock.next = self.clock.val();
-        self.ram_fifo2.clock.next = self.clock.val();
+        self.ram_fa.clock.next = self.clock.val();
+        self.ram_fb.clock.next = self.clock.val();
+        self.ram_fc.clock.next = self.clock.val();
+        self.ram_fa.ce.next = true;
+        self.ram_fb.ce.next = true;
+        self.ram_fc.ce.next = true;
         self.ram_row.write_enable.next = false;
         self.ram_conn.write_enable.next = false;
-        self.ram_fifo.write_enable.next = false;
-        self.ram_fifo2.write_enable.next = false;
+        self.ram_fa.write_enable.next = false;
+        self.ram_fb.write_enable.next = false;
+        self.ram_fc.write_enable.next = false;
         self.on.next = !self.rst.val();
 
         // ---- A: the coalescing FIFO's head, a register (`hd` = the word at `f_rp`; the RAM
@@ -903,35 +917,44 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.wf_we.d.next = self.on.val() & self.push.val();
         self.wf_addr.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());
         self.wf_data.d.next = self.f_entry.val();
-        self.ram_fifo.write_enable.next = self.wf_we.q.val();
-        self.ram_fifo.write_address.next = self.wf_addr.q.val();
-        self.ram_fifo.write_data.next = self.wf_data.q.val();
-        self.ram_fifo2.write_enable.next = self.wf_we.q.val();
-        self.ram_fifo2.write_address.next = self.wf_addr.q.val();
-        self.ram_fifo2.write_data.next = self.wf_data.q.val();
+        self.ram_fa.write_enable.next = self.wf_we.q.val();
+        self.ram_fa.write_address.next = self.wf_addr.q.val();
+        self.ram_fa.write_data.next = self.wf_data.q.val();
+        self.ram_fb.write_enable.next = self.wf_we.q.val();
+        self.ram_fb.write_address.next = self.wf_addr.q.val();
+        self.ram_fb.write_data.next = self.wf_data.q.val();
+        self.ram_fc.write_enable.next = self.wf_we.q.val();
+        self.ram_fc.write_address.next = self.wf_addr.q.val();
+        self.ram_fc.write_data.next = self.wf_data.q.val();
         // the write pointer and the count take the push in W (not B's push: out of B's loop)
         self.f_wp.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());
         self.f_rp.d.next = self.f_rp.q.val();
         if self.pop.val() {
             self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
         }
-        // the read addresses come from the pointer register, not from this cycle's pop: copy 1
-        // reads the word after the head, copy 2 the word after that, which is the word after
-        // the head in the next cycle if this cycle pops
-        self.ram_fifo.read_address.next = self.f_rp.q.val() + self.k_ofb.val();
-        self.ram_fifo2.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val();
+        // the read addresses come from the pointer register, not from this cycle's pop: the
+        // copies (read latency 2, output registers) read the words 1, 2 and 3 after the head;
+        // two cycles later the word after the head is copy 1's, 2's or 3's as 0, 1 or 2 pops
+        // were made in these two cycles
+        self.ram_fa.read_address.next = self.f_rp.q.val() + self.k_ofb.val();
+        self.ram_fb.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val();
+        self.ram_fc.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val() + self.k_ofb.val();
         self.pop_q.d.next = self.pop.val();
+        self.pop_qq.d.next = self.pop_q.q.val();
         // the word after the head pushed in the last cycle is written in this one: from W
         self.wf_next.next = self.wf_we.q.val() & (self.wf_addr.q.val() == self.f_rp.q.val() + self.k_ofb.val());
-        // the head register: after a pop the word after it (read in the last cycle, a write
-        // of that cycle included: write-first; from copy 2 if the last cycle popped too; from
+        // the head register: after a pop the word after it (read two cycles before, the writes
+        // of those two cycles forwarded; from the copy the pops of those cycles select; from
         // W if it was pushed in the last cycle), or the word pushed now when the FIFO is empty
         // or its only entry leaves
         self.hd.d.next = self.hd.q.val();
         if self.pop.val() {
-            self.hd.d.next = self.ram_fifo.read_data.val();
-            if self.pop_q.q.val() {
-                self.hd.d.next = self.ram_fifo2.read_data.val();
+            self.hd.d.next = self.ram_fa.read_data.val();
+            if self.pop_q.q.val() ^ self.pop_qq.q.val() {
+                self.hd.d.next = self.ram_fb.read_data.val();
+            }
+            if self.pop_q.q.val() & self.pop_qq.q.val() {
+                self.hd.d.next = self.ram_fc.read_data.val();
             }
             if self.wf_next.val() {
                 self.hd.d.next = self.wf_data.q.val();
@@ -1133,6 +1156,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.i_stale.d.next = false;
             self.i_full.d.next = false;
             self.pop_q.d.next = false;
+            self.pop_qq.d.next = false;
         }
     }
 }

@@ -284,9 +284,11 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the word after the head, pushed in the last cycle (its RAM write is in this one), is not
     // taken from W: the pop loads the stale RAM word into the head
     ("fifo_write_not_forwarded", "        wf_next = wf_we$q & (wf_addr$q == f_rp$q + k_ofb);", "        wf_next = 1'b0;"),
-    // a pop right after a pop takes the word after the head from copy 1, which read the
-    // word that has just been popped
-    ("back_to_back_pop_reads_copy_1", "            if (pop_q$q) begin", "            if (1'b0) begin"),
+    // the pop two cycles before is forgotten: a pop one cycle after a pop-less cycle that
+    // followed a pop takes copy 1, which read the word that has since been popped
+    ("pop_two_cycles_ago_ignored", "            if (pop_q$q ^ pop_qq$q) begin", "            if (pop_q$q) begin"),
+    // a pop after two pops in a row takes copy 2 (one word short) instead of copy 3
+    ("third_pop_in_a_row_reads_copy_2", "            if (pop_q$q & pop_qq$q) begin", "            if (1'b0) begin"),
     // the full check does not count the push in W (its count moves one cycle after B): a
     // push into a FIFO that has just become full
     ("full_check_misses_the_push_in_flight", "full = f_lvl >= k_depth;", "full = f_cnt$q >= k_depth;"),
