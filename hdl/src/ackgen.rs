@@ -27,7 +27,7 @@
 //!   highest path PSN seen), `m_flags` (8: PATH_GAP 1, DUPLICATE 2, ACK_REQ 4), `m_ecn_ce`,
 //!   `m_ecn_pkts` (8 each), `m_rate_hint` (32), `m_ts_echo` (32), `m_ack_delay` (32, ns),
 //!   `m_sport` (16), `m_timer` (sent by the coalescing timer, else by this packet).
-//! - config: localparams from the configuration: `k_paths`, `k_every` (`N`), `k_timeout`
+//! - config: localparams from the configuration: `k_paths`, `k_nth` (`N - 1`), `k_timeout`
 //!   (`T`, ns), `k_depth` (FIFO entries, 2^FB).
 //! - status: `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
 //!   `stat_stale_pops`, `stat_fifo_full` (32-bit, wrapping; an event of B shows two cycles
@@ -162,6 +162,22 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     p_now: DFF<Bits<32>>,
     p_due: DFF<Bits<32>>,
     p_bad: DFF<bool>,
+    q_v: DFF<bool>,
+    q_kind: DFF<Bits<2>>,
+    q_conn: DFF<Bits<CB>>,
+    q_path: DFF<Bits<4>>,
+    q_raddr: DFF<Bits<RB>>,
+    q_psn: DFF<Bits<24>>,
+    q_class: DFF<Bits<2>>,
+    q_ack_req: DFF<bool>,
+    q_ce: DFF<bool>,
+    q_ts: DFF<Bits<32>>,
+    q_sport: DFF<Bits<16>>,
+    q_data: DFF<Bits<32>>,
+    q_t: DFF<Bits<32>>,
+    q_now: DFF<Bits<32>>,
+    q_due: DFF<Bits<32>>,
+    q_bad: DFF<bool>,
     b_v: DFF<bool>,
     b_kind: DFF<Bits<2>>,
     b_conn: DFF<Bits<CB>>,
@@ -317,7 +333,8 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     a_raddr: Signal<Local, Bits<RB>>,
     wf_next: Signal<Local, bool>,
     k_paths: Constant<Bits<4>>,
-    k_every: Constant<Bits<8>>,
+    k_nth: Constant<Bits<8>>,
+    k_ff8: Constant<Bits<8>>,
     k_timeout: Constant<Bits<32>>,
     k_depth: Constant<Bits<FB1>>,
     k_cb: Constant<Bits<8>>,
@@ -451,6 +468,22 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             p_now: Default::default(),
             p_due: Default::default(),
             p_bad: Default::default(),
+            q_v: Default::default(),
+            q_kind: Default::default(),
+            q_conn: Default::default(),
+            q_path: Default::default(),
+            q_raddr: Default::default(),
+            q_psn: Default::default(),
+            q_class: Default::default(),
+            q_ack_req: Default::default(),
+            q_ce: Default::default(),
+            q_ts: Default::default(),
+            q_sport: Default::default(),
+            q_data: Default::default(),
+            q_t: Default::default(),
+            q_now: Default::default(),
+            q_due: Default::default(),
+            q_bad: Default::default(),
             b_v: Default::default(),
             b_kind: Default::default(),
             b_conn: Default::default(),
@@ -606,7 +639,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             a_raddr: Default::default(),
             wf_next: Default::default(),
             k_paths: Constant::new((u64::from(cfg.paths) & 15).into()),
-            k_every: Constant::new((u64::from(cfg.ack_every)).into()),
+            k_nth: Constant::new((u64::from(cfg.ack_every) - 1).into()),
+            k_ff8: Constant::new((255u64).into()),
             k_timeout: Constant::new((u64::from(cfg.ack_timeout)).into()),
             k_depth: Constant::new((u64::from(cfg.fifo_depth)).into()),
             k_cb: Constant::new((CB as u64).into()),
@@ -644,7 +678,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -676,7 +710,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // the FIFO's level: f_cnt and the push in W (its count moves one cycle after B)
         self.f_lvl.next = self.f_cnt.q.val() + bit_cast::<FB1, 1>(self.wf_we.q.val().into());
         self.due.next = self.f_lvl.val().any() & !self.age.val().get_bit(31);
-        self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
+        self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.q_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
         self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
         self.t_tmr.next = self.on.val() & self.room.val() & !self.cp_v.q.val() & self.due.val();
@@ -694,9 +728,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.a_path.next = bit_cast::<4, PB>(self.head_path.val());
         }
         self.a_raddr.next = (bit_cast::<RB, CB>(self.a_conn.val()) << self.k_pb.val()) | bit_cast::<RB, PB>(self.a_path.val().get_bits::<PB>(0));
-        self.ram_row.read_address.next = self.a_raddr.val();
-        self.ram_conn.read_address.next = self.a_conn.val();
-        // the R registers (loaded whatever the operation; p_v says whether there is one)
+        // the R0 registers (loaded whatever the operation; p_v says whether there is one)
         self.p_v.d.next = self.t_cfg.val() | self.t_tmr.val() | self.t_data.val();
         self.p_kind.d.next = self.k_c0.val();
         if self.t_cfg.val() {
@@ -724,23 +756,43 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.p_t.d.next = self.head_t.val();
         self.p_now.d.next = self.now.val();
         self.p_due.d.next = self.now.val() + self.k_timeout.val();
+        // R0: the RAMs are read from registers (the address leaves A's select one cycle
+        // before the read: the select waits for the due compare)
+        self.ram_row.read_address.next = self.p_raddr.q.val();
+        self.ram_conn.read_address.next = self.p_conn.q.val();
+        self.q_v.d.next = self.p_v.q.val();
+        self.q_kind.d.next = self.p_kind.q.val();
+        self.q_conn.d.next = self.p_conn.q.val();
+        self.q_path.d.next = self.p_path.q.val();
+        self.q_raddr.d.next = self.p_raddr.q.val();
+        self.q_psn.d.next = self.p_psn.q.val();
+        self.q_class.d.next = self.p_class.q.val();
+        self.q_ack_req.d.next = self.p_ack_req.q.val();
+        self.q_ce.d.next = self.p_ce.q.val();
+        self.q_ts.d.next = self.p_ts.q.val();
+        self.q_sport.d.next = self.p_sport.q.val();
+        self.q_data.d.next = self.p_data.q.val();
+        self.q_t.d.next = self.p_t.q.val();
+        self.q_now.d.next = self.p_now.q.val();
+        self.q_due.d.next = self.p_due.q.val();
+        self.q_bad.d.next = self.p_bad.q.val();
         // R -> B: the operation moves on while the RAMs' output registers load its words
-        self.b_v.d.next = self.p_v.q.val();
-        self.b_kind.d.next = self.p_kind.q.val();
-        self.b_conn.d.next = self.p_conn.q.val();
-        self.b_path.d.next = self.p_path.q.val();
-        self.b_raddr.d.next = self.p_raddr.q.val();
-        self.b_psn.d.next = self.p_psn.q.val();
-        self.b_class.d.next = self.p_class.q.val();
-        self.b_ack_req.d.next = self.p_ack_req.q.val();
-        self.b_ce.d.next = self.p_ce.q.val();
-        self.b_ts.d.next = self.p_ts.q.val();
-        self.b_sport.d.next = self.p_sport.q.val();
-        self.b_data.d.next = self.p_data.q.val();
-        self.b_t.d.next = self.p_t.q.val();
-        self.b_now.d.next = self.p_now.q.val();
-        self.b_due.d.next = self.p_due.q.val();
-        self.b_bad.d.next = self.p_bad.q.val();
+        self.b_v.d.next = self.q_v.q.val();
+        self.b_kind.d.next = self.q_kind.q.val();
+        self.b_conn.d.next = self.q_conn.q.val();
+        self.b_path.d.next = self.q_path.q.val();
+        self.b_raddr.d.next = self.q_raddr.q.val();
+        self.b_psn.d.next = self.q_psn.q.val();
+        self.b_class.d.next = self.q_class.q.val();
+        self.b_ack_req.d.next = self.q_ack_req.q.val();
+        self.b_ce.d.next = self.q_ce.q.val();
+        self.b_ts.d.next = self.q_ts.q.val();
+        self.b_sport.d.next = self.q_sport.q.val();
+        self.b_data.d.next = self.q_data.q.val();
+        self.b_t.d.next = self.q_t.q.val();
+        self.b_now.d.next = self.q_now.q.val();
+        self.b_due.d.next = self.q_due.q.val();
+        self.b_bad.d.next = self.q_bad.q.val();
         // the configuration register: filled when empty, emptied when A takes it
         self.cp_v.d.next = self.cp_v.q.val() & !self.t_cfg.val();
         if self.s_cfg_valid.val() & self.s_cfg_ready.val() {
@@ -786,8 +838,10 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.d_hi_f.next = self.b_psn.q.val() - self.w_row.q.val().get_bits::<24>(24);
         self.d_exp.next = self.d_exp_r.val();
         self.d_hi.next = self.d_hi_r.val();
-        self.nth_r.next = (self.ram_row.read_data.val().get_bits::<8>(48) + self.k_o8.val()) >= self.k_every.val();
-        self.nth_f.next = (self.w_row.q.val().get_bits::<8>(48) + self.k_o8.val()) >= self.k_every.val();
+        // `pending + 1 >= N` (8 bits, N in 1..=255) as compares with constants, no carry
+        // chains: pending >= N - 1, and not 255 (whose + 1 wraps to 0)
+        self.nth_r.next = (self.ram_row.read_data.val().get_bits::<8>(48) >= self.k_nth.val()) & (self.ram_row.read_data.val().get_bits::<8>(48) != self.k_ff8.val());
+        self.nth_f.next = (self.w_row.q.val().get_bits::<8>(48) >= self.k_nth.val()) & (self.w_row.q.val().get_bits::<8>(48) != self.k_ff8.val());
         self.nth.next = self.nth_r.val();
         self.live_r.next = self.ram_row.read_data.val().get_bit(128) & (self.ram_row.read_data.val().get_bits::<32>(129) == self.b_t.q.val());
         self.live_f.next = self.w_row.q.val().get_bit(128) & (self.w_row.q.val().get_bits::<32>(129) == self.b_t.q.val());
@@ -900,8 +954,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.conn_we.val() {
             self.w_cw.d.next = self.conn_new.val();
         }
-        self.b_fwr.d.next = self.p_v.q.val() & self.b_v.q.val() & (self.p_raddr.q.val() == self.b_raddr.q.val());
-        self.b_fwc.d.next = self.p_v.q.val() & self.b_v.q.val() & (self.p_conn.q.val() == self.b_conn.q.val());
+        self.b_fwr.d.next = self.q_v.q.val() & self.b_v.q.val() & (self.q_raddr.q.val() == self.b_raddr.q.val());
+        self.b_fwc.d.next = self.q_v.q.val() & self.b_v.q.val() & (self.q_conn.q.val() == self.b_conn.q.val());
         self.ram_row.write_enable.next = self.w_we.q.val();
         self.ram_row.write_address.next = self.w_raddr.q.val();
         self.ram_row.write_data.next = self.w_row.q.val();
@@ -1132,6 +1186,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.rst.val() {
             self.cp_v.d.next = false;
             self.p_v.d.next = false;
+            self.q_v.d.next = false;
             self.b_v.d.next = false;
             self.c_v.d.next = false;
             self.d_v.d.next = false;

@@ -37,7 +37,7 @@ fn ackgen_matches_the_shell_for_a_million_cycles_with_gaps_duplicates_timers_bac
             r,
             &[
                 ("stim.packets", 200_000),
-                ("stim.new", 150_000),
+                ("stim.new", 130_000),
                 ("stim.duplicate", 20_000),
                 ("stim.out_of_window", 10_000),
                 ("stim.refused", 30_000),

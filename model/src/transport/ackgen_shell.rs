@@ -5,18 +5,20 @@
 //!
 //! **Stages.** A (the cycle an operation is taken): one of, in priority order, a pending
 //! configuration write, the coalescing FIFO's head when it is due (`after_eq(now, t)`:
-//! popped here), a DATA packet from `s`; its row and connection word are read. R (+1): the
-//! RAMs' output registers load (read latency 2; the writes of B in this and the last cycle
-//! are forwarded into them, so the word is current). B (+2): the
-//! row and the connection word are updated and written; an arming pushes `(conn, path, now
-//! + T)` on the FIFO unless it holds `fifo_depth` entries (counted at the start of the
-//! cycle; the ACK is then sent at once); an ACK goes to C. C (+3): the two 16x16 products
-//! of the rate hint (the 32x11 product). D (+4): the hint and the push into the 8-entry
-//! output queue; `m` shows its head from the next cycle. **Latency** 5 (A to `m_valid`). **II** 1: one operation per cycle; a due
-//! FIFO entry or a configuration write takes the cycle (`s_ready` low).
+//! popped here), a DATA packet from `s`. R0 (+1): its row and connection word are read (the
+//! addresses from registers). R (+2): the RAMs' output registers load (read latency 2; the
+//! writes of B in this and the last cycle are forwarded into them, so the word is current).
+//! B (+3): the row and the connection word are updated and written; an arming pushes
+//! `(conn, path, now + T)` on the FIFO unless it holds `fifo_depth` entries (counted at the
+//! start of the cycle; the ACK is then sent at once); an ACK goes to C. C (+4): the two
+//! 16x16 products of the rate hint (the 32x11 product). D (+5): the hint and the push into
+//! the 8-entry output queue; `m` shows its head from the next cycle. **Latency** 6 (A to
+//! `m_valid`). **II** 1: one operation per cycle; a due FIFO entry or a configuration write
+//! takes the cycle (`s_ready` low).
 //!
 //! **Handshakes.** `s_ready = !rst & room & !cfg_pend & !due`, with `room` = the output
-//! queue and the operations in R, B, C and D leave a free entry (`len + r + b + c + d <= 7`), `due` =
+//! queue and the operations in R0, R, B, C and D leave a free entry (`len + r0 + r + b + c +
+//! d <= 7`), `due` =
 //! the FIFO is not empty and its head is due at this cycle's `now` (a combinational path
 //! from `now` to `s_ready`). `s_cfg_ready = !rst & !cfg_pend`: a write waits in a one-entry
 //! register and takes the next cycle with room.
@@ -30,7 +32,7 @@ use crate::time::HwTime;
 use std::collections::VecDeque;
 
 /// A (row, connection) operation's pipeline latency: A to the cycle `m_valid` shows its ACK.
-pub const ACKGEN_LATENCY: u32 = 5;
+pub const ACKGEN_LATENCY: u32 = 6;
 /// Entries of the output queue.
 pub const OUT_DEPTH: usize = 8;
 
@@ -87,6 +89,7 @@ pub struct AckShell {
     pub cfg: AckGenConfig,
     g: AckGen,
     cfg_pend: Option<AckCfg>,
+    r0: Option<Op>,
     r: Option<Op>,
     b: Option<Op>,
     c: Option<Option<AckOut>>,
@@ -108,7 +111,7 @@ pub struct AckShell {
 
 impl AckShell {
     pub fn new(cfg: AckGenConfig) -> Result<AckShell, String> {
-        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r: None, b: None, c: None, d: None, outq: VecDeque::new(), pushed_prev: false, cov_head_just_pushed: 0, cov_pops_back_to_back: 0, popped_prev: false, stats_out: AckGenStats::default() })
+        Ok(AckShell { cfg, g: AckGen::new(cfg)?, cfg_pend: None, r0: None, r: None, b: None, c: None, d: None, outq: VecDeque::new(), pushed_prev: false, cov_head_just_pushed: 0, cov_pops_back_to_back: 0, popped_prev: false, stats_out: AckGenStats::default() })
     }
 
     /// The coalescing FIFO's length and its head's deadline, as at the start of the next cycle
@@ -118,7 +121,7 @@ impl AckShell {
     }
 
     fn room(&self) -> bool {
-        self.outq.len() + usize::from(self.r.is_some()) + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) + usize::from(self.d.is_some()) < OUT_DEPTH
+        self.outq.len() + usize::from(self.r0.is_some()) + usize::from(self.r.is_some()) + usize::from(self.b.is_some()) + usize::from(self.c.is_some()) + usize::from(self.d.is_some()) < OUT_DEPTH
     }
 
     /// The outputs of this cycle (before the clock edge).
@@ -155,6 +158,7 @@ impl AckShell {
         if i.rst {
             self.g.reset();
             self.cfg_pend = None;
+            self.r0 = None;
             self.r = None;
             self.b = None;
             self.c = None;
@@ -186,11 +190,13 @@ impl AckShell {
         let pushed = self.g.fifo_len() > len0;
         // R: the RAMs' output registers load (the writes of B are forwarded into them).
         self.b = self.r.take();
+        // R0: the RAMs are read (from the address registers).
+        self.r = self.r0.take();
         // A: a pending configuration write, the due FIFO head, or a DATA packet.
         let mut popped = false;
         if room {
             if let Some(c) = self.cfg_pend.take() {
-                self.r = Some(Op::Cfg(c));
+                self.r0 = Some(Op::Cfg(c));
             } else if due {
                 // the head seen due at the start of the cycle (B's push goes to the back)
                 let e = self.g.pop_due(now).expect("a due head");
@@ -199,9 +205,9 @@ impl AckShell {
                 }
                 self.cov_pops_back_to_back += u64::from(self.popped_prev);
                 popped = true;
-                self.r = Some(Op::Timer(e, now));
+                self.r0 = Some(Op::Timer(e, now));
             } else if i.s_valid && out.s_ready {
-                self.r = Some(Op::Data(i.s, now));
+                self.r0 = Some(Op::Data(i.s, now));
             }
         }
         if i.s_cfg_valid && out.s_cfg_ready {

@@ -88,11 +88,16 @@ from common.tb import drive, fmt, next_cycle, read, reset, settle, start_clock
 from common.vectors import read_header, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
-# Entries of the output queue by pipeline latency: the RTL header's 8 at latency 5 (stages A,
+# Entries of the output queue by pipeline latency: the RTL header's 8 at latency 6 (stages A,
+# R0, R, B, C, D) and at latency 5 (stages A,
 # R, B, C, D: R loads the RAMs' output registers, C registers the rate hint's products) and at
 # latency 4 (A, R, B, C); 4 in the first form, latency 3 (A, B, C). The
 # manifest gives the latency, not the queue; an unknown latency fails the tests that need it.
-OUT_DEPTHS = {3: 4, 4: 8, 5: 8}
+OUT_DEPTHS = {3: 4, 4: 8, 5: 8, 6: 8}
+# B's slot in the reference's pipeline by latency: the operation taken B - A cycles ago, less 1
+# (B is 1 cycle after A at latency 3, 2 at latencies 4 and 5, 3 at latency 6: a stage R0 reads
+# the RAMs from address registers)
+B_SLOTS = {3: 0, 4: 1, 5: 1, 6: 2}
 M24, M32 = (1 << 24) - 1, (1 << 32) - 1
 REFUSED, NEW, DUP, OOW = 0, 1, 2, 3
 PATH_GAP, DUPLICATE, ACK_REQ = 1, 2, 4
@@ -170,7 +175,7 @@ class AckRef:
         self.fifo: deque = deque()
         self.cfg = None  # the configuration write waiting in its register
         self.pipe: list = [None] * (latency - 1)  # operations up to B, then (ack or None,) after it
-        self.bi = 0 if latency == 3 else 1  # B's slot: the operation taken 2 cycles ago (1 at latency 3)
+        self.bi = B_SLOTS[latency]  # B's slot
         self.outq: deque = deque()
         self.stats = {s: 0 for s in STATS if s != "stat_fifo_level"}
         self.stats_out = dict(self.stats)  # as the status outputs show them: B's events 2 cycles later

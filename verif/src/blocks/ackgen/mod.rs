@@ -264,7 +264,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the highest path PSN also follows a packet behind it
     ("highest_goes_back", "if (|d_hi & ~d_hi[32'h17]) begin", "if (|d_hi) begin"),
     // N reached one packet late
-    ("ack_every_off_by_one", "nth_r = (ram_row$read_data[(32'h30)+:(8)] + k_o8) >= k_every;", "nth_r = (ram_row$read_data[(32'h30)+:(8)] + k_o8) > k_every;"),
+    ("ack_every_off_by_one", "nth_r = (ram_row$read_data[(32'h30)+:(8)] >= k_nth)", "nth_r = (ram_row$read_data[(32'h30)+:(8)] > k_nth)"),
     // an out-of-window packet coalesced instead of acknowledged at once
     ("out_of_window_coalesced", "send_d = |flags | (b_class$q != k_c1) |", "send_d = |flags | (b_class$q == k_c2) |"),
     // a stale FIFO entry sends an ACK (the deadline not compared)

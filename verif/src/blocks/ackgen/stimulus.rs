@@ -25,7 +25,7 @@
 use crate::kit::stim::{phase_rate, Resets};
 use crate::kit::StimOpts;
 use mrnic_model::transport::ackgen::{AckClass, AckGenConfig, AckIn};
-use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn};
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn, ACKGEN_LATENCY};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -260,9 +260,9 @@ impl AckStimulus {
     }
 
     /// An edge phase's packet (see `edge`): an empty FIFO gets an arming packet now and
-    /// then; a FIFO of one entry whose head falls due 3 cycles from now (time advances
+    /// then; a FIFO of one entry whose head falls due one cycle after B (time advances
     /// `cycle_ns` per cycle in this phase) gets a packet that arms another row, taken now and
-    /// pushed 2 cycles later. An offered packet stays offered until it is taken.
+    /// pushed in B. An offered packet stays offered until it is taken.
     fn edge_packet(&mut self) {
         if self.data.is_some() {
             return;
@@ -272,7 +272,9 @@ impl AckStimulus {
             self.data = Some(self.make_packet());
         } else if let (1, Some(t)) = (len, head) {
             let ahead = t.0.wrapping_sub(self.now);
-            if ahead > 2 * self.cycle_ns && ahead <= 3 * self.cycle_ns {
+            // A to B: the shell's latency less C, D and the queue's register
+            let b = ACKGEN_LATENCY - 3;
+            if ahead > b * self.cycle_ns && ahead <= (b + 1) * self.cycle_ns {
                 // in order, new, no A bit (it arms its row unless that row is the head's)
                 let r = &mut self.rng;
                 let a = r.gen_range(0..self.active.len());
