@@ -36,21 +36,29 @@
 //!
 //! **Pipeline.** A (cycle 0): the operation is chosen, in priority order a configuration
 //! write waiting in its register, the FIFO head when due (`now - t < 2^31`: popped), a DATA
-//! packet; its row (`{conn, path}`) and connection word are read; `now + T` is added. R (1):
-//! the row and connection RAMs' output registers load (`prim::BlockRamReg`, read latency 2:
-//! the loop starts at a flip-flop, not at the DP16KD's clock-to-out). B (2): the row and the
-//! connection word are updated and written (24-bit serial compares, 8-bit counts, the 11-bit
-//! CE average; the FIFO push); the ACK's fields go to C. C (3): the rate hint's two 16x16
-//! products `hb * ce_avg` (MULT18X18D), registered. D (4): `hb - (product >> 11)` and the push
-//! into an 8-entry output queue. **Latency** 5 (`ACKGEN_LATENCY`). **II** 1: one operation
-//! per cycle; a due FIFO entry or a configuration write takes the cycle (`s_ready` low in it).
+//! packet; its row address (`{conn, path}`) and connection are registered; `now + T` is
+//! added. R0 (1): the row and connection RAMs are read from those registers (A's select
+//! waits for the due compare; it ends at flip-flops, not at the RAMs' address pins). R (2):
+//! the RAMs' output registers load (`prim::BlockRamReg`, read latency 2: the loop starts at
+//! a flip-flop, not at the DP16KD's clock-to-out). B (3): the row and the connection word
+//! are updated (24-bit serial compares, 8-bit counts, the 11-bit CE average; the FIFO
+//! push) and go to W, which writes them in the next cycle; the ACK's fields go to C. C (4):
+//! the rate hint's two 16x16 products `hb * ce_avg` (MULT18X18D), registered. D (5): `hb -
+//! (product >> 11)` and the push into an 8-entry output queue. **Latency** 6
+//! (`ACKGEN_LATENCY`). **II** 1: one operation per cycle; a due FIFO entry or a
+//! configuration write takes the cycle (`s_ready` low in it).
 //!
 //! ```text
-//! cycle      0        1         2             3           4           5
-//! s          pkt X    pkt Y
-//! stage      A(X)     R(X) A(Y) B(X) R(Y)     C(X) B(Y)   D(X) C(Y)   D(Y)
-//! RAM        read X   reg X     write X (Y's register gets it forwarded)
-//! m                                                                   ACK of X (if any)
+//! cycle     0      1      2      3      4      5      6      7
+//! s         X      Y
+//! stage A   X      Y                                          take; the row address registered
+//! stage R0         X      Y                                   the RAMs read
+//! stage R                 X      Y                            the RAMs' output registers load
+//! stage B                        X      Y                     update; to W, FIFO push
+//! stage W                               X      Y              the RAM writes (Y in B takes X's word)
+//! stage C                               X      Y              the rate hint's products
+//! stage D                                      X      Y       the hint, the output queue
+//! m                                                   X      Y
 //! ```
 //!
 //! **Combinational paths.** `now` -> the due compare -> `s_ready` (`now` is the NIC's time
@@ -246,6 +254,8 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     i_full: DFF<bool>,
     on: Signal<Local, bool>,
     f_lvl: Signal<Local, Bits<FB1>>,
+    lvl_z: Signal<Local, bool>,
+    lvl_one: Signal<Local, bool>,
     d_exp_r: Signal<Local, Bits<24>>,
     d_exp_f: Signal<Local, Bits<24>>,
     d_hi_r: Signal<Local, Bits<24>>,
@@ -337,6 +347,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     k_ff8: Constant<Bits<8>>,
     k_timeout: Constant<Bits<32>>,
     k_depth: Constant<Bits<FB1>>,
+    k_depth1: Constant<Bits<FB1>>,
     k_cb: Constant<Bits<8>>,
     k_pb: Constant<Bits<8>>,
     k_cbp: Constant<Bits<8>>,
@@ -552,6 +563,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             i_full: Default::default(),
             on: Default::default(),
             f_lvl: Default::default(),
+            lvl_z: Default::default(),
+            lvl_one: Default::default(),
             d_exp_r: Default::default(),
             d_exp_f: Default::default(),
             d_hi_r: Default::default(),
@@ -643,6 +656,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             k_ff8: Constant::new((255u64).into()),
             k_timeout: Constant::new((u64::from(cfg.ack_timeout)).into()),
             k_depth: Constant::new((u64::from(cfg.fifo_depth)).into()),
+            k_depth1: Constant::new((u64::from(cfg.fifo_depth) - 1).into()),
             k_cb: Constant::new((CB as u64).into()),
             k_pb: Constant::new((PB as u64).into()),
             k_cbp: Constant::new(((CB + PB) as u64).into()),
@@ -709,7 +723,10 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.age.next = self.now.val() - self.head_t.val();
         // the FIFO's level: f_cnt and the push in W (its count moves one cycle after B)
         self.f_lvl.next = self.f_cnt.q.val() + bit_cast::<FB1, 1>(self.wf_we.q.val().into());
-        self.due.next = self.f_lvl.val().any() & !self.age.val().get_bit(31);
+        // the level's tests decoded from the registers (no carry chain in front of them)
+        self.lvl_z.next = !self.f_cnt.q.val().any() & !self.wf_we.q.val();
+        self.lvl_one.next = ((self.f_cnt.q.val() == self.k_ofb1.val()) & !self.wf_we.q.val()) | (!self.f_cnt.q.val().any() & self.wf_we.q.val());
+        self.due.next = !self.lvl_z.val() & !self.age.val().get_bit(31);
         self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.q_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
         self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
@@ -881,7 +898,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
         self.send_d.next = self.flags.val().any() | (self.b_class.q.val() != self.k_c1.val()) | self.nth.val();
         self.arm.next = !self.send_d.val() & !self.r_dv.val();
-        self.full.next = self.f_lvl.val() >= self.k_depth.val();
+        self.full.next = (self.f_cnt.q.val() >= self.k_depth.val()) | ((self.f_cnt.q.val() == self.k_depth1.val()) & self.wf_we.q.val());
         self.push.next = self.counted.val() & self.arm.val() & !self.full.val();
         self.fsend.next = self.counted.val() & self.arm.val() & self.full.val();
         self.send.next = self.send_d.val() | self.fsend.val();
@@ -1014,7 +1031,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
                 self.hd.d.next = self.wf_data.q.val();
             }
         }
-        if (self.pop.val() & (self.f_lvl.val() == self.k_ofb1.val())) | !self.f_lvl.val().any() {
+        if (self.pop.val() & self.lvl_one.val()) | self.lvl_z.val() {
             self.hd.d.next = self.f_entry.val();
         }
         self.f_cnt.d.next = self.f_lvl.val();

@@ -270,7 +270,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // a stale FIFO entry sends an ACK (the deadline not compared)
     ("stale_entry_fires", "live_r = ram_row$read_data[32'h80] & (ram_row$read_data[(32'h81)+:(32)] == b_t$q);", "live_r = ram_row$read_data[32'h80];"),
     // the deadline compared strictly: the head pops one cycle after `now` reaches it
-    ("timer_fires_a_cycle_late", "due = |f_lvl & ~age[32'h1f];", "due = |f_lvl & ~age[32'h1f] & (|age);"),
+    ("timer_fires_a_cycle_late", "due = ~lvl_z & ~age[32'h1f];", "due = ~lvl_z & ~age[32'h1f] & (|age);"),
     // the CE average's shift loses its sign: a falling average jumps
     ("ce_average_unsigned_shift", "            ca_sh = (ca_diff >> 32'h2) | k_c00;", "            ca_sh = ca_diff >> 32'h2;"),
     // a timer ACK's delay measured from the deadline's cycle, not the newest arrival
@@ -291,7 +291,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("third_pop_in_a_row_reads_copy_2", "            if (pop_q$q & pop_qq$q) begin", "            if (1'b0) begin"),
     // the full check does not count the push in W (its count moves one cycle after B): a
     // push into a FIFO that has just become full
-    ("full_check_misses_the_push_in_flight", "full = f_lvl >= k_depth;", "full = f_cnt$q >= k_depth;"),
+    ("full_check_misses_the_push_in_flight", "full = (f_cnt$q >= k_depth) | ((f_cnt$q == k_depth1) & wf_we$q);", "full = f_cnt$q >= k_depth;"),
     // the rate hint is the base (the CE cut forgotten)
     ("rate_hint_without_the_cut", "hint = d_hb$q - prod_sh[(32'h0)+:(32)];", "hint = d_hb$q;"),
 ];
