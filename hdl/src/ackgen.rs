@@ -147,6 +147,9 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     cp_data: DFF<Bits<32>>,
     f_wp: DFF<Bits<FB>>,
     f_rp: DFF<Bits<FB>>,
+    f_ra1: DFF<Bits<FB>>,
+    f_ra2: DFF<Bits<FB>>,
+    f_ra3: DFF<Bits<FB>>,
     f_cnt: DFF<Bits<FB1>>,
     hd: DFF<Bits<FW>>,
     wf_we: DFF<bool>,
@@ -254,6 +257,9 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     i_full: DFF<bool>,
     on: Signal<Local, bool>,
     f_lvl: Signal<Local, Bits<FB1>>,
+    ra1: Signal<Local, Bits<FB>>,
+    ra2: Signal<Local, Bits<FB>>,
+    ra3: Signal<Local, Bits<FB>>,
     lvl_z: Signal<Local, bool>,
     lvl_one: Signal<Local, bool>,
     d_exp_r: Signal<Local, Bits<24>>,
@@ -363,6 +369,9 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     k_o24: Constant<Bits<24>>,
     k_o8: Constant<Bits<8>>,
     k_ofb: Constant<Bits<FB>>,
+    k_x1: Constant<Bits<FB>>,
+    k_x2: Constant<Bits<FB>>,
+    k_x3: Constant<Bits<FB>>,
     k_zfb: Constant<Bits<FB>>,
     k_ofb1: Constant<Bits<FB1>>,
     k_zfb1: Constant<Bits<FB1>>,
@@ -456,6 +465,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             cp_data: Default::default(),
             f_wp: Default::default(),
             f_rp: Default::default(),
+            f_ra1: Default::default(),
+            f_ra2: Default::default(),
+            f_ra3: Default::default(),
             f_cnt: Default::default(),
             hd: Default::default(),
             wf_we: Default::default(),
@@ -563,6 +575,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             i_full: Default::default(),
             on: Default::default(),
             f_lvl: Default::default(),
+            ra1: Default::default(),
+            ra2: Default::default(),
+            ra3: Default::default(),
             lvl_z: Default::default(),
             lvl_one: Default::default(),
             d_exp_r: Default::default(),
@@ -672,6 +687,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             k_o24: Constant::new((1u64).into()),
             k_o8: Constant::new((1u64).into()),
             k_ofb: Constant::new((1u64).into()),
+            k_x1: Constant::new((1u64 & ((1u64 << FB) - 1)).into()),
+            k_x2: Constant::new((2u64 & ((1u64 << FB) - 1)).into()),
+            k_x3: Constant::new((3u64 & ((1u64 << FB) - 1)).into()),
             k_zfb: Constant::new((0u64).into()),
             k_ofb1: Constant::new((1u64).into()),
             k_zfb1: Constant::new((0u64).into()),
@@ -692,7 +710,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_ra1, f_ra2, f_ra3, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -1007,13 +1025,27 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // copies (read latency 2, output registers) read the words 1, 2 and 3 after the head;
         // two cycles later the word after the head is copy 1's, 2's or 3's as 0, 1 or 2 pops
         // were made in these two cycles
-        self.ram_fa.read_address.next = self.f_rp.q.val() + self.k_ofb.val();
-        self.ram_fb.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val();
-        self.ram_fc.read_address.next = self.f_rp.q.val() + self.k_ofb.val() + self.k_ofb.val() + self.k_ofb.val();
+        // (`f_ra1..3` hold `f_rp` + 1..3 xor 1..3, registers that move with it: no adder in
+        // front of the RAMs' address pins and their forwarding compares, and zero at power-up
+        // and after a reset, when `f_rp` is 0)
+        self.ra1.next = self.f_ra1.q.val() ^ self.k_x1.val();
+        self.ra2.next = self.f_ra2.q.val() ^ self.k_x2.val();
+        self.ra3.next = self.f_ra3.q.val() ^ self.k_x3.val();
+        self.ram_fa.read_address.next = self.ra1.val();
+        self.ram_fb.read_address.next = self.ra2.val();
+        self.ram_fc.read_address.next = self.ra3.val();
+        self.f_ra1.d.next = self.f_ra1.q.val();
+        self.f_ra2.d.next = self.f_ra2.q.val();
+        self.f_ra3.d.next = self.f_ra3.q.val();
+        if self.pop.val() {
+            self.f_ra1.d.next = (self.ra1.val() + self.k_ofb.val()) ^ self.k_x1.val();
+            self.f_ra2.d.next = (self.ra2.val() + self.k_ofb.val()) ^ self.k_x2.val();
+            self.f_ra3.d.next = (self.ra3.val() + self.k_ofb.val()) ^ self.k_x3.val();
+        }
         self.pop_q.d.next = self.pop.val();
         self.pop_qq.d.next = self.pop_q.q.val();
         // the word after the head pushed in the last cycle is written in this one: from W
-        self.wf_next.next = self.wf_we.q.val() & (self.wf_addr.q.val() == self.f_rp.q.val() + self.k_ofb.val());
+        self.wf_next.next = self.wf_we.q.val() & (self.wf_addr.q.val() == self.ra1.val());
         // the head register: after a pop the word after it (read two cycles before, the writes
         // of those two cycles forwarded; from the copy the pops of those cycles select; from
         // W if it was pushed in the last cycle), or the word pushed now when the FIFO is empty
@@ -1211,6 +1243,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.b_fwc.d.next = false;
             self.f_wp.d.next = self.k_zfb.val();
             self.f_rp.d.next = self.k_zfb.val();
+            self.f_ra1.d.next = self.k_zfb.val();
+            self.f_ra2.d.next = self.k_zfb.val();
+            self.f_ra3.d.next = self.k_zfb.val();
             self.f_cnt.d.next = self.k_zfb1.val();
             self.o_cnt.d.next = self.k_z3.val();
             self.o_wp.d.next = self.k_q0.val();

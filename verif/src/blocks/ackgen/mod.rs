@@ -283,7 +283,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("full_fifo_pushed", "push = counted & arm & ~full;", "push = counted & arm;"),
     // the word after the head, pushed in the last cycle (its RAM write is in this one), is not
     // taken from W: the pop loads the stale RAM word into the head
-    ("fifo_write_not_forwarded", "        wf_next = wf_we$q & (wf_addr$q == f_rp$q + k_ofb);", "        wf_next = 1'b0;"),
+    ("fifo_write_not_forwarded", "        wf_next = wf_we$q & (wf_addr$q == ra1);", "        wf_next = 1'b0;"),
     // the pop two cycles before is forgotten: a pop one cycle after a pop-less cycle that
     // followed a pop takes copy 1, which read the word that has since been popped
     ("pop_two_cycles_ago_ignored", "            if (pop_q$q ^ pop_qq$q) begin", "            if (pop_q$q) begin"),
