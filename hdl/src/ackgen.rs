@@ -268,8 +268,14 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     d_hi_f: Signal<Local, Bits<24>>,
     nth_r: Signal<Local, bool>,
     nth_f: Signal<Local, bool>,
-    nth: Signal<Local, bool>,
     live_r: Signal<Local, bool>,
+    nodec: Signal<Local, bool>,
+    gap_r: Signal<Local, bool>,
+    gap_f: Signal<Local, bool>,
+    send_r: Signal<Local, bool>,
+    send_f: Signal<Local, bool>,
+    arm_r: Signal<Local, bool>,
+    arm_f: Signal<Local, bool>,
     live_f: Signal<Local, bool>,
     room: Signal<Local, bool>,
     occ: Signal<Local, Bits<4>>,
@@ -586,8 +592,14 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             d_hi_f: Default::default(),
             nth_r: Default::default(),
             nth_f: Default::default(),
-            nth: Default::default(),
             live_r: Default::default(),
+            nodec: Default::default(),
+            gap_r: Default::default(),
+            gap_f: Default::default(),
+            send_r: Default::default(),
+            send_f: Default::default(),
+            arm_r: Default::default(),
+            arm_f: Default::default(),
             live_f: Default::default(),
             room: Default::default(),
             occ: Default::default(),
@@ -877,14 +889,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // chains: pending >= N - 1, and not 255 (whose + 1 wraps to 0)
         self.nth_r.next = (self.ram_row.read_data.val().get_bits::<8>(48) >= self.k_nth.val()) & (self.ram_row.read_data.val().get_bits::<8>(48) != self.k_ff8.val());
         self.nth_f.next = (self.w_row.q.val().get_bits::<8>(48) >= self.k_nth.val()) & (self.w_row.q.val().get_bits::<8>(48) != self.k_ff8.val());
-        self.nth.next = self.nth_r.val();
         self.live_r.next = self.ram_row.read_data.val().get_bit(128) & (self.ram_row.read_data.val().get_bits::<32>(129) == self.b_t.q.val());
         self.live_f.next = self.w_row.q.val().get_bit(128) & (self.w_row.q.val().get_bits::<32>(129) == self.b_t.q.val());
         self.live.next = self.live_r.val();
         if self.b_fwr.q.val() {
             self.d_exp.next = self.d_exp_f.val();
             self.d_hi.next = self.d_hi_f.val();
-            self.nth.next = self.nth_f.val();
             self.live.next = self.live_f.val();
         }
         self.gap.next = self.d_exp.val().any() & !self.d_exp.val().get_bit(23);
@@ -914,8 +924,21 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.pend1.next = self.r_pend.val() + self.k_o8.val();
         self.ce1.next = self.r_ce.val() + bit_cast::<8, 1>(self.b_ce.q.val().into());
         self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
-        self.send_d.next = self.flags.val().any() | (self.b_class.q.val() != self.k_c1.val()) | self.nth.val();
-        self.arm.next = !self.send_d.val() & !self.r_dv.val();
+        // at once / arm, decided on both row candidates and selected last (the forwarding
+        // select is the last LUT before the push and the row select)
+        self.nodec.next = (self.b_class.q.val() != self.k_c1.val()) | self.b_ack_req.q.val();
+        self.gap_r.next = self.d_exp_r.val().any() & !self.d_exp_r.val().get_bit(23);
+        self.gap_f.next = self.d_exp_f.val().any() & !self.d_exp_f.val().get_bit(23);
+        self.send_r.next = self.nodec.val() | self.gap_r.val() | self.nth_r.val();
+        self.send_f.next = self.nodec.val() | self.gap_f.val() | self.nth_f.val();
+        self.arm_r.next = !self.send_r.val() & !self.ram_row.read_data.val().get_bit(128);
+        self.arm_f.next = !self.send_f.val() & !self.w_row.q.val().get_bit(128);
+        self.send_d.next = self.send_r.val();
+        self.arm.next = self.arm_r.val();
+        if self.b_fwr.q.val() {
+            self.send_d.next = self.send_f.val();
+            self.arm.next = self.arm_f.val();
+        }
         self.full.next = (self.f_cnt.q.val() >= self.k_depth.val()) | ((self.f_cnt.q.val() == self.k_depth1.val()) & self.wf_we.q.val());
         self.push.next = self.counted.val() & self.arm.val() & !self.full.val();
         self.fsend.next = self.counted.val() & self.arm.val() & self.full.val();

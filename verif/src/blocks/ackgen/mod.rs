@@ -258,7 +258,7 @@ pub fn mutants() -> Vec<Mutant> {
 
 const MUTANTS: &[(&str, &str, &str)] = &[
     // a gap taken for in order: the path PSN equal to the expected one counts as skipped
-    ("gap_on_the_expected_psn", "gap = |d_exp & ~d_exp[32'h17];", "gap = ~d_exp[32'h17];"),
+    ("gap_on_the_expected_psn", "gap_r = |d_exp_r & ~d_exp_r[32'h17];", "gap_r = ~d_exp_r[32'h17];"),
     // the expected path PSN not advanced past a packet ahead of it
     ("expected_not_advanced", "            n_exp = b_psn$q + k_o24;", "            n_exp = r_exp;"),
     // the highest path PSN also follows a packet behind it
@@ -266,7 +266,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // N reached one packet late
     ("ack_every_off_by_one", "nth_r = (ram_row$read_data[(32'h30)+:(8)] >= k_nth)", "nth_r = (ram_row$read_data[(32'h30)+:(8)] > k_nth)"),
     // an out-of-window packet coalesced instead of acknowledged at once
-    ("out_of_window_coalesced", "send_d = |flags | (b_class$q != k_c1) |", "send_d = |flags | (b_class$q == k_c2) |"),
+    ("out_of_window_coalesced", "nodec = (b_class$q != k_c1) |", "nodec = (b_class$q == k_c2) |"),
     // a stale FIFO entry sends an ACK (the deadline not compared)
     ("stale_entry_fires", "live_r = ram_row$read_data[32'h80] & (ram_row$read_data[(32'h81)+:(32)] == b_t$q);", "live_r = ram_row$read_data[32'h80];"),
     // the deadline compared strictly: the head pops one cycle after `now` reaches it
