@@ -69,19 +69,20 @@
 //! operation right behind one on the same row, from the W register that writes that row in
 //! this very cycle (the hit is compared in R: a register drives the mux). Every operation's
 //! row and connection word are written back in W, changed or not, so the W register is
-//! always the current word. The loop is B: the 24-bit path PSN subtracts, the `N` compare
-//! and the deadline compare, made on both candidates (RAM register, W) from registers ->
-//! the 2:1 select -> the decision -> the row select -> W's D input; the RAM write leaves
-//! from W's registers. The FIFO is pushed in B (the word is written one cycle later from
-//! the `wf_*` registers, and the write pointer and count take the push then: `f_lvl` =
-//! `f_cnt` + the push in W is the level the full check and the due test use) and popped
-//! in A; its head is a register `hd`, so the
-//! due compare starts at flip-flops. A pop loads `hd` with the word after it, read in the
-//! cycle before from one of two copies of the FIFO RAM whose read addresses come from the
-//! pointer register (`rp + 1`, and `rp + 2` for a pop right after a pop), or from `wf_data`
-//! when that word was pushed in the cycle before, or the word pushed in this cycle when the
-//! FIFO is empty or its only entry leaves: no RAM address depends on this cycle's pop. `room` (the output queue leaves an entry for every
-//! operation in R, B, C and D) guarantees every operation taken has a queue entry, so the
+//! always the current word. The loop is B: the 24-bit path PSN subtracts, the `N` test and
+//! the deadline compare, and the decision (at once or arm) made on both candidates (RAM
+//! register, W) from registers -> the 2:1 select -> the push and the row select -> W's D
+//! input; the RAM write leaves from W's registers. The FIFO is pushed in B (the word is
+//! written one cycle later from the `wf_*` registers, and the write pointer and count take
+//! the push then: the level the full check and the due test see is `f_cnt` + the push in
+//! W) and popped in A; its head is a register `hd`, so the due compare starts at
+//! flip-flops. A pop loads `hd` with the word after it, read two cycles before from one of
+//! three copies of the FIFO RAM (`prim::BlockRamReg`, output registers; their read
+//! addresses `rp + 1..3` are registers), the one that the pops of those two cycles select,
+//! or from `wf_data` when that word was pushed in the cycle before, or the word pushed in
+//! this cycle when the FIFO is empty or its only entry leaves: no RAM address depends on
+//! this cycle's pop, and no RAM output feeds logic before a register. `room` (the output queue leaves an entry for every
+//! operation in R0, R, B, C and D) guarantees every operation taken has a queue entry, so the
 //! pipeline never stalls.
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
@@ -302,7 +303,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     cw: Signal<Local, Bits<43>>,
     ca: Signal<Local, Bits<11>>,
     hb: Signal<Local, Bits<32>>,
-    d_exp: Signal<Local, Bits<24>>,
+    exp_behind: Signal<Local, bool>,
     d_hi: Signal<Local, Bits<24>>,
     gap: Signal<Local, bool>,
     n_exp: Signal<Local, Bits<24>>,
@@ -626,7 +627,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             cw: Default::default(),
             ca: Default::default(),
             hb: Default::default(),
-            d_exp: Default::default(),
+            exp_behind: Default::default(),
             d_hi: Default::default(),
             gap: Default::default(),
             n_exp: Default::default(),
@@ -883,7 +884,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.d_exp_f.next = self.b_psn.q.val() - self.w_row.q.val().get_bits::<24>(0);
         self.d_hi_r.next = self.b_psn.q.val() - self.ram_row.read_data.val().get_bits::<24>(24);
         self.d_hi_f.next = self.b_psn.q.val() - self.w_row.q.val().get_bits::<24>(24);
-        self.d_exp.next = self.d_exp_r.val();
+        self.exp_behind.next = self.d_exp_r.val().get_bit(23);
         self.d_hi.next = self.d_hi_r.val();
         // `pending + 1 >= N` (8 bits, N in 1..=255) as compares with constants, no carry
         // chains: pending >= N - 1, and not 255 (whose + 1 wraps to 0)
@@ -893,13 +894,12 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.live_f.next = self.w_row.q.val().get_bit(128) & (self.w_row.q.val().get_bits::<32>(129) == self.b_t.q.val());
         self.live.next = self.live_r.val();
         if self.b_fwr.q.val() {
-            self.d_exp.next = self.d_exp_f.val();
+            self.exp_behind.next = self.d_exp_f.val().get_bit(23);
             self.d_hi.next = self.d_hi_f.val();
             self.live.next = self.live_f.val();
         }
-        self.gap.next = self.d_exp.val().any() & !self.d_exp.val().get_bit(23);
         self.n_exp.next = self.r_exp.val();
-        if !self.d_exp.val().get_bit(23) {
+        if !self.exp_behind.val() {
             self.n_exp.next = self.b_psn.q.val() + self.k_o24.val();
         }
         self.n_hi.next = self.r_hi.val();
@@ -923,22 +923,26 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // the decision
         self.pend1.next = self.r_pend.val() + self.k_o8.val();
         self.ce1.next = self.r_ce.val() + bit_cast::<8, 1>(self.b_ce.q.val().into());
-        self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
         // at once / arm, decided on both row candidates and selected last (the forwarding
         // select is the last LUT before the push and the row select)
         self.nodec.next = (self.b_class.q.val() != self.k_c1.val()) | self.b_ack_req.q.val();
-        self.gap_r.next = self.d_exp_r.val().any() & !self.d_exp_r.val().get_bit(23);
-        self.gap_f.next = self.d_exp_f.val().any() & !self.d_exp_f.val().get_bit(23);
+        // after(psn, expected) = psn != expected (a compare tree beside the subtract's chain)
+        // and the difference's sign: one LUT after the chain
+        self.gap_r.next = (self.b_psn.q.val() != self.ram_row.read_data.val().get_bits::<24>(0)) & !self.d_exp_r.val().get_bit(23);
+        self.gap_f.next = (self.b_psn.q.val() != self.w_row.q.val().get_bits::<24>(0)) & !self.d_exp_f.val().get_bit(23);
         self.send_r.next = self.nodec.val() | self.gap_r.val() | self.nth_r.val();
         self.send_f.next = self.nodec.val() | self.gap_f.val() | self.nth_f.val();
         self.arm_r.next = !self.send_r.val() & !self.ram_row.read_data.val().get_bit(128);
         self.arm_f.next = !self.send_f.val() & !self.w_row.q.val().get_bit(128);
+        self.gap.next = self.gap_r.val();
         self.send_d.next = self.send_r.val();
         self.arm.next = self.arm_r.val();
         if self.b_fwr.q.val() {
+            self.gap.next = self.gap_f.val();
             self.send_d.next = self.send_f.val();
             self.arm.next = self.arm_f.val();
         }
+        self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
         self.full.next = (self.f_cnt.q.val() >= self.k_depth.val()) | ((self.f_cnt.q.val() == self.k_depth1.val()) & self.wf_we.q.val());
         self.push.next = self.counted.val() & self.arm.val() & !self.full.val();
         self.fsend.next = self.counted.val() & self.arm.val() & self.full.val();
@@ -1024,7 +1028,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.f_entry.next = bit_cast::<FW, CB>(self.b_conn.q.val())
             | (bit_cast::<FW, PB>(self.b_path.q.val().get_bits::<PB>(0)) << self.k_cb.val())
             | (bit_cast::<FW, 32>(self.b_due.q.val()) << self.k_cbp.val());
-        // the FIFO RAMs (two copies) are written one cycle after the push, from registers
+        // the FIFO RAMs (three copies) are written one cycle after the push, from registers
         // (the push leaves B's loop by the pointers and the count only)
         self.wf_we.d.next = self.on.val() & self.push.val();
         self.wf_addr.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());

@@ -258,7 +258,7 @@ pub fn mutants() -> Vec<Mutant> {
 
 const MUTANTS: &[(&str, &str, &str)] = &[
     // a gap taken for in order: the path PSN equal to the expected one counts as skipped
-    ("gap_on_the_expected_psn", "gap_r = |d_exp_r & ~d_exp_r[32'h17];", "gap_r = ~d_exp_r[32'h17];"),
+    ("gap_on_the_expected_psn", "gap_r = (b_psn$q != ram_row$read_data[(32'h0)+:(24)]) & ~d_exp_r[32'h17];", "gap_r = ~d_exp_r[32'h17];"),
     // the expected path PSN not advanced past a packet ahead of it
     ("expected_not_advanced", "            n_exp = b_psn$q + k_o24;", "            n_exp = r_exp;"),
     // the highest path PSN also follows a packet behind it
