@@ -147,7 +147,6 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     cp_path: DFF<Bits<4>>,
     cp_data: DFF<Bits<32>>,
     f_wp: DFF<Bits<FB>>,
-    f_rp: DFF<Bits<FB>>,
     f_ra1: DFF<Bits<FB>>,
     f_ra2: DFF<Bits<FB>>,
     f_ra3: DFF<Bits<FB>>,
@@ -471,7 +470,6 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             cp_path: Default::default(),
             cp_data: Default::default(),
             f_wp: Default::default(),
-            f_rp: Default::default(),
             f_ra1: Default::default(),
             f_ra2: Default::default(),
             f_ra3: Default::default(),
@@ -723,7 +721,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_rp, f_ra1, f_ra2, f_ra3, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_ra1, f_ra2, f_ra3, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -742,8 +740,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ram_fc.write_enable.next = false;
         self.on.next = !self.rst.val();
 
-        // ---- A: the coalescing FIFO's head, a register (`hd` = the word at `f_rp`; the RAM
-        // reads the word after it every cycle, for the next pop)
+        // ---- A: the coalescing FIFO's head, a register (`hd` = the word at the read pointer;
+        // the RAM copies read the words after it every cycle, for the next pops)
         self.head.next = self.hd.q.val();
         self.head_conn.next = self.head.val().get_bits::<CB>(0);
         self.h_sh1.next = self.head.val() >> self.k_cb.val();
@@ -1044,17 +1042,14 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ram_fc.write_data.next = self.wf_data.q.val();
         // the write pointer and the count take the push in W (not B's push: out of B's loop)
         self.f_wp.d.next = self.f_wp.q.val() + bit_cast::<FB, 1>(self.wf_we.q.val().into());
-        self.f_rp.d.next = self.f_rp.q.val();
-        if self.pop.val() {
-            self.f_rp.d.next = self.f_rp.q.val() + self.k_ofb.val();
-        }
         // the read addresses come from the pointer register, not from this cycle's pop: the
         // copies (read latency 2, output registers) read the words 1, 2 and 3 after the head;
         // two cycles later the word after the head is copy 1's, 2's or 3's as 0, 1 or 2 pops
         // were made in these two cycles
-        // (`f_ra1..3` hold `f_rp` + 1..3 xor 1..3, registers that move with it: no adder in
-        // front of the RAMs' address pins and their forwarding compares, and zero at power-up
-        // and after a reset, when `f_rp` is 0)
+        // (the read pointer `rp`, the head's address, is held only as `f_ra1..3` = `rp` +
+        // 1..3 xor 1..3, registers that move with it on a pop: no adder in front of the RAMs'
+        // address pins and their forwarding compares, and zero at power-up and after a reset,
+        // when `rp` is 0)
         self.ra1.next = self.f_ra1.q.val() ^ self.k_x1.val();
         self.ra2.next = self.f_ra2.q.val() ^ self.k_x2.val();
         self.ra3.next = self.f_ra3.q.val() ^ self.k_x3.val();
@@ -1269,7 +1264,6 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.b_fwr.d.next = false;
             self.b_fwc.d.next = false;
             self.f_wp.d.next = self.k_zfb.val();
-            self.f_rp.d.next = self.k_zfb.val();
             self.f_ra1.d.next = self.k_zfb.val();
             self.f_ra2.d.next = self.k_zfb.val();
             self.f_ra3.d.next = self.k_zfb.val();

@@ -31,8 +31,12 @@ use super::ackgen::{AckGen, AckGenConfig, AckGenStats, AckIn, AckOut};
 use crate::time::HwTime;
 use std::collections::VecDeque;
 
-/// A (row, connection) operation's pipeline latency: A to the cycle `m_valid` shows its ACK.
-pub const ACKGEN_LATENCY: u32 = 6;
+/// Cycles from A to B (R0, R): B updates the row and pushes onto the FIFO this many cycles
+/// after the operation is taken.
+pub const ACKGEN_A_TO_B: u32 = 3;
+/// A (row, connection) operation's pipeline latency: A to the cycle `m_valid` shows its ACK
+/// (B, then C, D and the output queue's register).
+pub const ACKGEN_LATENCY: u32 = ACKGEN_A_TO_B + 3;
 /// Entries of the output queue.
 pub const OUT_DEPTH: usize = 8;
 
@@ -101,7 +105,7 @@ pub struct AckShell {
     /// in the cycle before (the RTL writes a pushed word into its RAM one cycle late and
     /// forwards it to the head register; `docs/blocks/ackgen.md`, *Hazards*).
     pub cov_head_just_pushed: u64,
-    /// Coverage of the RTL's second FIFO read copy: pops in the cycle right after a pop.
+    /// Coverage of the RTL's FIFO read copies 2 and 3: pops in the cycle right after a pop.
     pub cov_pops_back_to_back: u64,
     popped_prev: bool,
     /// The counters as the status outputs show them: B's events two cycles after B (the
@@ -136,7 +140,8 @@ impl AckShell {
         }
     }
 
-    /// Stage B: the operation taken two cycles ago updates its row and connection word.
+    /// Stage B: the operation taken `ACKGEN_A_TO_B` cycles ago updates its row and connection
+    /// word.
     fn stage_b(&mut self, op: Op) -> Option<AckOut> {
         match op {
             Op::Cfg(c) if c.kind == 0 => {

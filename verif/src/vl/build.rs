@@ -17,7 +17,7 @@ use super::cache::{
 };
 use super::runtime::{load, Model};
 use super::shim::{check_against_header, check_ports, generate_shim};
-use super::tool::{verilator, Verilator};
+use super::tool::{on_path, verilator, Verilator};
 use super::top::find_top;
 use super::{io_err, BridgeError, PortInfo, SO_NAME};
 
@@ -146,10 +146,7 @@ fn use_ccache(c: &mut Command, root: &Path) {
     let objcache = match std::env::var_os("OBJCACHE") {
         Some(v) => v,
         None => {
-            let found = std::env::var_os("PATH").is_some_and(|path| {
-                std::env::split_paths(&path).any(|d| d.join("ccache").is_file())
-            });
-            if !found {
+            if on_path("ccache").is_none() {
                 return;
             }
             c.env("OBJCACHE", "ccache");

