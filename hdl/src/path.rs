@@ -77,7 +77,10 @@ use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
 /// Bits of one row in the state word.
-pub const ROW_BITS: usize = 371;
+pub const ROW_BITS: usize = 315;
+/// Bits of one path's ECN accumulators in the `pt_ecn` word (ce_acc 16, pkt_acc 16,
+/// alpha_window_end 24).
+pub const ECN_BITS: usize = 56;
 /// Bits of the per-connection part at the bottom of the state word (rr, LFSR, zmax).
 pub const CONN_PART_BITS: usize = 24;
 /// Bits of one deadline entry (deadline 32, probe kind, valid).
@@ -208,7 +211,7 @@ impl Logic for PathCfg {
 }
 
 #[derive(LogicBlock)]
-pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> {
+pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, const BW: usize> {
     // ---- inputs
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
@@ -267,6 +270,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     pub stat_tmo: Signal<Out, Bits<32>>,
     // ---- configuration, memories
     ram_st: BlockRam<WB, CONN_BITS>,
+    ram_ecn: BlockRam<EW, CONN_BITS>,
     bank_rmw: BlockRam<BW, CONN_BITS>,
     bank_scan: RAM<Bits<BW>, CONN_BITS>,
     // ---- input registers 1..=3
@@ -280,10 +284,43 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     i3_v: DFF<bool>,
     i3_c: DFF<Bits<CONN_BITS>>,
     i3_f: DFF<Bits<320>>,
-    // ---- result lines: registers 4..=17 and 18..=25 (256 bits a register), result valids
-    line_a: DFF<Bits<3584>>,
+    // ---- register 3: E, the ECN accumulators (`pt_ecn`)
+    e_op: Signal<Local, Bits<4>>,
+    e_p: Signal<Local, Bits<4>>,
+    e_ce: Signal<Local, Bits<8>>,
+    e_pkts: Signal<Local, Bits<8>>,
+    e_cum: Signal<Local, Bits<24>>,
+    e_next: Signal<Local, Bits<24>>,
+    e_pok: Signal<Local, bool>,
+    e_wr: Signal<Local, bool>,
+    e_word: Signal<Local, Bits<EW>>,
+    e_row: Signal<Local, Bits<56>>,
+    e_cea: Signal<Local, Bits<16>>,
+    e_pka: Signal<Local, Bits<16>>,
+    e_awe: Signal<Local, Bits<24>>,
+    e_cs: Signal<Local, Bits<16>>,
+    e_ps: Signal<Local, Bits<16>>,
+    e_nrow: Signal<Local, Bits<56>>,
+    e_nword: Signal<Local, Bits<EW>>,
+    e_m: Signal<Local, Bits<EW>>,
+    e_r: Signal<Local, Bits<EW>>,
+    e_i: Signal<Local, Bits<4>>,
+    // ---- registers 4..=15: the beat, E's results and the divider (400 bits a register),
+    // apply valids (`pv`, kept through `rst`) and result valids (`pr`)
+    line_p: DFF<Bits<4800>>,
+    pv: DFF<Bits<12>>,
+    pr: DFF<Bits<12>>,
+    p_in: Signal<Local, Bits<400>>,
+    p_inv: Signal<Local, bool>,
+    p_next: Signal<Local, Bits<4800>>,
+    p_st: Signal<Local, Bits<400>>,
+    p_div: Signal<Local, Bits<4800>>,
+    r14: Signal<Local, Bits<400>>,
+    r15: Signal<Local, Bits<400>>,
+    // ---- result lines: registers 16..=17 and 18..=25 (256 bits a register), result valids
+    line_a: DFF<Bits<512>>,
     line_b: DFF<Bits<2048>>,
-    rv_a: DFF<Bits<14>>,
+    rv_a: DFF<Bits<2>>,
     rv_b: DFF<Bits<8>>,
     // ---- counters
     c_select: DFF<Bits<32>>,
@@ -317,6 +354,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     stall: Signal<Local, bool>,
     bubble: Signal<Local, bool>,
     adv: Signal<Local, bool>,
+    madv: Signal<Local, bool>,
     badv: Signal<Local, bool>,
     r17: Signal<Local, Bits<256>>,
     r18: Signal<Local, Bits<256>>,
@@ -325,13 +363,22 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     r25: Signal<Local, Bits<256>>,
     // ---- apply stage: the op's fields
     u_op: Signal<Local, Bits<4>>,
+    u_c: Signal<Local, Bits<CONN_BITS>>,
+    u_cea: Signal<Local, Bits<16>>,
+    u_pka: Signal<Local, Bits<16>>,
+    u_close: Signal<Local, bool>,
+    u_q: Signal<Local, Bits<11>>,
+    mu_a: Signal<Local, Bits<16>>,
+    mu_b: Signal<Local, Bits<16>>,
+    mu_p: Signal<Local, Bits<32>>,
+    mb_a: Signal<Local, Bits<16>>,
+    mb_b: Signal<Local, Bits<16>>,
+    mb_p: Signal<Local, Bits<32>>,
     u_p: Signal<Local, Bits<4>>,
     u_n: Signal<Local, Bits<9>>,
     u_nl: Signal<Local, Bits<9>>,
     u_rttv: Signal<Local, bool>,
     u_rtt: Signal<Local, Bits<32>>,
-    u_ce: Signal<Local, Bits<8>>,
-    u_pkts: Signal<Local, Bits<8>>,
     u_cum: Signal<Local, Bits<24>>,
     u_next: Signal<Local, Bits<24>>,
     u_ppsn: Signal<Local, Bits<24>>,
@@ -366,7 +413,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     w_lfsr: Signal<Local, Bits<16>>,
     w_zmax: Signal<Local, bool>,
     // ---- summary over the rows
-    t_row: Signal<Local, Bits<371>>,
+    t_row: Signal<Local, Bits<315>>,
     t_st: Signal<Local, Bits<2>>,
     t_cw: Signal<Local, Bits<17>>,
     t_w: Signal<Local, Bits<9>>,
@@ -403,7 +450,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     p_eff: Signal<Local, Bits<4>>,
     has_row: Signal<Local, bool>,
     // ---- the row, old
-    row: Signal<Local, Bits<371>>,
+    row: Signal<Local, Bits<315>>,
     r_e: Signal<Local, Bits<14>>,
     r_st: Signal<Local, Bits<2>>,
     r_npp: Signal<Local, Bits<24>>,
@@ -413,9 +460,6 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     r_srtt: Signal<Local, Bits<31>>,
     r_rv: Signal<Local, Bits<30>>,
     r_al: Signal<Local, Bits<11>>,
-    r_cea: Signal<Local, Bits<16>>,
-    r_pka: Signal<Local, Bits<16>>,
-    r_awe: Signal<Local, Bits<24>>,
     r_hap: Signal<Local, Bits<24>>,
     r_aany: Signal<Local, bool>,
     r_strk: Signal<Local, Bits<8>>,
@@ -438,9 +482,6 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     n_srtt: Signal<Local, Bits<31>>,
     n_rv: Signal<Local, Bits<30>>,
     n_al: Signal<Local, Bits<11>>,
-    n_cea: Signal<Local, Bits<16>>,
-    n_pka: Signal<Local, Bits<16>>,
-    n_awe: Signal<Local, Bits<24>>,
     n_hap: Signal<Local, Bits<24>>,
     n_aany: Signal<Local, bool>,
     n_strk: Signal<Local, Bits<8>>,
@@ -452,7 +493,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     n_ptr: Signal<Local, Bits<8>>,
     n_pdue: Signal<Local, bool>,
     n_rs: Signal<Local, Bits<32>>,
-    n_row: Signal<Local, Bits<371>>,
+    n_row: Signal<Local, Bits<315>>,
     n_rr: Signal<Local, Bits<4>>,
     n_lfsr: Signal<Local, Bits<16>>,
     n_zmax: Signal<Local, bool>,
@@ -487,10 +528,8 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     ec_al: Signal<Local, Bits<11>>,
     ec_cutok: Signal<Local, bool>,
     mu_acc: Signal<Local, Bits<28>>,
-    mu_sh: Signal<Local, Bits<28>>,
     mu_cut: Signal<Local, Bits<17>>,
     mb_acc: Signal<Local, Bits<28>>,
-    mb_sh: Signal<Local, Bits<28>>,
     mb_cw: Signal<Local, Bits<17>>,
     sw_cw: Signal<Local, Bits<17>>,
     sw_cnt_in: Signal<Local, Bits<9>>,
@@ -551,8 +590,10 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     k_c000: Constant<Bits<16>>,
     k_one16: Constant<Bits<16>>,
     k_m24w: Constant<Bits<WB>>,
-    k_ones371: Constant<Bits<371>>,
+    k_ones315: Constant<Bits<315>>,
     k_m34: Constant<Bits<34>>,
+    k_ones56: Constant<Bits<56>>,
+    k_mdiv: Constant<Bits<4800>>,
     t_d32: Signal<Local, Bits<32>>,
     en_f1: Signal<Local, Bits<10>>,
     dl_rh: Signal<Local, bool>,
@@ -605,16 +646,16 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     l_c9_1: Constant<Bits<9>>,
     l_c10_1: Constant<Bits<10>>,
     l_c11_1024: Constant<Bits<11>>,
-    l_c14_0: Constant<Bits<14>>,
+    l_c12_0: Constant<Bits<12>>,
+    l_c56_0: Constant<Bits<56>>,
+    l_c4800_0: Constant<Bits<4800>>,
     l_c15_0: Constant<Bits<15>>,
     l_c16_0: Constant<Bits<16>>,
     l_c16_1: Constant<Bits<16>>,
-    l_c17_0: Constant<Bits<17>>,
     l_c17_65535: Constant<Bits<17>>,
     l_c18_256: Constant<Bits<18>>,
     l_c24_0: Constant<Bits<24>>,
     l_c24_1: Constant<Bits<24>>,
-    l_c28_0: Constant<Bits<28>>,
     l_c30_0: Constant<Bits<30>>,
     l_c31_0: Constant<Bits<31>>,
     l_c31_2147483647: Constant<Bits<31>>,
@@ -624,7 +665,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     l_c48_0: Constant<Bits<48>>,
     l_c48_2147483647: Constant<Bits<48>>,
     l_c256_0: Constant<Bits<256>>,
-    l_c371_0: Constant<Bits<371>>,
+    l_c315_0: Constant<Bits<315>>,
     l_cconn_bits_0: Constant<Bits<CONN_BITS>>,
     l_cconn_bits_1: Constant<Bits<CONN_BITS>>,
     l_cp_0: Constant<Bits<P>>,
@@ -664,22 +705,35 @@ pub fn encode_table(t: &PathTable) -> Vec<u64> {
             (75, 31, u64::from(x.srtt8)),
             (106, 30, u64::from(x.rttvar4)),
             (136, 11, u64::from(x.alpha)),
-            (147, 16, u64::from(x.ce_acc)),
-            (163, 16, u64::from(x.pkt_acc)),
-            (179, 24, u64::from(x.alpha_window_end)),
-            (203, 24, u64::from(x.highest_acked_path_psn)),
-            (227, 1, u64::from(x.acked_any)),
-            (228, 8, u64::from(x.strikes.min(255))),
-            (236, 24, u64::from(x.last_decrease_psn)),
-            (260, 1, u64::from(x.decreased_any)),
-            (261, 5, u64::from(x.backoff_exp)),
-            (266, 32, u64::from(x.probe_seq)),
-            (298, 32, u64::from(x.probe_sent_at.0)),
-            (330, 8, u64::from(x.probe_tries)),
-            (338, 1, u64::from(x.probe_due)),
-            (339, 32, u64::from(x.rto_start.0)),
+            (147, 24, u64::from(x.highest_acked_path_psn)),
+            (171, 1, u64::from(x.acked_any)),
+            (172, 8, u64::from(x.strikes.min(255))),
+            (180, 24, u64::from(x.last_decrease_psn)),
+            (204, 1, u64::from(x.decreased_any)),
+            (205, 5, u64::from(x.backoff_exp)),
+            (210, 32, u64::from(x.probe_seq)),
+            (242, 32, u64::from(x.probe_sent_at.0)),
+            (274, 8, u64::from(x.probe_tries)),
+            (282, 1, u64::from(x.probe_due)),
+            (283, 32, u64::from(x.rto_start.0)),
         ] {
             put(o + off, width, v);
+        }
+    }
+    w
+}
+
+/// The `pt_ecn` word of one connection (P x [ce_acc 16, pkt_acc 16, alpha_window_end 24]).
+pub fn encode_ecn(t: &PathTable) -> Vec<u64> {
+    let mut w = vec![0u64; (ECN_BITS * t.paths.len()).div_ceil(64)];
+    for (i, x) in t.paths.iter().enumerate() {
+        for (off, width, v) in [(0, 16, u64::from(x.ce_acc)), (16, 16, u64::from(x.pkt_acc)), (32, 24, u64::from(x.alpha_window_end))] {
+            for b in 0..width {
+                if v >> b & 1 == 1 {
+                    let k = i * ECN_BITS + off + b;
+                    w[k / 64] |= 1 << (k % 64);
+                }
+            }
         }
     }
     w
@@ -694,18 +748,24 @@ fn bits_of<const N: usize>(words: &[u64]) -> Bits<N> {
     b
 }
 
-impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> PathTableRtl<CONN_BITS, P, WB, BW> {
+impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, const BW: usize> PathTableRtl<CONN_BITS, P, WB, EW, BW> {
     /// The table for the transport configuration `cfg` (P = `cfg.paths`); refuses
     /// inconsistent generics and constants that do not fit.
     pub fn try_new(cfg: &TransportConfig) -> Result<Self, ConfigError> {
-        let ok = (1..=PATH_MAX_PATHS).contains(&P) && usize::from(cfg.paths) == P && WB == CONN_PART_BITS + ROW_BITS * P && BW == DL_BITS * P && (1..=16).contains(&CONN_BITS);
+        let ok = (1..=PATH_MAX_PATHS).contains(&P) && usize::from(cfg.paths) == P && WB == CONN_PART_BITS + ROW_BITS * P && EW == ECN_BITS * P && BW == DL_BITS * P && (1..=16).contains(&CONN_BITS);
         if !ok {
-            return Err(ConfigError::invalid("transport", format!("PathTableRtl: inconsistent sizes CONN_BITS={CONN_BITS} P={P} WB={WB} BW={BW} (paths {})", cfg.paths)));
+            return Err(ConfigError::invalid("transport", format!("PathTableRtl: inconsistent sizes CONN_BITS={CONN_BITS} P={P} WB={WB} EW={EW} BW={BW} (paths {})", cfg.paths)));
         }
         let k = PathConsts::new(cfg);
         let kc = PathCfg::try_new(&k, P)?;
         // Power-up contents: every connection as PathTable::new(cfg, 0, 0), no deadline.
         let w: Bits<WB> = bits_of(&encode_table(&PathTable::new(cfg, 0, 0)));
+        let e: Bits<EW> = bits_of(&encode_ecn(&PathTable::new(cfg, 0, 0)));
+        // the divider's fields (r 18, q 11 at 369..398) of each of registers 4..=15
+        let mut mdiv = Bits::<4800>::from(0u64);
+        for j in 0..12 {
+            mdiv = mdiv | (Bits::<4800>::from(0x1FFF_FFFFu64) << ((j * 400 + 369) as u64));
+        }
         let c = 1usize << CONN_BITS;
         Ok(Self {
             clock: Default::default(),
@@ -764,6 +824,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             ram_st: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect()),
             bank_rmw: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect()),
             bank_scan: RAM::new((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect::<BTreeMap<_, _>>()),
+            ram_ecn: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), e)).collect()),
             in_f: Default::default(),
             i1_v: Default::default(),
             i1_c: Default::default(),
@@ -774,6 +835,36 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             i3_v: Default::default(),
             i3_c: Default::default(),
             i3_f: Default::default(),
+            e_op: Default::default(),
+            e_p: Default::default(),
+            e_ce: Default::default(),
+            e_pkts: Default::default(),
+            e_cum: Default::default(),
+            e_next: Default::default(),
+            e_pok: Default::default(),
+            e_wr: Default::default(),
+            e_word: Default::default(),
+            e_row: Default::default(),
+            e_cea: Default::default(),
+            e_pka: Default::default(),
+            e_awe: Default::default(),
+            e_cs: Default::default(),
+            e_ps: Default::default(),
+            e_nrow: Default::default(),
+            e_nword: Default::default(),
+            e_m: Default::default(),
+            e_r: Default::default(),
+            e_i: Default::default(),
+            line_p: Default::default(),
+            pv: Default::default(),
+            pr: Default::default(),
+            p_in: Default::default(),
+            p_inv: Default::default(),
+            p_next: Default::default(),
+            p_st: Default::default(),
+            p_div: Default::default(),
+            r14: Default::default(),
+            r15: Default::default(),
             line_a: Default::default(),
             line_b: Default::default(),
             rv_a: Default::default(),
@@ -807,6 +898,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             stall: Default::default(),
             bubble: Default::default(),
             adv: Default::default(),
+            madv: Default::default(),
             badv: Default::default(),
             r17: Default::default(),
             r18: Default::default(),
@@ -814,13 +906,22 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             r24: Default::default(),
             r25: Default::default(),
             u_op: Default::default(),
+            u_c: Default::default(),
+            u_cea: Default::default(),
+            u_pka: Default::default(),
+            u_close: Default::default(),
+            u_q: Default::default(),
+            mu_a: Default::default(),
+            mu_b: Default::default(),
+            mu_p: Default::default(),
+            mb_a: Default::default(),
+            mb_b: Default::default(),
+            mb_p: Default::default(),
             u_p: Default::default(),
             u_n: Default::default(),
             u_nl: Default::default(),
             u_rttv: Default::default(),
             u_rtt: Default::default(),
-            u_ce: Default::default(),
-            u_pkts: Default::default(),
             u_cum: Default::default(),
             u_next: Default::default(),
             u_ppsn: Default::default(),
@@ -898,9 +999,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             r_srtt: Default::default(),
             r_rv: Default::default(),
             r_al: Default::default(),
-            r_cea: Default::default(),
-            r_pka: Default::default(),
-            r_awe: Default::default(),
             r_hap: Default::default(),
             r_aany: Default::default(),
             r_strk: Default::default(),
@@ -922,9 +1020,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             n_srtt: Default::default(),
             n_rv: Default::default(),
             n_al: Default::default(),
-            n_cea: Default::default(),
-            n_pka: Default::default(),
-            n_awe: Default::default(),
             n_hap: Default::default(),
             n_aany: Default::default(),
             n_strk: Default::default(),
@@ -970,10 +1065,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             ec_al: Default::default(),
             ec_cutok: Default::default(),
             mu_acc: Default::default(),
-            mu_sh: Default::default(),
             mu_cut: Default::default(),
             mb_acc: Default::default(),
-            mb_sh: Default::default(),
             mb_cw: Default::default(),
             sw_cw: Default::default(),
             sw_cnt_in: Default::default(),
@@ -1028,8 +1121,10 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             k_c000: Constant::new(Bits::<16>::from(0xC000u64)),
             k_one16: Constant::new(Bits::<16>::from(1u64)),
             k_m24w: Constant::new(Bits::<WB>::from(0xFF_FFFFu64)),
-            k_ones371: Constant::new(!Bits::<371>::from(0u64)),
+            k_ones315: Constant::new(!Bits::<315>::from(0u64)),
             k_m34: Constant::new(!Bits::<34>::from(0u64)),
+            k_ones56: Constant::new(!Bits::<56>::from(0u64)),
+            k_mdiv: Constant::new(mdiv),
             t_d32: Default::default(),
             en_f1: Default::default(),
             dl_rh: Default::default(),
@@ -1080,16 +1175,16 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             l_c9_1: Constant::new(Bits::<9>::from(1u64)),
             l_c10_1: Constant::new(Bits::<10>::from(1u64)),
             l_c11_1024: Constant::new(Bits::<11>::from(1024u64)),
-            l_c14_0: Constant::new(Bits::<14>::from(0u64)),
+            l_c12_0: Constant::new(Bits::<12>::from(0u64)),
+            l_c56_0: Constant::new(Bits::<56>::from(0u64)),
+            l_c4800_0: Constant::new(Bits::<4800>::from(0u64)),
             l_c15_0: Constant::new(Bits::<15>::from(0u64)),
             l_c16_0: Constant::new(Bits::<16>::from(0u64)),
             l_c16_1: Constant::new(Bits::<16>::from(1u64)),
-            l_c17_0: Constant::new(Bits::<17>::from(0u64)),
             l_c17_65535: Constant::new(Bits::<17>::from(65535u64)),
             l_c18_256: Constant::new(Bits::<18>::from(256u64)),
             l_c24_0: Constant::new(Bits::<24>::from(0u64)),
             l_c24_1: Constant::new(Bits::<24>::from(1u64)),
-            l_c28_0: Constant::new(Bits::<28>::from(0u64)),
             l_c30_0: Constant::new(Bits::<30>::from(0u64)),
             l_c31_0: Constant::new(Bits::<31>::from(0u64)),
             l_c31_2147483647: Constant::new(Bits::<31>::from(2147483647u64)),
@@ -1099,7 +1194,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
             l_c48_0: Constant::new(Bits::<48>::from(0u64)),
             l_c48_2147483647: Constant::new(Bits::<48>::from(2147483647u64)),
             l_c256_0: Constant::new(Bits::<256>::from(0u64)),
-            l_c371_0: Constant::new(Bits::<371>::from(0u64)),
+            l_c315_0: Constant::new(Bits::<315>::from(0u64)),
             l_cconn_bits_0: Constant::new(Bits::<CONN_BITS>::from(0u64)),
             l_cconn_bits_1: Constant::new(Bits::<CONN_BITS>::from(1u64)),
             l_cp_0: Constant::new(Bits::<P>::from(0u64)),
@@ -1108,21 +1203,22 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> P
     }
 }
 
-impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> Logic for PathTableRtl<CONN_BITS, P, WB, BW> {
+impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, const BW: usize> Logic for PathTableRtl<CONN_BITS, P, WB, EW, BW> {
     #[hdl_gen]
     fn update(&mut self) {
         self.ram_st.clock.next = self.clock.val();
+        self.ram_ecn.clock.next = self.clock.val();
         self.bank_rmw.clock.next = self.clock.val();
         self.bank_scan.read_clock.next = self.clock.val();
         self.bank_scan.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, i1_v, i1_c, i1_f, i2_v, i2_c, i2_f, i3_v, i3_c, i3_f, line_a, line_b, rv_a, rv_b, c_select, c_none, c_pdue, c_lost, c_dec, c_cut, c_tmo_op, c_reroll,
+            self, clock, i1_v, i1_c, i1_f, i2_v, i2_c, i2_f, i3_v, i3_c, i3_f, line_p, pv, pr, line_a, line_b, rv_a, rv_b, c_select, c_none, c_pdue, c_lost, c_dec, c_cut, c_tmo_op, c_reroll,
             c_tmo, sc, rd_v, rd_c, hit_v, hit_c, hit_r, hit_p, tmo_v, tmo_c, tmo_r, tmo_p
         );
 
 
         // ================= control: global stall, the §2.9 bubble
-        self.r17.next = self.line_a.q.val().get_bits::<256>(3328);
+        self.r17.next = self.line_a.q.val().get_bits::<256>(256);
         self.r18.next = self.line_b.q.val().get_bits::<256>(0);
         self.r23.next = self.line_b.q.val().get_bits::<256>(1280);
         self.r24.next = self.line_b.q.val().get_bits::<256>(1536);
@@ -1130,7 +1226,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.stall.next = self.rv_b.q.val().get_bit(7) & !self.m_ready.val() & !self.rst.val();
         self.bubble.next = !self.rst.val()
             & !self.stall.val()
-            & self.rv_a.q.val().get_bit(13)
+            & self.rv_a.q.val().get_bit(1)
             & self.rv_b.q.val().get_bit(0)
             & ((self.r17.val().get_bits::<4>(1) == self.l_c4_7.val()) | (self.r17.val().get_bits::<4>(1) == self.l_c4_8.val()))
             & self.r17.val().get_bit(135)
@@ -1138,6 +1234,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             & (self.r17.val().get_bits::<20>(5) == self.r18.val().get_bits::<20>(5))
             & self.r18.val().get_bit(136);
         self.adv.next = !self.rst.val() & !self.stall.val() & !self.bubble.val();
+        // registers 4..=17 also advance under `rst`: their ops were applied, as the shell
+        // sees it, as they left register 3
+        self.madv.next = !self.stall.val() & !self.bubble.val();
         self.badv.next = self.rst.val() | !self.stall.val();
         self.s_ready.next = self.adv.val();
 
@@ -1183,33 +1282,146 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.i3_f.d.next = self.i2_f.q.val();
         }
 
-        // ================= state read: from register 2; a held register 3 re-reads
-        self.ram_st.read_address.next = self.i3_c.q.val();
+        // ================= register 3: E, the ECN accumulators' loop. `pt_ecn` is read from
+        // register 2 (a held register 3 re-reads); written as the op leaves register 3
+        self.ram_ecn.read_address.next = self.i3_c.q.val();
         if self.adv.val() {
-            self.ram_st.read_address.next = self.i2_c.q.val();
+            self.ram_ecn.read_address.next = self.i2_c.q.val();
+        }
+        self.e_op.next = self.i3_f.q.val().get_bits::<4>(0);
+        self.e_p.next = self.i3_f.q.val().get_bits::<4>(4);
+        self.e_ce.next = self.i3_f.q.val().get_bits::<8>(59);
+        self.e_pkts.next = self.i3_f.q.val().get_bits::<8>(67);
+        self.e_cum.next = self.i3_f.q.val().get_bits::<24>(75);
+        self.e_next.next = self.i3_f.q.val().get_bits::<24>(99);
+        self.e_pok.next = bit_cast::<5, 4>(self.e_p.val()) < self.kc_np.val();
+        self.e_word.next = self.ram_ecn.read_data.val();
+        self.e_row.next = self.l_c56_0.val();
+        self.e_i.next = self.l_c4_0.val();
+        for i in 0..P {
+            if self.e_i.val() == self.e_p.val() {
+                self.e_row.next = self.e_word.val().get_bits::<56>(i * 56);
+            }
+            self.e_i.next = self.e_i.val() + self.l_c4_1.val();
+        }
+        self.e_cea.next = self.e_row.val().get_bits::<16>(0);
+        self.e_pka.next = self.e_row.val().get_bits::<16>(16);
+        self.e_awe.next = self.e_row.val().get_bits::<24>(32);
+        // ACKP: accumulate (saturating), window close when cum is at or after the window end
+        self.ec_cem.next = self.e_ce.val();
+        if self.e_ce.val() > self.e_pkts.val() {
+            self.ec_cem.next = self.e_pkts.val();
+        }
+        self.ec_cea.next = bit_cast::<17, 16>(self.e_cea.val()) + bit_cast::<17, 8>(self.ec_cem.val());
+        if self.ec_cea.val() > self.l_c17_65535.val() {
+            self.ec_cea.next = self.l_c17_65535.val();
+        }
+        self.ec_pka.next = bit_cast::<17, 16>(self.e_pka.val()) + bit_cast::<17, 8>(self.e_pkts.val());
+        if self.ec_pka.val() > self.l_c17_65535.val() {
+            self.ec_pka.next = self.l_c17_65535.val();
+        }
+        self.e_cs.next = self.ec_cea.val().get_bits::<16>(0);
+        self.e_ps.next = self.ec_pka.val().get_bits::<16>(0);
+        self.d_close.next = self.e_cum.val() - self.e_awe.val();
+        self.ec_close.next = !self.d_close.val().get_bit(23);
+        self.e_nrow.next = self.e_row.val();
+        self.e_wr.next = false;
+        if (self.e_op.val() == self.l_c4_1.val()) & self.e_pok.val() {
+            self.e_nrow.next = self.l_c56_0.val();
+            self.e_wr.next = true;
+        }
+        if (self.e_op.val() == self.l_c4_7.val()) & self.e_pok.val() {
+            self.e_nrow.next = bit_cast::<56, 16>(self.e_cs.val()) | (bit_cast::<56, 16>(self.e_ps.val()) << 16) | (bit_cast::<56, 24>(self.e_awe.val()) << 32);
+            if self.ec_close.val() {
+                self.e_nrow.next = bit_cast::<56, 24>(self.e_next.val()) << 32;
+            }
+            self.e_wr.next = true;
+        }
+        self.e_nword.next = self.e_word.val();
+        self.e_m.next = bit_cast::<EW, 56>(self.k_ones56.val());
+        self.e_r.next = bit_cast::<EW, 56>(self.e_nrow.val());
+        self.e_i.next = self.l_c4_0.val();
+        for _i in 0..P {
+            if self.e_i.val() == self.e_p.val() {
+                self.e_nword.next = (self.e_word.val() & !self.e_m.val()) | self.e_r.val();
+            }
+            self.e_m.next = self.e_m.val() << 56;
+            self.e_r.next = self.e_r.val() << 56;
+            self.e_i.next = self.e_i.val() + self.l_c4_1.val();
+        }
+        self.ram_ecn.write_enable.next = self.adv.val() & self.i3_v.q.val() & self.e_wr.val();
+        self.ram_ecn.write_address.next = self.i3_c.q.val();
+        self.ram_ecn.write_data.next = self.e_nword.val();
+
+        // ================= registers 4..=15: the beat and E's results travel; the divider
+        // floor((cea << 10) / pka) takes one restoring step a register (register 4 holds
+        // r = cea, q = 0; register 4 + k holds k steps; r is kept shifted for the next step).
+        // Layout: beat 0..320, conn 320..336, cea 336..352, pka 352..368, close 368,
+        // r 369..387, q 387..398
+        self.p_inv.next = self.i3_v.q.val() & !self.rst.val();
+        self.p_in.next = bit_cast::<400, 320>(self.i3_f.q.val())
+            | (bit_cast::<400, CONN_BITS>(self.i3_c.q.val()) << 320)
+            | (bit_cast::<400, 16>(self.e_cs.val()) << 336)
+            | (bit_cast::<400, 16>(self.e_ps.val()) << 352)
+            | (bit_cast::<400, 1>(self.ec_close.val().into()) << 368)
+            | (bit_cast::<400, 16>(self.e_cs.val()) << 369);
+        self.p_next.next = ((self.line_p.q.val() << 400) & !self.k_mdiv.val()) | bit_cast::<4800, 400>(self.p_in.val());
+        self.p_div.next = self.l_c4800_0.val();
+        for j in 0..11 {
+            self.p_st.next = self.line_p.q.val().get_bits::<400>(j * 400);
+            self.dv_d.next = bit_cast::<18, 16>(self.p_st.val().get_bits::<16>(352));
+            self.dv_r.next = self.p_st.val().get_bits::<18>(369);
+            self.dv_b.next = self.dv_r.val() >= self.dv_d.val();
+            if self.dv_b.val() {
+                self.dv_r.next = self.dv_r.val() - self.dv_d.val();
+            }
+            self.dv_r.next = self.dv_r.val() << 1;
+            self.dv_q.next = (self.p_st.val().get_bits::<11>(387) << 1) | bit_cast::<11, 1>(self.dv_b.val().into());
+            // register 5 + j's (r, q): added at register 15's place, moved down a register a step
+            self.p_div.next = (self.p_div.val() >> 400) | (bit_cast::<4800, 18>(self.dv_r.val()) << 4769) | (bit_cast::<4800, 11>(self.dv_q.val()) << 4787);
+        }
+        self.p_next.next = self.p_next.val() | self.p_div.val();
+        if self.madv.val() {
+            self.line_p.d.next = self.p_next.val();
+            self.pv.d.next = (self.pv.q.val() << 1) | bit_cast::<12, 1>(self.p_inv.val().into());
+            self.pr.d.next = (self.pr.q.val() << 1) | bit_cast::<12, 1>(self.p_inv.val().into());
+        }
+        if self.rst.val() {
+            self.pr.d.next = self.l_c12_0.val();
+        }
+        self.r14.next = self.line_p.q.val().get_bits::<400>(4000);
+        self.r15.next = self.line_p.q.val().get_bits::<400>(4400);
+
+        // ================= state read: from register 14; a held register 15 re-reads
+        self.ram_st.read_address.next = self.r15.val().get_bits::<CONN_BITS>(320);
+        if self.madv.val() {
+            self.ram_st.read_address.next = self.r14.val().get_bits::<CONN_BITS>(320);
         }
 
-        // ================= register 3: apply
-        self.u_op.next = self.i3_f.q.val().get_bits::<4>(0);
-        self.u_p.next = self.i3_f.q.val().get_bits::<4>(4);
-        self.u_n.next = self.i3_f.q.val().get_bits::<9>(8);
-        self.u_nl.next = self.i3_f.q.val().get_bits::<9>(17);
-        self.u_rttv.next = self.i3_f.q.val().get_bit(26);
-        self.u_rtt.next = self.i3_f.q.val().get_bits::<32>(27);
-        self.u_ce.next = self.i3_f.q.val().get_bits::<8>(59);
-        self.u_pkts.next = self.i3_f.q.val().get_bits::<8>(67);
-        self.u_cum.next = self.i3_f.q.val().get_bits::<24>(75);
-        self.u_next.next = self.i3_f.q.val().get_bits::<24>(99);
-        self.u_ppsn.next = self.i3_f.q.val().get_bits::<24>(123);
-        self.u_first.next = self.i3_f.q.val().get_bits::<24>(147);
-        self.u_last.next = self.i3_f.q.val().get_bits::<24>(171);
-        self.u_avv.next = self.i3_f.q.val().get_bit(195);
-        self.u_av.next = self.i3_f.q.val().get_bits::<4>(196);
-        self.u_plane.next = self.i3_f.q.val().get_bits::<16>(200);
-        self.u_seq.next = self.i3_f.q.val().get_bits::<32>(216);
-        self.u_port.next = self.i3_f.q.val().get_bits::<16>(248);
-        self.u_seed.next = self.i3_f.q.val().get_bits::<16>(264);
-        self.u_now.next = self.i3_f.q.val().get_bits::<32>(280);
+        // ================= register 15: apply
+        self.u_c.next = self.r15.val().get_bits::<CONN_BITS>(320);
+        self.u_cea.next = self.r15.val().get_bits::<16>(336);
+        self.u_pka.next = self.r15.val().get_bits::<16>(352);
+        self.u_close.next = self.r15.val().get_bit(368);
+        self.u_q.next = self.r15.val().get_bits::<11>(387);
+        self.u_op.next = self.r15.val().get_bits::<4>(0);
+        self.u_p.next = self.r15.val().get_bits::<4>(4);
+        self.u_n.next = self.r15.val().get_bits::<9>(8);
+        self.u_nl.next = self.r15.val().get_bits::<9>(17);
+        self.u_rttv.next = self.r15.val().get_bit(26);
+        self.u_rtt.next = self.r15.val().get_bits::<32>(27);
+        self.u_cum.next = self.r15.val().get_bits::<24>(75);
+        self.u_next.next = self.r15.val().get_bits::<24>(99);
+        self.u_ppsn.next = self.r15.val().get_bits::<24>(123);
+        self.u_first.next = self.r15.val().get_bits::<24>(147);
+        self.u_last.next = self.r15.val().get_bits::<24>(171);
+        self.u_avv.next = self.r15.val().get_bit(195);
+        self.u_av.next = self.r15.val().get_bits::<4>(196);
+        self.u_plane.next = self.r15.val().get_bits::<16>(200);
+        self.u_seq.next = self.r15.val().get_bits::<32>(216);
+        self.u_port.next = self.r15.val().get_bits::<16>(248);
+        self.u_seed.next = self.r15.val().get_bits::<16>(264);
+        self.u_now.next = self.r15.val().get_bits::<32>(280);
         self.is_rc.next = self.u_op.val() == self.l_c4_0.val();
         self.is_rp.next = self.u_op.val() == self.l_c4_1.val();
         self.is_sel.next = self.u_op.val() == self.l_c4_2.val();
@@ -1240,7 +1452,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.m_old.next = self.l_c31_0.val();
         self.t_oh.next = self.l_c16_1.val();
         for i in 0..P {
-            self.t_row.next = self.word.val().get_bits::<371>(i * 371 + 24);
+            self.t_row.next = self.word.val().get_bits::<315>(i * 315 + 24);
             self.t_st.next = self.t_row.val().get_bits::<2>(14);
             self.t_cw.next = self.t_row.val().get_bits::<17>(40);
             self.t_inf.next = self.t_row.val().get_bits::<9>(66);
@@ -1255,7 +1467,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             if self.t_st.val() == self.l_c2_0.val() {
                 self.s_okm.next = self.s_okm.val() | self.t_oh.val();
             }
-            if self.t_row.val().get_bit(338) {
+            if self.t_row.val().get_bit(282) {
                 self.s_pdue.next = self.s_pdue.val() | self.t_oh.val();
             }
             if self.t_srtt.val() > self.m_old.val() {
@@ -1350,11 +1562,11 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.l_c2_0.val()));
 
         // ---- the row of p_eff
-        self.row.next = self.l_c371_0.val();
+        self.row.next = self.l_c315_0.val();
         self.t_i.next = self.l_c4_0.val();
         for i in 0..P {
             if self.t_i.val() == self.p_eff.val() {
-                self.row.next = self.word.val().get_bits::<371>(i * 371 + 24);
+                self.row.next = self.word.val().get_bits::<315>(i * 315 + 24);
             }
             self.t_i.next = self.t_i.val() + self.l_c4_1.val();
         }
@@ -1367,20 +1579,17 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.r_srtt.next = self.row.val().get_bits::<31>(75);
         self.r_rv.next = self.row.val().get_bits::<30>(106);
         self.r_al.next = self.row.val().get_bits::<11>(136);
-        self.r_cea.next = self.row.val().get_bits::<16>(147);
-        self.r_pka.next = self.row.val().get_bits::<16>(163);
-        self.r_awe.next = self.row.val().get_bits::<24>(179);
-        self.r_hap.next = self.row.val().get_bits::<24>(203);
-        self.r_aany.next = self.row.val().get_bit(227);
-        self.r_strk.next = self.row.val().get_bits::<8>(228);
-        self.r_ldp.next = self.row.val().get_bits::<24>(236);
-        self.r_dany.next = self.row.val().get_bit(260);
-        self.r_bo.next = self.row.val().get_bits::<5>(261);
-        self.r_pseq.next = self.row.val().get_bits::<32>(266);
-        self.r_psent.next = self.row.val().get_bits::<32>(298);
-        self.r_ptr.next = self.row.val().get_bits::<8>(330);
-        self.r_pdue.next = self.row.val().get_bit(338);
-        self.r_rs.next = self.row.val().get_bits::<32>(339);
+        self.r_hap.next = self.row.val().get_bits::<24>(147);
+        self.r_aany.next = self.row.val().get_bit(171);
+        self.r_strk.next = self.row.val().get_bits::<8>(172);
+        self.r_ldp.next = self.row.val().get_bits::<24>(180);
+        self.r_dany.next = self.row.val().get_bit(204);
+        self.r_bo.next = self.row.val().get_bits::<5>(205);
+        self.r_pseq.next = self.row.val().get_bits::<32>(210);
+        self.r_psent.next = self.row.val().get_bits::<32>(242);
+        self.r_ptr.next = self.row.val().get_bits::<8>(274);
+        self.r_pdue.next = self.row.val().get_bit(282);
+        self.r_rs.next = self.row.val().get_bits::<32>(283);
         self.r_win.next = self.r_cw.val().get_bits::<9>(8);
         if self.r_win.val() == self.l_c9_0.val() {
             self.r_win.next = self.l_c9_1.val();
@@ -1453,58 +1662,27 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.rt_v4.next = bit_cast::<32, 30>(self.r_rv.val()) - (bit_cast::<32, 30>(self.r_rv.val()) >> 2) + self.rt_err.val();
         }
 
-        // ---- ECN (ACKP): accumulate, window close, divider, alpha, cut
-        self.ec_cem.next = self.u_ce.val();
-        if self.u_ce.val() > self.u_pkts.val() {
-            self.ec_cem.next = self.u_pkts.val();
-        }
-        self.ec_cea.next = bit_cast::<17, 16>(self.r_cea.val()) + bit_cast::<17, 8>(self.ec_cem.val());
-        if self.ec_cea.val() > self.l_c17_65535.val() {
-            self.ec_cea.next = self.l_c17_65535.val();
-        }
-        self.ec_pka.next = bit_cast::<17, 16>(self.r_pka.val()) + bit_cast::<17, 8>(self.u_pkts.val());
-        if self.ec_pka.val() > self.l_c17_65535.val() {
-            self.ec_pka.next = self.l_c17_65535.val();
-        }
-        self.d_close.next = self.u_cum.val() - self.r_awe.val();
-        self.ec_close.next = !self.d_close.val().get_bit(23);
-        // restoring divider: floor((cea << 10) / pka), 11 steps, MSB first
-        self.dv_d.next = bit_cast::<18, 17>(self.ec_pka.val());
-        self.dv_r.next = bit_cast::<18, 17>(self.ec_cea.val());
-        self.dv_b.next = self.dv_r.val() >= self.dv_d.val();
-        if self.dv_b.val() {
-            self.dv_r.next = self.dv_r.val() - self.dv_d.val();
-        }
-        self.dv_q.next = bit_cast::<11, 1>(self.dv_b.val().into());
-        for _j in 0..10 {
-            self.dv_r.next = self.dv_r.val() << 1;
-            self.dv_b.next = self.dv_r.val() >= self.dv_d.val();
-            if self.dv_b.val() {
-                self.dv_r.next = self.dv_r.val() - self.dv_d.val();
-            }
-            self.dv_q.next = (self.dv_q.val() << 1) | bit_cast::<11, 1>(self.dv_b.val().into());
-        }
-        self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.kc_g.val()) + (self.dv_q.val() >> self.kc_g.val());
+        // ---- ECN (ACKP): alpha and the cut, from E's window close and the divider's quotient
+        self.ec_al.next = self.r_al.val() - (self.r_al.val() >> self.kc_g.val()) + (self.u_q.val() >> self.kc_g.val());
         self.d_cut.next = self.u_cum.val() - self.r_ldp.val();
-        self.ec_cutok.next = self.ec_close.val() & (self.ec_pka.val() != self.l_c17_0.val()) & (self.ec_cea.val() != self.l_c17_0.val()) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
-        // cut = (cwnd * alpha') >> 11, on the window after on_acked
-        self.mu_acc.next = self.l_c28_0.val();
-        self.mu_sh.next = bit_cast::<28, 17>(self.a_cw.val());
-        for j in 0..11 {
-            if self.ec_al.val().get_bit(j) {
-                self.mu_acc.next = self.mu_acc.val() + self.mu_sh.val();
-            }
-            self.mu_sh.next = self.mu_sh.val() << 1;
+        self.ec_cutok.next = self.u_close.val() & (self.u_pka.val() != self.l_c16_0.val()) & (self.u_cea.val() != self.l_c16_0.val()) & (!self.r_dany.val() | !self.d_cut.val().get_bit(23));
+        // cut = (cwnd * alpha') >> 11, on the window after on_acked: cwnd's low 16 bits times
+        // alpha' (a MULT18X18D), plus alpha' << 16 when cwnd's bit 16 is set
+        self.mu_a.next = self.a_cw.val().get_bits::<16>(0);
+        self.mu_b.next = bit_cast::<16, 11>(self.ec_al.val());
+        self.mu_p.next = self.mu_a.val() * self.mu_b.val();
+        self.mu_acc.next = self.mu_p.val().get_bits::<28>(0);
+        if self.a_cw.val().get_bit(16) {
+            self.mu_acc.next = self.mu_p.val().get_bits::<28>(0) + (bit_cast::<28, 11>(self.ec_al.val()) << 16);
         }
         self.mu_cut.next = self.mu_acc.val().get_bits::<17>(11);
-        // loss decrease: (cwnd * beta_q8) >> 8
-        self.mb_acc.next = self.l_c28_0.val();
-        self.mb_sh.next = bit_cast::<28, 17>(self.r_cw.val());
-        for j in 0..9 {
-            if self.kc_beta.val().get_bit(j) {
-                self.mb_acc.next = self.mb_acc.val() + self.mb_sh.val();
-            }
-            self.mb_sh.next = self.mb_sh.val() << 1;
+        // loss decrease: (cwnd * beta_q8) >> 8, the same split
+        self.mb_a.next = self.r_cw.val().get_bits::<16>(0);
+        self.mb_b.next = bit_cast::<16, 9>(self.kc_beta.val());
+        self.mb_p.next = self.mb_a.val() * self.mb_b.val();
+        self.mb_acc.next = self.mb_p.val().get_bits::<28>(0);
+        if self.r_cw.val().get_bit(16) {
+            self.mb_acc.next = self.mb_p.val().get_bits::<28>(0) + (bit_cast::<28, 9>(self.kc_beta.val()) << 16);
         }
         self.mb_cw.next = self.mb_acc.val().get_bits::<17>(8);
         if self.mb_cw.val() < self.kc_cmin.val() {
@@ -1558,9 +1736,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.n_srtt.next = self.r_srtt.val();
         self.n_rv.next = self.r_rv.val();
         self.n_al.next = self.r_al.val();
-        self.n_cea.next = self.r_cea.val();
-        self.n_pka.next = self.r_pka.val();
-        self.n_awe.next = self.r_awe.val();
         self.n_hap.next = self.r_hap.val();
         self.n_aany.next = self.r_aany.val();
         self.n_strk.next = self.r_strk.val();
@@ -1604,9 +1779,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             self.n_srtt.next = self.l_c31_0.val();
             self.n_rv.next = self.l_c30_0.val();
             self.n_al.next = self.l_c11_1024.val();
-            self.n_cea.next = self.l_c16_0.val();
-            self.n_pka.next = self.l_c16_0.val();
-            self.n_awe.next = self.l_c24_0.val();
             self.n_hap.next = self.l_c24_0.val();
             self.n_aany.next = false;
             self.n_strk.next = self.l_c8_0.val();
@@ -1682,10 +1854,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                     self.n_srtt.next = self.rt_s8.val().get_bits::<31>(0);
                     self.n_rv.next = self.rt_v4.val().get_bits::<30>(0);
                 }
-                self.n_cea.next = self.ec_cea.val().get_bits::<16>(0);
-                self.n_pka.next = self.ec_pka.val().get_bits::<16>(0);
-                if self.ec_close.val() {
-                    if self.ec_pka.val() != self.l_c17_0.val() {
+                if self.u_close.val() {
+                    if self.u_pka.val() != self.l_c16_0.val() {
                         self.n_al.next = self.ec_al.val();
                     }
                     if self.ec_cutok.val() {
@@ -1695,9 +1865,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
                         self.n_ldp.next = self.u_next.val();
                         self.f_cut.next = true;
                     }
-                    self.n_cea.next = self.l_c16_0.val();
-                    self.n_pka.next = self.l_c16_0.val();
-                    self.n_awe.next = self.u_next.val();
                 }
                 if (!self.r_aany.val() | !self.d_hap.val().get_bit(23)) & !self.d_sent.val().get_bit(23) {
                     self.n_aany.next = true;
@@ -1791,53 +1958,50 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         self.n_port.next = bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val();
         self.dl_any.next = self.dl_rv.val() | self.dl_pv.val();
         // ---- the new word
-        self.n_row.next = bit_cast::<371, 14>(self.n_e.val())
-            | (bit_cast::<371, 2>(self.n_st.val()) << 14)
-            | (bit_cast::<371, 24>(self.n_npp.val()) << 16)
-            | (bit_cast::<371, 17>(self.n_cw.val()) << 40)
-            | (bit_cast::<371, 9>(self.n_cnt.val()) << 57)
-            | (bit_cast::<371, 9>(self.n_inf.val()) << 66)
-            | (bit_cast::<371, 31>(self.n_srtt.val()) << 75)
-            | (bit_cast::<371, 30>(self.n_rv.val()) << 106)
-            | (bit_cast::<371, 11>(self.n_al.val()) << 136)
-            | (bit_cast::<371, 16>(self.n_cea.val()) << 147)
-            | (bit_cast::<371, 16>(self.n_pka.val()) << 163)
-            | (bit_cast::<371, 24>(self.n_awe.val()) << 179)
-            | (bit_cast::<371, 24>(self.n_hap.val()) << 203)
-            | (bit_cast::<371, 1>(self.n_aany.val().into()) << 227)
-            | (bit_cast::<371, 8>(self.n_strk.val()) << 228)
-            | (bit_cast::<371, 24>(self.n_ldp.val()) << 236)
-            | (bit_cast::<371, 1>(self.n_dany.val().into()) << 260)
-            | (bit_cast::<371, 5>(self.n_bo.val()) << 261)
-            | (bit_cast::<371, 32>(self.n_pseq.val()) << 266)
-            | (bit_cast::<371, 32>(self.n_psent.val()) << 298)
-            | (bit_cast::<371, 8>(self.n_ptr.val()) << 330)
-            | (bit_cast::<371, 1>(self.n_pdue.val().into()) << 338)
-            | (bit_cast::<371, 32>(self.n_rs.val()) << 339);
+        self.n_row.next = bit_cast::<315, 14>(self.n_e.val())
+            | (bit_cast::<315, 2>(self.n_st.val()) << 14)
+            | (bit_cast::<315, 24>(self.n_npp.val()) << 16)
+            | (bit_cast::<315, 17>(self.n_cw.val()) << 40)
+            | (bit_cast::<315, 9>(self.n_cnt.val()) << 57)
+            | (bit_cast::<315, 9>(self.n_inf.val()) << 66)
+            | (bit_cast::<315, 31>(self.n_srtt.val()) << 75)
+            | (bit_cast::<315, 30>(self.n_rv.val()) << 106)
+            | (bit_cast::<315, 11>(self.n_al.val()) << 136)
+            | (bit_cast::<315, 24>(self.n_hap.val()) << 147)
+            | (bit_cast::<315, 1>(self.n_aany.val().into()) << 171)
+            | (bit_cast::<315, 8>(self.n_strk.val()) << 172)
+            | (bit_cast::<315, 24>(self.n_ldp.val()) << 180)
+            | (bit_cast::<315, 1>(self.n_dany.val().into()) << 204)
+            | (bit_cast::<315, 5>(self.n_bo.val()) << 205)
+            | (bit_cast::<315, 32>(self.n_pseq.val()) << 210)
+            | (bit_cast::<315, 32>(self.n_psent.val()) << 242)
+            | (bit_cast::<315, 8>(self.n_ptr.val()) << 274)
+            | (bit_cast::<315, 1>(self.n_pdue.val().into()) << 282)
+            | (bit_cast::<315, 32>(self.n_rs.val()) << 283);
         self.n_word.next = (self.word.val() & !self.k_m24w.val())
             | bit_cast::<WB, 4>(self.n_rr.val())
             | (bit_cast::<WB, 16>(self.n_lfsr.val()) << 4)
             | (bit_cast::<WB, 1>(self.n_zmax.val().into()) << 20);
         self.t_i.next = self.l_c4_0.val();
-        self.w_m.next = bit_cast::<WB, 371>(self.k_ones371.val()) << 24;
-        self.w_r.next = bit_cast::<WB, 371>(self.n_row.val()) << 24;
+        self.w_m.next = bit_cast::<WB, 315>(self.k_ones315.val()) << 24;
+        self.w_r.next = bit_cast::<WB, 315>(self.n_row.val()) << 24;
         for _i in 0..P {
             if self.has_row.val() & (self.t_i.val() == self.p_eff.val()) {
                 self.n_word.next = (self.n_word.val() & !self.w_m.val()) | self.w_r.val();
             }
-            self.w_m.next = self.w_m.val() << 371;
-            self.w_r.next = self.w_r.val() << 371;
+            self.w_m.next = self.w_m.val() << 315;
+            self.w_r.next = self.w_r.val() << 315;
             self.t_i.next = self.t_i.val() + self.l_c4_1.val();
         }
-        self.ram_st.write_enable.next = self.adv.val() & self.i3_v.q.val();
-        self.ram_st.write_address.next = self.i3_c.q.val();
+        self.ram_st.write_enable.next = self.madv.val() & self.pv.q.val().get_bit(11);
+        self.ram_st.write_address.next = self.u_c.val();
         self.ram_st.write_data.next = self.n_word.val();
 
         // ---- head wait, before (summary) and after (the new rows)
         self.t_d32.next = self.l_c32_0.val();
         self.m_new.next = self.l_c31_0.val();
         for i in 0..P {
-            self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 371 + 24 + 75);
+            self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 315 + 24 + 75);
             if self.t_srtt.val() > self.m_new.val() {
                 self.m_new.next = self.t_srtt.val();
             }
@@ -1896,7 +2060,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
         // mult 136, lost 137..146, dec 146, cut 147, reroll 148, bank: valid 149, conn
         // 150..166, path 166..170, dl valid 170, kind 171, deadline 172..204
         self.res.next = (bit_cast::<256, 4>(self.u_op.val()) << 1)
-            | (bit_cast::<256, CONN_BITS>(self.i3_c.q.val()) << 5)
+            | (bit_cast::<256, CONN_BITS>(self.u_c.val()) << 5)
             | (bit_cast::<256, 1>(self.hw_v.val().into()) << 102)
             | (bit_cast::<256, 1>(self.hw_n_on.val().into()) << 103)
             | (bit_cast::<256, 31>(self.hw_n_w.val()) << 104)
@@ -1918,31 +2082,31 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const BW: usize> L
             if !self.is_chk.val() {
                 self.res.next = self.res.val()
                     | (bit_cast::<256, 1>(self.has_row.val().into()) << 149)
-                    | (bit_cast::<256, CONN_BITS>(self.i3_c.q.val()) << 150)
+                    | (bit_cast::<256, CONN_BITS>(self.u_c.val()) << 150)
                     | (bit_cast::<256, 4>(self.p_eff.val()) << 166)
                     | (bit_cast::<256, 1>(self.dl_any.val().into()) << 170)
                     | (bit_cast::<256, 1>(self.dl_pv.val().into()) << 171)
                     | (bit_cast::<256, 32>(self.dl_d.val()) << 172);
             }
         }
-        if !self.i3_v.q.val() {
+        if !self.pv.q.val().get_bit(11) {
             self.res.next = self.l_c256_0.val();
         }
 
         // ================= registers 4..=25
         if self.rst.val() {
-            self.line_a.d.next = self.line_a.q.val() << 256;
+            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<512, 256>(self.res.val());
             self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
-            self.rv_a.d.next = self.l_c14_0.val();
+            self.rv_a.d.next = self.l_c2_0.val();
             self.rv_b.d.next = self.l_c8_0.val();
         } else if self.bubble.val() {
             self.line_b.d.next = self.line_b.q.val() << 256;
             self.rv_b.d.next = self.rv_b.q.val() << 1;
         } else if !self.stall.val() {
-            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<3584, 256>(self.res.val());
+            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<512, 256>(self.res.val());
             self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
-            self.rv_a.d.next = (self.rv_a.q.val() << 1) | bit_cast::<14, 1>(self.i3_v.q.val().into());
-            self.rv_b.d.next = (self.rv_b.q.val() << 1) | bit_cast::<8, 1>(self.rv_a.q.val().get_bit(13).into());
+            self.rv_a.d.next = (self.rv_a.q.val() << 1) | bit_cast::<2, 1>(self.pr.q.val().get_bit(11).into());
+            self.rv_b.d.next = (self.rv_b.q.val() << 1) | bit_cast::<8, 1>(self.rv_a.q.val().get_bit(1).into());
         }
 
         // ---- the output register
@@ -2109,19 +2273,19 @@ macro_rules! with_path_table {
         let cfg: &$crate::mrnic_model::Config = $cfg;
         match (cfg.connections, usize::from(cfg.transport.paths)) {
             (256, 8) => {
-                type $ty = $crate::path::PathTableRtl<8, 8, 2992, 272>;
+                type $ty = $crate::path::PathTableRtl<8, 8, 2544, 448, 272>;
                 Ok($body)
             }
             (16, 4) => {
-                type $ty = $crate::path::PathTableRtl<4, 4, 1508, 136>;
+                type $ty = $crate::path::PathTableRtl<4, 4, 1284, 224, 136>;
                 Ok($body)
             }
             (1024, 8) => {
-                type $ty = $crate::path::PathTableRtl<10, 8, 2992, 272>;
+                type $ty = $crate::path::PathTableRtl<10, 8, 2544, 448, 272>;
                 Ok($body)
             }
             (16, 8) => {
-                type $ty = $crate::path::PathTableRtl<4, 8, 2992, 272>;
+                type $ty = $crate::path::PathTableRtl<4, 8, 2544, 448, 272>;
                 Ok($body)
             }
             (c, p) => Err($crate::mrnic_model::config::ConfigError::invalid("transport", format!("PathTableRtl: (connections {c}, paths {p}) has no generated instance"))),

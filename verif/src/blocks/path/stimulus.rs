@@ -184,7 +184,21 @@ impl PathStimulus {
         let np = self.paths();
         let pi = usize::from(p);
         let row = (pi < usize::from(np)).then(|| self.shadow.tables[c as usize].paths[pi].clone());
-        let x = self.rng.gen_range(0..1000);
+        // one connection in four is congested and healthy: only SELECT, ACKs (every packet
+        // ECN-marked), RELEASE and TMOCHK, no loss, timeout or failure, so its window is set
+        // by additive increase and the ECN cut alone (alpha, the divider and the product
+        // show in which paths have room)
+        let x = if c % 4 == 1 {
+            match self.rng.gen_range(0..100) {
+                0..=29 => 0,
+                30..=79 => 250,
+                80..=89 => 450,
+                90..=94 => 680,
+                _ => 940,
+            }
+        } else {
+            self.rng.gen_range(0..1000)
+        };
         match x {
             0..=249 => {
                 self.mix.selects += 1;
@@ -204,8 +218,23 @@ impl PathStimulus {
                     _ => self.rng.gen_range(1_000..400_000),
                 });
                 let pkts: u8 = self.rng.gen_range(0..9);
-                let ce: u8 = if self.rng.gen_bool(0.5) { 0 } else { self.rng.gen_range(0..=pkts.saturating_add(1)) };
-                let cum = if self.rng.gen_bool(0.1) { self.rng.gen::<u32>() & SEQ_MASK } else { self.near(awe, 3, 6) };
+                // one connection in four is congested: every packet marked (ce == pkts, or one
+                // more, which the model clamps), so whole windows close fully marked (F = 1024)
+                let ce: u8 = if c % 4 == 1 {
+                    pkts + self.rng.gen_range(0..2)
+                } else if self.rng.gen_bool(0.5) {
+                    0
+                } else {
+                    self.rng.gen_range(0..=pkts.saturating_add(1))
+                };
+                // a jump: anywhere, or to the far edge of the serial-number half from the
+                // window end (awe + 2^23 - 2 ..= awe + 2^23 + 1: a close just inside, none just
+                // outside; it crosses the 24-bit wrap whenever awe >= 2^23)
+                let cum = match self.rng.gen_range(0..20) {
+                    0 => self.rng.gen::<u32>() & SEQ_MASK,
+                    1 => (awe + (1 << 23) + self.rng.gen_range(0..4) - 2) & SEQ_MASK,
+                    _ => self.near(awe, 3, 6),
+                };
                 let next = self.near(cum, 0, 30);
                 let ppsn = match self.rng.gen_range(0..4) {
                     0 => self.rng.gen::<u32>() & SEQ_MASK,
