@@ -184,15 +184,17 @@ impl PathStimulus {
         let np = self.paths();
         let pi = usize::from(p);
         let row = (pi < usize::from(np)).then(|| self.shadow.tables[c as usize].paths[pi].clone());
-        // one connection in four is congested and healthy: only SELECT, ACKs (every packet
-        // ECN-marked), RELEASE and TMOCHK, no loss, timeout or failure, so its window is set
-        // by additive increase and the ECN cut alone (alpha, the divider and the product
-        // show in which paths have room)
-        let x = if c % 4 == 1 {
+        // one connection in four (not in the one-hot profile) is congested and healthy: only
+        // SELECT, ACKs (some packets ECN-marked, windows of several ACKs), RELEASE and
+        // TMOCHK, no loss, timeout or failure. Its window is set by additive increase and the
+        // ECN cut alone, and SELECTs fill it, so alpha, the divider and the product show in
+        // which paths have room (elsewhere losses pin the window at its minimum)
+        let congested = c % 4 == 1 && self.opts.profile != "hot";
+        let x = if congested {
             match self.rng.gen_range(0..100) {
-                0..=29 => 0,
-                30..=79 => 250,
-                80..=89 => 450,
+                0..=44 => 0,
+                45..=84 => 250,
+                85..=89 => 450,
                 90..=94 => 680,
                 _ => 940,
             }
@@ -210,7 +212,7 @@ impl PathStimulus {
             250..=449 => {
                 self.mix.ackps += 1;
                 let (inf, awe, hap, npp) = row.as_ref().map_or((0, 0, 0, 0), |r| (r.inflight, r.alpha_window_end, r.highest_acked_path_psn, r.next_path_psn));
-                let n = self.small(inf.min(8) + 1);
+                let n = if congested { self.rng.gen_range(0..3) } else { self.small(inf.min(8) + 1) };
                 let nl = if self.rng.gen_bool(0.2) { self.rng.gen_range(0..3) } else { 0 };
                 let rtt = self.rng.gen_bool(0.7).then(|| match self.rng.gen_range(0..10) {
                     0 => 0,
@@ -218,10 +220,10 @@ impl PathStimulus {
                     _ => self.rng.gen_range(1_000..400_000),
                 });
                 let pkts: u8 = self.rng.gen_range(0..9);
-                // one connection in four is congested: every packet marked (ce == pkts, or one
-                // more, which the model clamps), so whole windows close fully marked (F = 1024)
-                let ce: u8 = if c % 4 == 1 {
-                    pkts + self.rng.gen_range(0..2)
+                // the congested class: a window spans several ACKs, some of them marked
+                // (and now and then one more mark than packets, which the model clamps)
+                let ce: u8 = if congested {
+                    if self.rng.gen_bool(0.3) { self.rng.gen_range(0..=pkts + 1) } else { 0 }
                 } else if self.rng.gen_bool(0.5) {
                     0
                 } else {
@@ -233,6 +235,7 @@ impl PathStimulus {
                 let cum = match self.rng.gen_range(0..20) {
                     0 => self.rng.gen::<u32>() & SEQ_MASK,
                     1 => (awe + (1 << 23) + self.rng.gen_range(0..4) - 2) & SEQ_MASK,
+                    _ if congested => self.near(awe, 12, 2),
                     _ => self.near(awe, 3, 6),
                 };
                 let next = self.near(cum, 0, 30);
