@@ -315,7 +315,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     p_next: Signal<Local, Bits<4800>>,
     p_st: Signal<Local, Bits<400>>,
     p_div: Signal<Local, Bits<4800>>,
-    r14: Signal<Local, Bits<400>>,
+    r14c: Signal<Local, Bits<CONN_BITS>>,
     r15: Signal<Local, Bits<400>>,
     // ---- result lines: registers 16..=17 and 18..=25 (256 bits a register), result valids
     line_a: DFF<Bits<512>>,
@@ -527,9 +527,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     dv_b: Signal<Local, bool>,
     ec_al: Signal<Local, Bits<11>>,
     ec_cutok: Signal<Local, bool>,
-    mu_acc: Signal<Local, Bits<28>>,
     mu_cut: Signal<Local, Bits<17>>,
-    mb_acc: Signal<Local, Bits<28>>,
     mb_cw: Signal<Local, Bits<17>>,
     sw_cw: Signal<Local, Bits<17>>,
     sw_cnt_in: Signal<Local, Bits<9>>,
@@ -863,7 +861,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             p_next: Default::default(),
             p_st: Default::default(),
             p_div: Default::default(),
-            r14: Default::default(),
+            r14c: Default::default(),
             r15: Default::default(),
             line_a: Default::default(),
             line_b: Default::default(),
@@ -1064,9 +1062,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             dv_b: Default::default(),
             ec_al: Default::default(),
             ec_cutok: Default::default(),
-            mu_acc: Default::default(),
             mu_cut: Default::default(),
-            mb_acc: Default::default(),
             mb_cw: Default::default(),
             sw_cw: Default::default(),
             sw_cnt_in: Default::default(),
@@ -1389,13 +1385,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         if self.rst.val() {
             self.pr.d.next = self.l_c12_0.val();
         }
-        self.r14.next = self.line_p.q.val().get_bits::<400>(4000);
+        self.r14c.next = self.line_p.q.val().get_bits::<CONN_BITS>(4320);
         self.r15.next = self.line_p.q.val().get_bits::<400>(4400);
 
         // ================= state read: from register 14; a held register 15 re-reads
         self.ram_st.read_address.next = self.r15.val().get_bits::<CONN_BITS>(320);
         if self.madv.val() {
-            self.ram_st.read_address.next = self.r14.val().get_bits::<CONN_BITS>(320);
+            self.ram_st.read_address.next = self.r14c.val();
         }
 
         // ================= register 15: apply
@@ -1671,20 +1667,19 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.mu_a.next = self.a_cw.val().get_bits::<16>(0);
         self.mu_b.next = bit_cast::<16, 11>(self.ec_al.val());
         self.mu_p.next = self.mu_a.val() * self.mu_b.val();
-        self.mu_acc.next = self.mu_p.val().get_bits::<28>(0);
+        self.mu_cut.next = self.mu_p.val().get_bits::<17>(11);
         if self.a_cw.val().get_bit(16) {
-            self.mu_acc.next = self.mu_p.val().get_bits::<28>(0) + (bit_cast::<28, 11>(self.ec_al.val()) << 16);
+            // (p + (alpha' << 16)) >> 11 = (p >> 11) + (alpha' << 5): the low bits are zero
+            self.mu_cut.next = self.mu_p.val().get_bits::<17>(11) + (bit_cast::<17, 11>(self.ec_al.val()) << 5);
         }
-        self.mu_cut.next = self.mu_acc.val().get_bits::<17>(11);
         // loss decrease: (cwnd * beta_q8) >> 8, the same split
         self.mb_a.next = self.r_cw.val().get_bits::<16>(0);
         self.mb_b.next = bit_cast::<16, 9>(self.kc_beta.val());
         self.mb_p.next = self.mb_a.val() * self.mb_b.val();
-        self.mb_acc.next = self.mb_p.val().get_bits::<28>(0);
+        self.mb_cw.next = self.mb_p.val().get_bits::<17>(8);
         if self.r_cw.val().get_bit(16) {
-            self.mb_acc.next = self.mb_p.val().get_bits::<28>(0) + (bit_cast::<28, 9>(self.kc_beta.val()) << 16);
+            self.mb_cw.next = self.mb_p.val().get_bits::<17>(8) + (bit_cast::<17, 9>(self.kc_beta.val()) << 8);
         }
-        self.mb_cw.next = self.mb_acc.val().get_bits::<17>(8);
         if self.mb_cw.val() < self.kc_cmin.val() {
             self.mb_cw.next = self.kc_cmin.val();
         }

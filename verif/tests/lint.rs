@@ -155,7 +155,7 @@ fn the_waivers_are_needed_without_them_lint_fails_on_exactly_the_waived_rules() 
         let ram_array_hides_instance = line.contains("VARHIDDEN") && line.contains("'mem'");
         let path_fields_not_read = line.contains("UNUSEDSIGNAL")
             && line.contains("mrnic_path.v")
-            && ["d_close", "d_cut", "d_first", "d_last", "d_hap", "d_sent", "t_d32", "r18", "r23", "r24", "r25", "t_row", "t_cw", "rt_s8", "rt_f8", "rt_f4", "rt_v4"]
+            && ["d_close", "d_cut", "d_first", "d_last", "d_hap", "d_sent", "t_d32", "r18", "r23", "r24", "r25", "t_row", "t_cw", "rt_s8", "rt_f8", "rt_f4", "rt_v4", "p_st", "r15", "mu_p", "mb_p"]
                 .iter()
                 .any(|n| line.contains(&format!("not used: '{n}'")));
         let rtx_other_search_variant = line.contains("UNUSEDSIGNAL")
