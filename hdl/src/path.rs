@@ -318,8 +318,8 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     r14c: Signal<Local, Bits<CONN_BITS>>,
     r15: Signal<Local, Bits<400>>,
     // ---- result lines: registers 16..=17 and 18..=25 (256 bits a register), result valids
-    line_a: DFF<Bits<512>>,
-    line_b: DFF<Bits<2048>>,
+    line_a: DFF<Bits<1024>>,
+    line_b: DFF<Bits<4096>>,
     rv_a: DFF<Bits<2>>,
     rv_b: DFF<Bits<8>>,
     // ---- counters
@@ -356,11 +356,11 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     adv: Signal<Local, bool>,
     madv: Signal<Local, bool>,
     badv: Signal<Local, bool>,
-    r17: Signal<Local, Bits<256>>,
-    r18: Signal<Local, Bits<256>>,
-    r23: Signal<Local, Bits<256>>,
-    r24: Signal<Local, Bits<256>>,
-    r25: Signal<Local, Bits<256>>,
+    r17: Signal<Local, Bits<512>>,
+    r18: Signal<Local, Bits<512>>,
+    r23: Signal<Local, Bits<512>>,
+    r24: Signal<Local, Bits<512>>,
+    r25: Signal<Local, Bits<512>>,
     // ---- apply stage: the op's fields
     u_op: Signal<Local, Bits<4>>,
     u_c: Signal<Local, Bits<CONN_BITS>>,
@@ -567,7 +567,6 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     m_new: Signal<Local, Bits<31>>,
     hm: Signal<Local, Bits<31>>,
     hw_acc: Signal<Local, Bits<48>>,
-    hw_sh: Signal<Local, Bits<48>>,
     hw_sum: Signal<Local, Bits<48>>,
     hw_o_on: Signal<Local, bool>,
     hw_o_w: Signal<Local, Bits<31>>,
@@ -575,7 +574,20 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     hw_n_w: Signal<Local, Bits<31>>,
     hw_v: Signal<Local, bool>,
     // ---- result packing, bank write
-    res: Signal<Local, Bits<256>>,
+    res: Signal<Local, Bits<512>>,
+    r16: Signal<Local, Bits<512>>,
+    n17: Signal<Local, Bits<512>>,
+    n18: Signal<Local, Bits<512>>,
+    n19: Signal<Local, Bits<512>>,
+    dl_base: Signal<Local, Bits<32>>,
+    m_oth: Signal<Local, Bits<31>>,
+    u_poh: Signal<Local, Bits<16>>,
+    m_same: Signal<Local, bool>,
+    hx_l: Signal<Local, Bits<16>>,
+    hx_h: Signal<Local, Bits<16>>,
+    hh: Signal<Local, Bits<16>>,
+    hp1: Signal<Local, Bits<32>>,
+    hp2: Signal<Local, Bits<32>>,
     bk_e: Signal<Local, Bits<34>>,
     bk_w: Signal<Local, Bits<BW>>,
     bk_m: Signal<Local, Bits<BW>>,
@@ -660,9 +672,9 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     l_c32_0: Constant<Bits<32>>,
     l_c32_1: Constant<Bits<32>>,
     l_c32_268435455: Constant<Bits<32>>,
-    l_c48_0: Constant<Bits<48>>,
     l_c48_2147483647: Constant<Bits<48>>,
-    l_c256_0: Constant<Bits<256>>,
+    l_c512_0: Constant<Bits<512>>,
+    k_m256: Constant<Bits<512>>,
     l_c315_0: Constant<Bits<315>>,
     l_cconn_bits_0: Constant<Bits<CONN_BITS>>,
     l_cconn_bits_1: Constant<Bits<CONN_BITS>>,
@@ -1098,7 +1110,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             m_new: Default::default(),
             hm: Default::default(),
             hw_acc: Default::default(),
-            hw_sh: Default::default(),
             hw_sum: Default::default(),
             hw_o_on: Default::default(),
             hw_o_w: Default::default(),
@@ -1106,6 +1117,19 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             hw_n_w: Default::default(),
             hw_v: Default::default(),
             res: Default::default(),
+            r16: Default::default(),
+            n17: Default::default(),
+            n18: Default::default(),
+            n19: Default::default(),
+            dl_base: Default::default(),
+            m_oth: Default::default(),
+            u_poh: Default::default(),
+            m_same: Default::default(),
+            hx_l: Default::default(),
+            hx_h: Default::default(),
+            hh: Default::default(),
+            hp1: Default::default(),
+            hp2: Default::default(),
             bk_e: Default::default(),
             bk_w: Default::default(),
             bk_m: Default::default(),
@@ -1187,9 +1211,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             l_c32_0: Constant::new(Bits::<32>::from(0u64)),
             l_c32_1: Constant::new(Bits::<32>::from(1u64)),
             l_c32_268435455: Constant::new(Bits::<32>::from(268435455u64)),
-            l_c48_0: Constant::new(Bits::<48>::from(0u64)),
             l_c48_2147483647: Constant::new(Bits::<48>::from(2147483647u64)),
-            l_c256_0: Constant::new(Bits::<256>::from(0u64)),
+            l_c512_0: Constant::new(Bits::<512>::from(0u64)),
+            k_m256: Constant::new(!Bits::<512>::from(0u64) >> 256u64),
             l_c315_0: Constant::new(Bits::<315>::from(0u64)),
             l_cconn_bits_0: Constant::new(Bits::<CONN_BITS>::from(0u64)),
             l_cconn_bits_1: Constant::new(Bits::<CONN_BITS>::from(1u64)),
@@ -1214,11 +1238,12 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
 
 
         // ================= control: global stall, the §2.9 bubble
-        self.r17.next = self.line_a.q.val().get_bits::<256>(256);
-        self.r18.next = self.line_b.q.val().get_bits::<256>(0);
-        self.r23.next = self.line_b.q.val().get_bits::<256>(1280);
-        self.r24.next = self.line_b.q.val().get_bits::<256>(1536);
-        self.r25.next = self.line_b.q.val().get_bits::<256>(1792);
+        self.r16.next = self.line_a.q.val().get_bits::<512>(0);
+        self.r17.next = self.line_a.q.val().get_bits::<512>(512);
+        self.r18.next = self.line_b.q.val().get_bits::<512>(0);
+        self.r23.next = self.line_b.q.val().get_bits::<512>(2560);
+        self.r24.next = self.line_b.q.val().get_bits::<512>(3072);
+        self.r25.next = self.line_b.q.val().get_bits::<512>(3584);
         self.stall.next = self.rv_b.q.val().get_bit(7) & !self.m_ready.val() & !self.rst.val();
         self.bubble.next = !self.rst.val()
             & !self.stall.val()
@@ -1446,6 +1471,8 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.s_okm.next = self.l_c16_0.val();
         self.s_pdue.next = self.l_c16_0.val();
         self.m_old.next = self.l_c31_0.val();
+        self.m_oth.next = self.l_c31_0.val();
+        self.u_poh.next = self.l_c16_1.val() << self.u_p.val();
         self.t_oh.next = self.l_c16_1.val();
         for i in 0..P {
             self.t_row.next = self.word.val().get_bits::<315>(i * 315 + 24);
@@ -1468,6 +1495,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             }
             if self.t_srtt.val() > self.m_old.val() {
                 self.m_old.next = self.t_srtt.val();
+            }
+            if !(self.t_oh.val() & self.u_poh.val()).any() & (self.t_srtt.val() > self.m_oth.val()) {
+                self.m_oth.next = self.t_srtt.val();
             }
             self.t_oh.next = self.t_oh.val() << 1;
         }
@@ -1921,33 +1951,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.f_mult.next = self.f_cut.val() | self.f_dec.val();
         self.f_keyv.next = self.is_pop.val();
 
-        // ---- rto(p) and the row's deadline, from the new row
-        self.rto_b.next = self.kc_rto_init.val();
-        if self.n_srtt.val() != self.l_c31_0.val() {
-            self.rto_b.next = (bit_cast::<32, 31>(self.n_srtt.val()) >> 3) + bit_cast::<32, 30>(self.n_rv.val());
-            if self.rto_b.val() < self.kc_rto_min.val() {
-                self.rto_b.next = self.kc_rto_min.val();
-            }
-            if self.rto_b.val() > self.kc_rto_max.val() {
-                self.rto_b.next = self.kc_rto_max.val();
-            }
-        }
-        self.rto_s.next = bit_cast::<64, 32>(self.rto_b.val()) << self.n_bo.val();
-        self.rto.next = self.rto_s.val().get_bits::<32>(0);
-        if self.rto_s.val() > bit_cast::<64, 32>(self.kc_rto_max.val()) {
-            self.rto.next = self.kc_rto_max.val();
-        }
+        // ---- the row's deadline: its kind and base here; rto(p) and the sum in registers
+        // 16..=18 (below)
         self.dl_rv.next = (self.n_inf.val() != self.l_c9_0.val()) & !self.n_st.val().get_bit(1);
         self.dl_pv.next = (self.n_st.val() == self.l_c2_3.val()) & !self.n_pdue.val();
-        self.dl_d.next = self.n_rs.val() + self.rto.val();
+        self.dl_base.next = self.n_rs.val();
         if self.dl_pv.val() {
-            self.dl_d.next = self.n_psent.val() + self.rto.val();
-        }
-        self.t_d32.next = self.u_now.val() - self.dl_d.val();
-        self.dl_rh.next = self.dl_rv.val() & !self.t_d32.val().get_bit(31);
-        self.dl_ph.next = self.dl_pv.val() & !self.t_d32.val().get_bit(31);
-        if self.is_chk.val() & self.is_pop.val() {
-            self.f_hit.next = bit_cast::<2, 1>(self.dl_rh.val().into()) | (bit_cast::<2, 1>(self.dl_ph.val().into()) << 1);
+            self.dl_base.next = self.n_psent.val();
         }
 
         self.n_port.next = bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val();
@@ -1992,45 +2002,122 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.ram_st.write_address.next = self.u_c.val();
         self.ram_st.write_data.next = self.n_word.val();
 
-        // ---- head wait, before (summary) and after (the new rows)
-        self.t_d32.next = self.l_c32_0.val();
-        self.m_new.next = self.l_c31_0.val();
-        for i in 0..P {
-            self.t_srtt.next = self.n_word.val().get_bits::<31>(i * 315 + 24 + 75);
-            if self.t_srtt.val() > self.m_new.val() {
-                self.m_new.next = self.t_srtt.val();
+        // ---- head wait: the srtt maximum before (m_old) and, after, the maximum of the other
+        // rows and the op's new srtt (only an op on its own path u_p changes an srtt); the
+        // products in registers 16..=17 (below)
+        self.m_same.next = self.is_sel.val() | !self.has_row.val();
+
+        // ---- the result (register 16's input)
+        // res: op 1..5, conn 5..21, path 21..25, kind 25..27, ppsn 27..51, port 51..67,
+        // seq 67..99, flag 99, hit 100..102, hwv 102, hwon 103, hww 104..135, keyv 135,
+        // mult 136, lost 137..146, dec 146, cut 147, reroll 148, bank: valid 149, conn
+        // 150..166, path 166..170, dl valid 170, kind 171, deadline 172..204
+        self.res.next = (bit_cast::<512, 4>(self.u_op.val()) << 1)
+            | (bit_cast::<512, CONN_BITS>(self.u_c.val()) << 5)
+            | (bit_cast::<512, 1>(self.f_keyv.val().into()) << 135)
+            | (bit_cast::<512, 1>(self.f_mult.val().into()) << 136)
+            | (bit_cast::<512, 9>(self.f_lost.val()) << 137)
+            | (bit_cast::<512, 1>(self.f_dec.val().into()) << 146)
+            | (bit_cast::<512, 1>(self.f_cut.val().into()) << 147)
+            | (bit_cast::<512, 1>(self.f_reroll.val().into()) << 148)
+            | (bit_cast::<512, 2>(self.kind.val()) << 25)
+            | (bit_cast::<512, 24>(self.f_ppsn.val()) << 27)
+            | (bit_cast::<512, 32>(self.f_seq.val()) << 67)
+            | (bit_cast::<512, 1>(self.f_flag.val().into()) << 99)
+            | (bit_cast::<512, 31>(self.m_old.val()) << 256)
+            | (bit_cast::<512, 31>(self.m_oth.val()) << 287)
+            | (bit_cast::<512, 31>(self.n_srtt.val()) << 318)
+            | (bit_cast::<512, 1>(self.m_same.val().into()) << 349)
+            | (bit_cast::<512, 1>(self.w_zmax.val().into()) << 350)
+            | (bit_cast::<512, 1>(self.n_zmax.val().into()) << 351)
+            | (bit_cast::<512, 1>(self.is_rp.val().into()) << 352)
+            | (bit_cast::<512, 30>(self.n_rv.val()) << 353)
+            | (bit_cast::<512, 5>(self.n_bo.val()) << 383)
+            | (bit_cast::<512, 32>(self.dl_base.val()) << 388)
+            | (bit_cast::<512, 32>(self.u_now.val()) << 420)
+            | (bit_cast::<512, 1>(self.dl_rv.val().into()) << 453)
+            | (bit_cast::<512, 1>(self.dl_pv.val().into()) << 454);
+        if self.is_chk.val() & self.is_pop.val() {
+            self.res.next = self.res.val() | (bit_cast::<512, 1>(self.is_chk.val().into()) << 452);
+        }
+        if self.has_row.val() {
+            self.res.next = self.res.val()
+                | (bit_cast::<512, 4>(self.p_eff.val()) << 21)
+                | (bit_cast::<512, 16>(self.n_port.val()) << 51);
+            if !self.is_chk.val() {
+                self.res.next = self.res.val()
+                    | (bit_cast::<512, 1>(self.has_row.val().into()) << 149)
+                    | (bit_cast::<512, CONN_BITS>(self.u_c.val()) << 150)
+                    | (bit_cast::<512, 4>(self.p_eff.val()) << 166)
+                    | (bit_cast::<512, 1>(self.dl_any.val().into()) << 170)
+                    | (bit_cast::<512, 1>(self.dl_pv.val().into()) << 171);
             }
         }
-        self.hm.next = self.m_old.val();
-        if self.w_zmax.val() {
+        if !self.pv.q.val().get_bit(11) {
+            self.res.next = self.l_c512_0.val();
+        }
+
+        // ================= registers 16..=19: what the apply's result needs after the loop.
+        // Register 16 holds the raw fields (bits 256..455), 17 the head-wait maxima and rto's
+        // base, 18 the head wait and the backed-off rto, 19 the deadline and TMOCHK's hits.
+        // 16 -> 17: the srtt maximum after the op; rto's base (srtt8 / 8 + rttvar4, clamped)
+        self.m_new.next = self.r16.val().get_bits::<31>(256);
+        if !self.r16.val().get_bit(349) {
+            self.m_new.next = self.r16.val().get_bits::<31>(287);
+            if self.r16.val().get_bits::<31>(318) > self.r16.val().get_bits::<31>(287) {
+                self.m_new.next = self.r16.val().get_bits::<31>(318);
+            }
+        }
+        self.hm.next = self.r16.val().get_bits::<31>(256);
+        if self.r16.val().get_bit(350) {
             self.hm.next = self.l_c31_0.val();
         }
-        self.hw_acc.next = self.l_c48_0.val();
-        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val()) >> 3;
-        for j in 0..15 {
-            if self.kc_head.val().get_bit(j) {
-                self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
-            }
-            self.hw_sh.next = self.hw_sh.val() << 1;
+        if self.r16.val().get_bit(351) {
+            self.m_new.next = self.l_c31_0.val();
         }
+        self.rto_b.next = self.kc_rto_init.val();
+        if self.r16.val().get_bits::<31>(318) != self.l_c31_0.val() {
+            self.rto_b.next = (bit_cast::<32, 31>(self.r16.val().get_bits::<31>(318)) >> 3) + bit_cast::<32, 30>(self.r16.val().get_bits::<30>(353));
+            if self.rto_b.val() < self.kc_rto_min.val() {
+                self.rto_b.next = self.kc_rto_min.val();
+            }
+            if self.rto_b.val() > self.kc_rto_max.val() {
+                self.rto_b.next = self.kc_rto_max.val();
+            }
+        }
+        // register 17: hm old 256..287, hm new 287..318, rto base 318..350, backoff 350..355,
+        // deadline base 355..387, now 387..419, TMOCHK 419, RTO kind 420, probe kind 421,
+        // RESET_PATH 422
+        self.n17.next = (self.r16.val() & self.k_m256.val())
+            | (bit_cast::<512, 31>(self.hm.val()) << 256)
+            | (bit_cast::<512, 31>(self.m_new.val()) << 287)
+            | (bit_cast::<512, 32>(self.rto_b.val()) << 318)
+            | (bit_cast::<512, 5>(self.r16.val().get_bits::<5>(383)) << 350)
+            | (bit_cast::<512, 32>(self.r16.val().get_bits::<32>(388)) << 355)
+            | (bit_cast::<512, 32>(self.r16.val().get_bits::<32>(420)) << 387)
+            | (bit_cast::<512, 3>(self.r16.val().get_bits::<3>(452)) << 419)
+            | (bit_cast::<512, 1>(self.r16.val().get_bit(352).into()) << 422);
+        // 17 -> 18: the head wait before and after, ((max / 8) * head_q8 >> 8) + ack timeout
+        // (the 28 x 15 products as two 16 x 16 each, MULT18X18D), and rto backed off
+        self.hh.next = bit_cast::<16, 15>(self.kc_head.val());
+        self.hm.next = self.r17.val().get_bits::<31>(256);
+        self.hx_l.next = self.hm.val().get_bits::<16>(3);
+        self.hx_h.next = bit_cast::<16, 12>(self.hm.val().get_bits::<12>(19));
+        self.hp1.next = self.hx_l.val() * self.hh.val();
+        self.hp2.next = self.hx_h.val() * self.hh.val();
+        self.hw_acc.next = bit_cast::<48, 32>(self.hp1.val()) + (bit_cast::<48, 32>(self.hp2.val()) << 16);
         self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.kc_ack.val());
         self.hw_o_on.next = (self.kc_head.val() != self.l_c15_0.val()) & (self.hm.val() != self.l_c31_0.val());
         self.hw_o_w.next = self.hw_sum.val().get_bits::<31>(0);
         if self.hw_sum.val() > self.l_c48_2147483647.val() {
             self.hw_o_w.next = self.l_c31_2147483647.val();
         }
-        self.hm.next = self.m_new.val();
-        if self.n_zmax.val() {
-            self.hm.next = self.l_c31_0.val();
-        }
-        self.hw_acc.next = self.l_c48_0.val();
-        self.hw_sh.next = bit_cast::<48, 31>(self.hm.val()) >> 3;
-        for j in 0..15 {
-            if self.kc_head.val().get_bit(j) {
-                self.hw_acc.next = self.hw_acc.val() + self.hw_sh.val();
-            }
-            self.hw_sh.next = self.hw_sh.val() << 1;
-        }
+        self.hm.next = self.r17.val().get_bits::<31>(287);
+        self.hx_l.next = self.hm.val().get_bits::<16>(3);
+        self.hx_h.next = bit_cast::<16, 12>(self.hm.val().get_bits::<12>(19));
+        self.hp1.next = self.hx_l.val() * self.hh.val();
+        self.hp2.next = self.hx_h.val() * self.hh.val();
+        self.hw_acc.next = bit_cast::<48, 32>(self.hp1.val()) + (bit_cast::<48, 32>(self.hp2.val()) << 16);
         self.hw_sum.next = (self.hw_acc.val() >> 8) + bit_cast::<48, 32>(self.kc_ack.val());
         self.hw_n_on.next = (self.kc_head.val() != self.l_c15_0.val()) & (self.hm.val() != self.l_c31_0.val());
         self.hw_n_w.next = self.hw_sum.val().get_bits::<31>(0);
@@ -2038,7 +2125,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             self.hw_n_w.next = self.l_c31_2147483647.val();
         }
         self.hw_v.next = (self.hw_o_on.val() != self.hw_n_on.val()) | (self.hw_o_on.val() & self.hw_n_on.val() & (self.hw_o_w.val() != self.hw_n_w.val()));
-        if self.is_rp.val() {
+        if self.r17.val().get_bit(422) {
             self.hw_v.next = false;
         }
         if !self.hw_v.val() {
@@ -2048,58 +2135,46 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         if !self.hw_n_on.val() {
             self.hw_n_w.next = self.l_c31_0.val();
         }
-
-        // ---- the result (register 4's input)
-        // res: op 1..5, conn 5..21, path 21..25, kind 25..27, ppsn 27..51, port 51..67,
-        // seq 67..99, flag 99, hit 100..102, hwv 102, hwon 103, hww 104..135, keyv 135,
-        // mult 136, lost 137..146, dec 146, cut 147, reroll 148, bank: valid 149, conn
-        // 150..166, path 166..170, dl valid 170, kind 171, deadline 172..204
-        self.res.next = (bit_cast::<256, 4>(self.u_op.val()) << 1)
-            | (bit_cast::<256, CONN_BITS>(self.u_c.val()) << 5)
-            | (bit_cast::<256, 1>(self.hw_v.val().into()) << 102)
-            | (bit_cast::<256, 1>(self.hw_n_on.val().into()) << 103)
-            | (bit_cast::<256, 31>(self.hw_n_w.val()) << 104)
-            | (bit_cast::<256, 1>(self.f_keyv.val().into()) << 135)
-            | (bit_cast::<256, 1>(self.f_mult.val().into()) << 136)
-            | (bit_cast::<256, 9>(self.f_lost.val()) << 137)
-            | (bit_cast::<256, 1>(self.f_dec.val().into()) << 146)
-            | (bit_cast::<256, 1>(self.f_cut.val().into()) << 147)
-            | (bit_cast::<256, 1>(self.f_reroll.val().into()) << 148)
-            | (bit_cast::<256, 2>(self.kind.val()) << 25)
-            | (bit_cast::<256, 24>(self.f_ppsn.val()) << 27)
-            | (bit_cast::<256, 32>(self.f_seq.val()) << 67)
-            | (bit_cast::<256, 1>(self.f_flag.val().into()) << 99)
-            | (bit_cast::<256, 2>(self.f_hit.val()) << 100);
-        if self.has_row.val() {
-            self.res.next = self.res.val()
-                | (bit_cast::<256, 4>(self.p_eff.val()) << 21)
-                | (bit_cast::<256, 16>(self.n_port.val()) << 51);
-            if !self.is_chk.val() {
-                self.res.next = self.res.val()
-                    | (bit_cast::<256, 1>(self.has_row.val().into()) << 149)
-                    | (bit_cast::<256, CONN_BITS>(self.u_c.val()) << 150)
-                    | (bit_cast::<256, 4>(self.p_eff.val()) << 166)
-                    | (bit_cast::<256, 1>(self.dl_any.val().into()) << 170)
-                    | (bit_cast::<256, 1>(self.dl_pv.val().into()) << 171)
-                    | (bit_cast::<256, 32>(self.dl_d.val()) << 172);
-            }
+        self.rto_s.next = bit_cast::<64, 32>(self.r17.val().get_bits::<32>(318)) << self.r17.val().get_bits::<5>(350);
+        self.rto.next = self.rto_s.val().get_bits::<32>(0);
+        if self.rto_s.val() > bit_cast::<64, 32>(self.kc_rto_max.val()) {
+            self.rto.next = self.kc_rto_max.val();
         }
-        if !self.pv.q.val().get_bit(11) {
-            self.res.next = self.l_c256_0.val();
+        // register 18: rto 256..288, deadline base 288..320, now 320..352, TMOCHK, RTO kind,
+        // probe kind 352..355; the head wait in the result (102, 103, 104..135)
+        self.n18.next = (self.r17.val() & self.k_m256.val())
+            | (bit_cast::<512, 1>(self.hw_v.val().into()) << 102)
+            | (bit_cast::<512, 1>(self.hw_n_on.val().into()) << 103)
+            | (bit_cast::<512, 31>(self.hw_n_w.val()) << 104)
+            | (bit_cast::<512, 32>(self.rto.val()) << 256)
+            | (bit_cast::<512, 64>(self.r17.val().get_bits::<64>(355)) << 288)
+            | (bit_cast::<512, 3>(self.r17.val().get_bits::<3>(419)) << 352);
+        // 18 -> 19: the deadline, TMOCHK's hits at the op's now
+        self.dl_d.next = self.r18.val().get_bits::<32>(288) + self.r18.val().get_bits::<32>(256);
+        self.t_d32.next = self.r18.val().get_bits::<32>(320) - self.dl_d.val();
+        self.dl_rh.next = self.r18.val().get_bit(353) & !self.t_d32.val().get_bit(31);
+        self.dl_ph.next = self.r18.val().get_bit(354) & !self.t_d32.val().get_bit(31);
+        self.f_hit.next = self.l_c2_0.val();
+        if self.r18.val().get_bit(352) {
+            self.f_hit.next = bit_cast::<2, 1>(self.dl_rh.val().into()) | (bit_cast::<2, 1>(self.dl_ph.val().into()) << 1);
+        }
+        self.n19.next = (self.r18.val() & self.k_m256.val()) | (bit_cast::<512, 2>(self.f_hit.val()) << 100);
+        if self.r18.val().get_bit(149) {
+            self.n19.next = self.n19.val() | (bit_cast::<512, 32>(self.dl_d.val()) << 172);
         }
 
-        // ================= registers 4..=25
+        // ================= registers 16..=25
         if self.rst.val() {
-            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<512, 256>(self.res.val());
-            self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
+            self.line_a.d.next = bit_cast::<1024, 512>(self.res.val()) | (bit_cast::<1024, 512>(self.n17.val()) << 512);
+            self.line_b.d.next = (self.line_b.q.val() << 512) | (bit_cast::<4096, 512>(self.n19.val()) << 512) | bit_cast::<4096, 512>(self.n18.val());
             self.rv_a.d.next = self.l_c2_0.val();
             self.rv_b.d.next = self.l_c8_0.val();
         } else if self.bubble.val() {
-            self.line_b.d.next = self.line_b.q.val() << 256;
+            self.line_b.d.next = (self.line_b.q.val() << 512) | (bit_cast::<4096, 512>(self.n19.val()) << 512);
             self.rv_b.d.next = self.rv_b.q.val() << 1;
         } else if !self.stall.val() {
-            self.line_a.d.next = (self.line_a.q.val() << 256) | bit_cast::<512, 256>(self.res.val());
-            self.line_b.d.next = (self.line_b.q.val() << 256) | bit_cast::<2048, 256>(self.r17.val());
+            self.line_a.d.next = bit_cast::<1024, 512>(self.res.val()) | (bit_cast::<1024, 512>(self.n17.val()) << 512);
+            self.line_b.d.next = (self.line_b.q.val() << 512) | (bit_cast::<4096, 512>(self.n19.val()) << 512) | bit_cast::<4096, 512>(self.n18.val());
             self.rv_a.d.next = (self.rv_a.q.val() << 1) | bit_cast::<2, 1>(self.pr.q.val().get_bit(11).into());
             self.rv_b.d.next = (self.rv_b.q.val() << 1) | bit_cast::<8, 1>(self.rv_a.q.val().get_bit(1).into());
         }
