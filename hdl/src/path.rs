@@ -448,6 +448,25 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     sel_i: Signal<Local, Bits<4>>,
     kind: Signal<Local, Bits<2>>,
     p_eff: Signal<Local, Bits<4>>,
+    srow: Signal<Local, Bits<315>>,
+    s_npp: Signal<Local, Bits<24>>,
+    s_inf: Signal<Local, Bits<9>>,
+    s_rs: Signal<Local, Bits<32>>,
+    s_npp1: Signal<Local, Bits<24>>,
+    s_inf1: Signal<Local, Bits<9>>,
+    s_nrs: Signal<Local, Bits<32>>,
+    s_nrow: Signal<Local, Bits<315>>,
+    o_e: Signal<Local, Bits<14>>,
+    o_st: Signal<Local, Bits<2>>,
+    o_inf: Signal<Local, Bits<9>>,
+    o_srtt: Signal<Local, Bits<31>>,
+    o_rv: Signal<Local, Bits<30>>,
+    o_bo: Signal<Local, Bits<5>>,
+    o_psent: Signal<Local, Bits<32>>,
+    o_rs: Signal<Local, Bits<32>>,
+    o_pdue: Signal<Local, bool>,
+    is_xrow: Signal<Local, bool>,
+    sel_data: Signal<Local, bool>,
     has_row: Signal<Local, bool>,
     // ---- the row, old
     row: Signal<Local, Bits<315>>,
@@ -603,6 +622,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     k_ones315: Constant<Bits<315>>,
     k_m34: Constant<Bits<34>>,
     k_ones56: Constant<Bits<56>>,
+    k_selm: Constant<Bits<315>>,
     k_mdiv: Constant<Bits<4800>>,
     t_d32: Signal<Local, Bits<32>>,
     en_f1: Signal<Local, Bits<10>>,
@@ -998,6 +1018,25 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             sel_i: Default::default(),
             kind: Default::default(),
             p_eff: Default::default(),
+            srow: Default::default(),
+            s_npp: Default::default(),
+            s_inf: Default::default(),
+            s_rs: Default::default(),
+            s_npp1: Default::default(),
+            s_inf1: Default::default(),
+            s_nrs: Default::default(),
+            s_nrow: Default::default(),
+            o_e: Default::default(),
+            o_st: Default::default(),
+            o_inf: Default::default(),
+            o_srtt: Default::default(),
+            o_rv: Default::default(),
+            o_bo: Default::default(),
+            o_psent: Default::default(),
+            o_rs: Default::default(),
+            o_pdue: Default::default(),
+            is_xrow: Default::default(),
+            sel_data: Default::default(),
             has_row: Default::default(),
             row: Default::default(),
             r_e: Default::default(),
@@ -1144,6 +1183,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             k_ones315: Constant::new(!Bits::<315>::from(0u64)),
             k_m34: Constant::new(!Bits::<34>::from(0u64)),
             k_ones56: Constant::new(!Bits::<56>::from(0u64)),
+            k_selm: Constant::new((Bits::<315>::from(0xFF_FFFFu64) << 16u64) | (Bits::<315>::from(0x1FFu64) << 66u64) | (Bits::<315>::from(0xFFFF_FFFFu64) << 283u64)),
             k_mdiv: Constant::new(mdiv),
             t_d32: Default::default(),
             en_f1: Default::default(),
@@ -1587,11 +1627,39 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         }
         self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.l_c2_0.val()));
 
-        // ---- the row of p_eff
-        self.row.next = self.l_c315_0.val();
+        // a path op's row (u_p): the read-modify-write of everything but SELECT; a SELECT's row
+        // (p_eff, after the selection) only has inflight, next path PSN and rto start moved
+        self.is_xrow.next = self.is_pop.val() | (self.is_rp.val() & self.p_ok.val());
+        self.sel_data.next = self.is_sel.val() & (self.kind.val() == self.l_c2_1.val());
+
+        // ---- SELECT: the row of p_eff, its lane update, its fields for the outputs
+        self.srow.next = self.l_c315_0.val();
         self.t_i.next = self.l_c4_0.val();
         for i in 0..P {
             if self.t_i.val() == self.p_eff.val() {
+                self.srow.next = self.word.val().get_bits::<315>(i * 315 + 24);
+            }
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
+        }
+        self.s_npp.next = self.srow.val().get_bits::<24>(16);
+        self.s_inf.next = self.srow.val().get_bits::<9>(66);
+        self.s_rs.next = self.srow.val().get_bits::<32>(283);
+        self.s_npp1.next = self.s_npp.val() + self.l_c24_1.val();
+        self.s_inf1.next = self.s_inf.val() + self.l_c9_1.val();
+        self.s_nrs.next = self.s_rs.val();
+        if self.s_inf.val() == self.l_c9_0.val() {
+            self.s_nrs.next = self.u_now.val();
+        }
+        self.s_nrow.next = (self.srow.val() & !self.k_selm.val())
+            | (bit_cast::<315, 24>(self.s_npp1.val()) << 16)
+            | (bit_cast::<315, 9>(self.s_inf1.val()) << 66)
+            | (bit_cast::<315, 32>(self.s_nrs.val()) << 283);
+
+        // ---- the row of u_p
+        self.row.next = self.l_c315_0.val();
+        self.t_i.next = self.l_c4_0.val();
+        for i in 0..P {
+            if self.t_i.val() == self.u_p.val() {
                 self.row.next = self.word.val().get_bits::<315>(i * 315 + 24);
             }
             self.t_i.next = self.t_i.val() + self.l_c4_1.val();
@@ -1621,16 +1689,16 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             self.r_win.next = self.l_c9_1.val();
         }
 
-        // ---- the entropy LFSR: one step and the draw for p_eff (M4)
+        // ---- the entropy LFSR: one step and the draw for u_p (M4)
         self.lf_step.next = self.w_lfsr.val() >> 1;
         if self.w_lfsr.val().get_bit(0) {
             self.lf_step.next = (self.w_lfsr.val() >> 1) ^ self.k_taps.val();
         }
         self.en_f.next = self.lf_step.val().get_bits::<10>(6);
-        self.en_e.next = (bit_cast::<14, 10>(self.en_f.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+        self.en_e.next = (bit_cast::<14, 10>(self.en_f.val()) << 4) | bit_cast::<14, 4>(self.u_p.val());
         self.en_f1.next = self.en_f.val() + self.l_c10_1.val();
         if (self.en_e.val() == self.r_e.val()) & !self.is_rp.val() {
-            self.en_e.next = (bit_cast::<14, 10>(self.en_f1.val()) << 4) | bit_cast::<14, 4>(self.p_eff.val());
+            self.en_e.next = (bit_cast::<14, 10>(self.en_f1.val()) << 4) | bit_cast::<14, 4>(self.u_p.val());
         }
 
         // ---- on_acked (ACKB, ACKP)
@@ -1819,14 +1887,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         if self.is_rp.val() & !self.p_ok.val() {
             self.n_zmax.next = self.w_zmax.val();
         }
-        if self.is_sel.val() & (self.kind.val() == self.l_c2_1.val()) {
+        if self.sel_data.val() {
             self.n_rr.next = self.p_eff.val();
-            self.f_ppsn.next = self.r_npp.val();
-            self.n_npp.next = self.r_npp.val() + self.l_c24_1.val();
-            self.n_inf.next = self.r_inf.val() + self.l_c9_1.val();
-            if self.r_inf.val() == self.l_c9_0.val() {
-                self.n_rs.next = self.u_now.val();
-            }
+            self.f_ppsn.next = self.s_npp.val();
         }
         if self.is_pop.val() {
             if self.is_psent.val() {
@@ -1951,16 +2014,42 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.f_mult.next = self.f_cut.val() | self.f_dec.val();
         self.f_keyv.next = self.is_pop.val();
 
+        // ---- the row after the op, for the outputs and the deadline: a SELECT's (p_eff) or
+        // the path op's (u_p)
+        self.o_e.next = self.n_e.val();
+        self.o_st.next = self.n_st.val();
+        self.o_inf.next = self.n_inf.val();
+        self.o_srtt.next = self.n_srtt.val();
+        self.o_rv.next = self.n_rv.val();
+        self.o_bo.next = self.n_bo.val();
+        self.o_psent.next = self.n_psent.val();
+        self.o_rs.next = self.n_rs.val();
+        self.o_pdue.next = self.n_pdue.val();
+        if self.is_sel.val() {
+            self.o_e.next = self.srow.val().get_bits::<14>(0);
+            self.o_st.next = self.srow.val().get_bits::<2>(14);
+            self.o_inf.next = self.s_inf.val();
+            self.o_srtt.next = self.srow.val().get_bits::<31>(75);
+            self.o_rv.next = self.srow.val().get_bits::<30>(106);
+            self.o_bo.next = self.srow.val().get_bits::<5>(205);
+            self.o_psent.next = self.srow.val().get_bits::<32>(242);
+            self.o_rs.next = self.s_rs.val();
+            self.o_pdue.next = self.srow.val().get_bit(282);
+            if self.sel_data.val() {
+                self.o_inf.next = self.s_inf1.val();
+                self.o_rs.next = self.s_nrs.val();
+            }
+        }
         // ---- the row's deadline: its kind and base here; rto(p) and the sum in registers
         // 16..=18 (below)
-        self.dl_rv.next = (self.n_inf.val() != self.l_c9_0.val()) & !self.n_st.val().get_bit(1);
-        self.dl_pv.next = (self.n_st.val() == self.l_c2_3.val()) & !self.n_pdue.val();
-        self.dl_base.next = self.n_rs.val();
+        self.dl_rv.next = (self.o_inf.val() != self.l_c9_0.val()) & !self.o_st.val().get_bit(1);
+        self.dl_pv.next = (self.o_st.val() == self.l_c2_3.val()) & !self.o_pdue.val();
+        self.dl_base.next = self.o_rs.val();
         if self.dl_pv.val() {
-            self.dl_base.next = self.n_psent.val();
+            self.dl_base.next = self.o_psent.val();
         }
 
-        self.n_port.next = bit_cast::<16, 14>(self.n_e.val()) | self.k_c000.val();
+        self.n_port.next = bit_cast::<16, 14>(self.o_e.val()) | self.k_c000.val();
         self.dl_any.next = self.dl_rv.val() | self.dl_pv.val();
         // ---- the new word
         self.n_row.next = bit_cast::<315, 14>(self.n_e.val())
@@ -1991,7 +2080,18 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.w_m.next = bit_cast::<WB, 315>(self.k_ones315.val()) << 24;
         self.w_r.next = bit_cast::<WB, 315>(self.n_row.val()) << 24;
         for _i in 0..P {
-            if self.has_row.val() & (self.t_i.val() == self.p_eff.val()) {
+            if self.is_xrow.val() & (self.t_i.val() == self.u_p.val()) {
+                self.n_word.next = (self.n_word.val() & !self.w_m.val()) | self.w_r.val();
+            }
+            self.w_m.next = self.w_m.val() << 315;
+            self.w_r.next = self.w_r.val() << 315;
+            self.t_i.next = self.t_i.val() + self.l_c4_1.val();
+        }
+        self.t_i.next = self.l_c4_0.val();
+        self.w_m.next = bit_cast::<WB, 315>(self.k_ones315.val()) << 24;
+        self.w_r.next = bit_cast::<WB, 315>(self.s_nrow.val()) << 24;
+        for _i in 0..P {
+            if self.sel_data.val() & (self.t_i.val() == self.p_eff.val()) {
                 self.n_word.next = (self.n_word.val() & !self.w_m.val()) | self.w_r.val();
             }
             self.w_m.next = self.w_m.val() << 315;
@@ -2026,13 +2126,13 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             | (bit_cast::<512, 1>(self.f_flag.val().into()) << 99)
             | (bit_cast::<512, 31>(self.m_old.val()) << 256)
             | (bit_cast::<512, 31>(self.m_oth.val()) << 287)
-            | (bit_cast::<512, 31>(self.n_srtt.val()) << 318)
+            | (bit_cast::<512, 31>(self.o_srtt.val()) << 318)
             | (bit_cast::<512, 1>(self.m_same.val().into()) << 349)
             | (bit_cast::<512, 1>(self.w_zmax.val().into()) << 350)
             | (bit_cast::<512, 1>(self.n_zmax.val().into()) << 351)
             | (bit_cast::<512, 1>(self.is_rp.val().into()) << 352)
-            | (bit_cast::<512, 30>(self.n_rv.val()) << 353)
-            | (bit_cast::<512, 5>(self.n_bo.val()) << 383)
+            | (bit_cast::<512, 30>(self.o_rv.val()) << 353)
+            | (bit_cast::<512, 5>(self.o_bo.val()) << 383)
             | (bit_cast::<512, 32>(self.dl_base.val()) << 388)
             | (bit_cast::<512, 32>(self.u_now.val()) << 420)
             | (bit_cast::<512, 1>(self.dl_rv.val().into()) << 453)

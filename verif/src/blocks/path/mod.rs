@@ -272,7 +272,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("ack_path_psn_accepts_beyond_sent", "if ((~r_aany | ~d_hap[32'h17]) & ~d_sent[32'h17]) begin", "if (~r_aany | ~d_hap[32'h17]) begin"),
     ("probe_reply_ignores_the_port", "(u_seq == r_pseq) & (u_port == (((r_e) & 16'hffff) | k_c000))) begin", "(u_seq == r_pseq)) begin"),
     ("timeout_backoff_does_not_grow", "                n_bo = r_bo + l_c5_1;", "                n_bo = r_bo;"),
-    ("send_does_not_start_the_rto", "            if (r_inf == l_c9_0) begin\n                n_rs = u_now;", "            if (1'b0) begin\n                n_rs = u_now;"),
+    ("send_does_not_start_the_rto", "        if (s_inf == l_c9_0) begin\n            s_nrs = u_now;", "        if (1'b0) begin\n            s_nrs = u_now;"),
     ("reset_drops_the_ops_past_register_3", "            pr$d = l_c12_0;\n", "            pr$d = l_c12_0;\n            pv$d = l_c12_0;\n"),
     ("held_apply_stage_reads_the_next_connection", "ram_st$read_address = r15[(32'h140)+:(8)];", "ram_st$read_address = r14c;"),
     ("held_ecn_stage_reads_the_next_connection", "        ram_ecn$read_address = i3_c$q;", "        ram_ecn$read_address = i2_c$q;"),
