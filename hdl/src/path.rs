@@ -23,26 +23,44 @@
 //! - config: the transport configuration's [`PathConsts`] as constants (a [`PathCfg`]
 //!   sub-block of localparams: `beta_q8`, `head_q8`, g, the windows in Q9.8, the RTO bounds,
 //!   the ACK timeout, `fail_threshold`, `max_probes`); sizes as const generics (`CONN_BITS`,
-//!   `P`, and the derived word widths `WB` = 24 + 371·P, `BW` = 34·P).
+//!   `P`, and the derived word widths `WB` = 24 + 315·P, `EW` = 56·P, `BW` = 34·P).
 //! - status: `stat_select`, `stat_select_none`, `stat_probe_due`, `stat_lost`,
 //!   `stat_decrease`, `stat_ecn_cut`, `stat_timeout`, `stat_reroll`, `stat_tmo` (32-bit,
 //!   wrapping).
 //!
-//! **Latency** 25 ([`PATH_LATENCY`]), applied as the op leaves register 3; **II** 1, back to
-//! back on one connection and one path included, except the §2.9 bubble (below).
+//! **Latency** 25 ([`PATH_LATENCY`]); as the shell sees it, an op is applied as it leaves
+//! register 3 (the RTL finishes its state changes by register 15, in the same order, which
+//! no output can tell apart); **II** 1, back to back on one connection and one path
+//! included, except the §2.9 bubble (below).
 //!
-//! **Pipeline (first version).** Registers 1-3 carry the input beat; the connection's state
-//! word is read from register 2 (a held register 3 re-reads its own connection) through a
-//! write-first [`BlockRam`], so the write of the op leaving register 3 reaches the op behind
-//! it. The whole op is computed combinationally from register 3 (one stage: the summary of
-//! all P rows, the selection, the row update with the ECN divider unrolled (11 restoring
-//! steps, bit-exact with `ecn_fraction_q10`) and the two multiplies as shift-and-add, the
-//! deadline and the head wait) and written back as it leaves. **This first version is
-//! exactly right but not fast**: the plan's 25-stage split (E, D1-D11, Al, X, S, Y, T1-T3,
-//! §2.3) is not done, the read-modify-write loop spans a whole connection word, and Fmax is
-//! not measured. Registers 4-25 only delay the result (two shift lines: 4-17 and 18-25, so
-//! that the §2.9 bubble can be inserted at 18); the bank write travels with it and lands as
-//! the op leaves register 24.
+//! **Pipeline** (`docs/design/sender-rtl.md` §2.3, in part; `docs/blocks/path.md`, *Pipeline*):
+//! - registers 1-3: the input beat.
+//! - register 3, **E** (a loop, key: the connection): the ECN accumulators `pt_ecn` (per path
+//!   ce_acc 16, pkt_acc 16, alpha_window_end 24), read from register 2 through a write-first
+//!   [`BlockRam`] (a held register 3 re-reads). An ACKP adds its marks and packets
+//!   (saturating at 65535) and tests the window close (`cum` at or after the window end); a
+//!   close zeroes the sums and moves the end to `next`; RESET_PATH zeroes the row. Written as
+//!   the op leaves register 3.
+//! - registers 4-14, **D1-D11**: the ECN fraction `floor((ce << 10) / pkts)`, one restoring
+//!   step a register (bit-exact with `ecn_fraction_q10`), beside the beat (400 bits a register).
+//! - register 15, **apply** (a loop, key: the connection): the connection word (rr, LFSR,
+//!   zmax and P rows of 315 bits) read from register 14 through a write-first [`BlockRam`]
+//!   (a held register 15 re-reads). A path op updates the row of its own path `u_p`
+//!   (on_acked, RTT, alpha from the quotient and the cut as a 16 x 16 product, loss decrease,
+//!   strikes, probes, entropy); a SELECT summarises the P rows, selects `p_eff` and moves
+//!   only that row's inflight, next path PSN and rto start. Written as the op leaves
+//!   register 15.
+//! - registers 16-19, after the loop: 16 -> 17 the srtt maximum after the op and rto's base;
+//!   17 -> 18 the head wait before and after (two 16 x 16 products each) and rto backed
+//!   off; 18 -> 19 the deadline and TMOCHK's hits, written into the result.
+//! - registers 16-25: the result (512-bit words: the 256-bit result and the fields above;
+//!   two lines, 16-17 and 18-25, so that the §2.9 bubble can enter 18); the bank write
+//!   travels with it and lands as the op leaves register 24.
+//!
+//! The loops left are E and the apply's two paths (the row of `u_p`: the row mux, on_acked,
+//! alpha, the product, the decrease and the write; SELECT: the summary, the selection and
+//! the lane update). The plan's further split of the apply (Al, X, S, Y in their own
+//! memories) is not done.
 //!
 //! **The §2.9 bubble.** When register 17 holds an ACKP or LOSS on the (connection, path) of
 //! register 18 and register 18's op multiplied (a LOSS that decreased, an ACKP that cut),
@@ -58,12 +76,15 @@
 //! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM addresses / write
 //! enables`, `rst -> s_ready`. No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** None left to the user (write-first state RAM; every earlier write has landed
-//! before the read). Ops of a connection between its RESET_CONN and its P RESET_PATHs, and a
+//! **Hazards.** None left to the user: both loops read through write-first RAMs, so the op
+//! one register behind sees the write of the op ahead, and every earlier write has landed
+//! before the read. Ops of a connection between its RESET_CONN and its P RESET_PATHs, and a
 //! RESET_PATH outside such a sequence, are undefined (the shell's contract).
 //!
 //! **Reset** empties registers 1-3 (never applied) and the result valid bits of 4-25, clears
-//! counters and scanner; bank writes of ops past the apply stage still land. The state and
+//! counters and scanner. Ops in registers 4-15 were applied as the shell sees it, so they
+//! keep moving under `rst` (apply valid bits `pv`, kept; result valid bits `pr`, cleared) and
+//! make their state changes at 15; bank writes of ops past register 3 still land. The state and
 //! the bank are RAM and are not reset; their power-up contents (an `initial` block) are the
 //! shell's: every connection as `PathTable::new(cfg, 0, 0)`, every deadline invalid.
 
