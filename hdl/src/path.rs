@@ -88,7 +88,7 @@
 //! the bank are RAM and are not reset; their power-up contents (an `initial` block) are the
 //! shell's: every connection as `PathTable::new(cfg, 0, 0)`, every deadline invalid.
 
-use crate::prim::BlockRam;
+use crate::prim::{BlockRam, BlockRamReg};
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::path::{PathConsts, PathTable};
 use mrnic_model::transport::path_shell::PATH_MAX_PATHS;
@@ -290,7 +290,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     pub stat_reroll: Signal<Out, Bits<32>>,
     pub stat_tmo: Signal<Out, Bits<32>>,
     // ---- configuration, memories
-    ram_st: BlockRam<WB, CONN_BITS>,
+    ram_st: BlockRamReg<WB, CONN_BITS>,
     ram_ecn: BlockRam<EW, CONN_BITS>,
     bank_rmw: BlockRam<BW, CONN_BITS>,
     bank_scan: RAM<Bits<BW>, CONN_BITS>,
@@ -336,6 +336,7 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     p_next: Signal<Local, Bits<4800>>,
     p_st: Signal<Local, Bits<400>>,
     p_div: Signal<Local, Bits<4800>>,
+    r13c: Signal<Local, Bits<CONN_BITS>>,
     r14c: Signal<Local, Bits<CONN_BITS>>,
     r15: Signal<Local, Bits<400>>,
     // ---- result lines: registers 16..=17 and 18..=25 (256 bits a register), result valids
@@ -872,7 +873,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             stat_timeout: Default::default(),
             stat_reroll: Default::default(),
             stat_tmo: Default::default(),
-            ram_st: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect()),
+            ram_st: BlockRamReg::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), w)).collect()),
             bank_rmw: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect()),
             bank_scan: RAM::new((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), 0.into())).collect::<BTreeMap<_, _>>()),
             ram_ecn: BlockRam::with_init((0..c).map(|a| (Bits::<CONN_BITS>::from(a as u64), e)).collect()),
@@ -914,6 +915,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             p_next: Default::default(),
             p_st: Default::default(),
             p_div: Default::default(),
+            r13c: Default::default(),
             r14c: Default::default(),
             r15: Default::default(),
             line_a: Default::default(),
@@ -1287,7 +1289,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
 impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, const BW: usize> Logic for PathTableRtl<CONN_BITS, P, WB, EW, BW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.ram_st.clock.next = self.clock.val();
         self.ram_ecn.clock.next = self.clock.val();
         self.bank_rmw.clock.next = self.clock.val();
         self.bank_scan.read_clock.next = self.clock.val();
@@ -1471,13 +1472,18 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         if self.rst.val() {
             self.pr.d.next = self.l_c12_0.val();
         }
+        self.r13c.next = self.line_p.q.val().get_bits::<CONN_BITS>(3920);
         self.r14c.next = self.line_p.q.val().get_bits::<CONN_BITS>(4320);
         self.r15.next = self.line_p.q.val().get_bits::<400>(4400);
 
-        // ================= state read: from register 14; a held register 15 re-reads
-        self.ram_st.read_address.next = self.r15.val().get_bits::<CONN_BITS>(320);
+        // ================= state read (read latency 2, `BlockRamReg`): the output register
+        // loads, as the pipeline advances, the word of the op moving into register 15, read
+        // a cycle earlier: from register 13 if that cycle advanced too, else from 14
+        self.ram_st.clock.next = self.clock.val();
+        self.ram_st.ce.next = self.madv.val();
+        self.ram_st.read_address.next = self.r14c.val();
         if self.madv.val() {
-            self.ram_st.read_address.next = self.r14c.val();
+            self.ram_st.read_address.next = self.r13c.val();
         }
 
         // ================= register 15: apply

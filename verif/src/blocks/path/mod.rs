@@ -274,7 +274,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("timeout_backoff_does_not_grow", "                n_bo = r_bo + l_c5_1;", "                n_bo = r_bo;"),
     ("send_does_not_start_the_rto", "        if (s_inf == l_c9_0) begin\n            s_nrs = u_now;", "        if (1'b0) begin\n            s_nrs = u_now;"),
     ("reset_drops_the_ops_past_register_3", "            pr$d = l_c12_0;\n", "            pr$d = l_c12_0;\n            pv$d = l_c12_0;\n"),
-    ("held_apply_stage_reads_the_next_connection", "ram_st$read_address = r15[(32'h140)+:(8)];", "ram_st$read_address = r14c;"),
+    ("held_apply_stage_reads_the_next_connection", "ram_st$read_address = r14c;", "ram_st$read_address = r13c;"),
     ("held_ecn_stage_reads_the_next_connection", "        ram_ecn$read_address = i3_c$q;", "        ram_ecn$read_address = i2_c$q;"),
     ("fourth_divider_step_does_not_subtract", "p_st = line_p$q[(3 * 32'h190)+:(400)];\n        dv_d = ((p_st[(32'h160)+:(16)]) & 18'h3ffff);\n        dv_r = p_st[(32'h171)+:(18)];\n        dv_b = dv_r >= dv_d;\n        if (dv_b) begin\n            dv_r = dv_r - dv_d;\n        end", "p_st = line_p$q[(3 * 32'h190)+:(400)];\n        dv_d = ((p_st[(32'h160)+:(16)]) & 18'h3ffff);\n        dv_r = p_st[(32'h171)+:(18)];\n        dv_b = dv_r >= dv_d;\n        if (dv_b) begin\n            dv_r = dv_r;\n        end"),
     ("deadline_bank_rmw_copy_never_written", "bank_rmw$write_enable = badv & r24[32'h95];", "bank_rmw$write_enable = 1'b0;"),
