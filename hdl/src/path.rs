@@ -44,8 +44,10 @@
 //! - registers 4-14, **D1-D11**: the ECN fraction `floor((ce << 10) / pkts)`, one restoring
 //!   step a register (bit-exact with `ecn_fraction_q10`), beside the beat (400 bits a register).
 //! - register 15, **apply** (a loop, key: the connection): the connection word (rr, LFSR,
-//!   zmax and P rows of 315 bits) read from register 14 through a write-first [`BlockRam`]
-//!   (a held register 15 re-reads). A path op updates the row of its own path `u_p`
+//!   zmax and P rows of 315 bits) from a [`BlockRamReg`] (read latency 2: read from
+//!   register 13, or 14 when the cycle before held; its output register loads as the
+//!   pipeline advances, with the writes of the two ops ahead forwarded), so the loop starts
+//!   at a flip-flop. A path op updates the row of its own path `u_p`
 //!   (on_acked, RTT, alpha from the quotient and the cut as a 16 x 16 product, loss decrease,
 //!   strikes, probes, entropy); a SELECT summarises the P rows, selects `p_eff` and moves
 //!   only that row's inflight, next path PSN and rto start. Written as the op leaves
@@ -76,9 +78,9 @@
 //! **Combinational paths.** `m_ready -> s_ready`, `m_ready -> RAM addresses / write
 //! enables`, `rst -> s_ready`. No path from `s_*` to `m_*`.
 //!
-//! **Hazards.** None left to the user: both loops read through write-first RAMs, so the op
-//! one register behind sees the write of the op ahead, and every earlier write has landed
-//! before the read. Ops of a connection between its RESET_CONN and its P RESET_PATHs, and a
+//! **Hazards.** None left to the user: E reads through a write-first RAM and the apply
+//! through an output register with forwarding, so an op sees the writes of the ops ahead of
+//! it, the one just ahead included, and every earlier write has landed before the read. Ops of a connection between its RESET_CONN and its P RESET_PATHs, and a
 //! RESET_PATH outside such a sequence, are undefined (the shell's contract).
 //!
 //! **Reset** empties registers 1-3 (never applied) and the result valid bits of 4-25, clears
