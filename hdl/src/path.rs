@@ -341,7 +341,8 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     r13c: Signal<Local, Bits<CONN_BITS>>,
     r14c: Signal<Local, Bits<CONN_BITS>>,
     r15: Signal<Local, Bits<400>>,
-    // ---- result lines: registers 16..=17 and 18..=25 (256 bits a register), result valids
+    // ---- result lines: registers 16..=17 and 18..=25 (512 bits a register: the 256-bit
+    // result and the after-the-loop fields of 16..=18), result valids
     line_a: DFF<Bits<1024>>,
     line_b: DFF<Bits<4096>>,
     rv_a: DFF<Bits<2>>,
@@ -489,7 +490,6 @@ pub struct PathTableRtl<const CONN_BITS: usize, const P: usize, const WB: usize,
     o_psent: Signal<Local, Bits<32>>,
     o_rs: Signal<Local, Bits<32>>,
     o_pdue: Signal<Local, bool>,
-    is_xrow: Signal<Local, bool>,
     sel_data: Signal<Local, bool>,
     has_row: Signal<Local, bool>,
     // ---- the row, old
@@ -732,15 +732,8 @@ pub fn encode_table(t: &PathTable) -> Vec<u64> {
     let p = t.paths.len();
     let bits = CONN_PART_BITS + ROW_BITS * p;
     let mut w = vec![0u64; bits.div_ceil(64)];
-    let mut put = |off: usize, width: usize, v: u64| {
-        for b in 0..width {
-            if v >> b & 1 == 1 {
-                w[(off + b) / 64] |= 1 << ((off + b) % 64);
-            }
-        }
-    };
-    put(0, 4, u64::from(t.summary.rr));
-    put(4, 16, u64::from(t.lfsr()));
+    put_bits(&mut w, 0, 4, u64::from(t.summary.rr));
+    put_bits(&mut w, 4, 16, u64::from(t.lfsr()));
     for (i, x) in t.paths.iter().enumerate() {
         let o = CONN_PART_BITS + i * ROW_BITS;
         let st = match x.state {
@@ -771,7 +764,7 @@ pub fn encode_table(t: &PathTable) -> Vec<u64> {
             (282, 1, u64::from(x.probe_due)),
             (283, 32, u64::from(x.rto_start.0)),
         ] {
-            put(o + off, width, v);
+            put_bits(&mut w, o + off, width, v);
         }
     }
     w
@@ -782,15 +775,19 @@ pub fn encode_ecn(t: &PathTable) -> Vec<u64> {
     let mut w = vec![0u64; (ECN_BITS * t.paths.len()).div_ceil(64)];
     for (i, x) in t.paths.iter().enumerate() {
         for (off, width, v) in [(0, 16, u64::from(x.ce_acc)), (16, 16, u64::from(x.pkt_acc)), (32, 24, u64::from(x.alpha_window_end))] {
-            for b in 0..width {
-                if v >> b & 1 == 1 {
-                    let k = i * ECN_BITS + off + b;
-                    w[k / 64] |= 1 << (k % 64);
-                }
-            }
+            put_bits(&mut w, i * ECN_BITS + off, width, v);
         }
     }
     w
+}
+
+/// Writes the low `width` bits of `v` at bit `off` of the little-endian word `w`.
+fn put_bits(w: &mut [u64], off: usize, width: usize, v: u64) {
+    for b in 0..width {
+        if v >> b & 1 == 1 {
+            w[(off + b) / 64] |= 1 << ((off + b) % 64);
+        }
+    }
 }
 
 fn bits_of<const N: usize>(words: &[u64]) -> Bits<N> {
@@ -1060,7 +1057,6 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
             o_psent: Default::default(),
             o_rs: Default::default(),
             o_pdue: Default::default(),
-            is_xrow: Default::default(),
             sel_data: Default::default(),
             has_row: Default::default(),
             row: Default::default(),
@@ -1656,9 +1652,9 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         }
         self.has_row.next = self.is_pop.val() | (self.is_sel.val() & (self.kind.val() != self.l_c2_0.val()));
 
-        // a path op's row (u_p): the read-modify-write of everything but SELECT; a SELECT's row
-        // (p_eff, after the selection) only has inflight, next path PSN and rto start moved
-        self.is_xrow.next = self.is_pop.val() | (self.is_rp.val() & self.p_ok.val());
+        // a path op's row (u_p; `is_pop`, RESET_PATH included): the read-modify-write of
+        // everything but SELECT; a SELECT's row (p_eff, after the selection) only has
+        // inflight, next path PSN and rto start moved
         self.sel_data.next = self.is_sel.val() & (self.kind.val() == self.l_c2_1.val());
 
         // ---- SELECT: the row of p_eff, its lane update, its fields for the outputs
@@ -2109,7 +2105,7 @@ impl<const CONN_BITS: usize, const P: usize, const WB: usize, const EW: usize, c
         self.w_m.next = bit_cast::<WB, 315>(self.k_ones315.val()) << 24;
         self.w_r.next = bit_cast::<WB, 315>(self.n_row.val()) << 24;
         for _i in 0..P {
-            if self.is_xrow.val() & (self.t_i.val() == self.u_p.val()) {
+            if self.is_pop.val() & (self.t_i.val() == self.u_p.val()) {
                 self.n_word.next = (self.n_word.val() & !self.w_m.val()) | self.w_r.val();
             }
             self.w_m.next = self.w_m.val() << 315;
