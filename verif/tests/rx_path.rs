@@ -38,9 +38,11 @@ use mrnic_model::wire::axis::{frame_bytes, AxisRx, Beat};
 use mrnic_model::wire::ext::DATA_HDRS_LEN;
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
-use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkShell};
+use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell, SackStats};
+use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkResult, ChkShell};
+use mrnic_model::wire::Frame;
 use mrnic_model::Config;
-use mrnic_verif::blocks::parser::stimulus::ParserStimulus;
+use mrnic_verif::blocks::parser::stimulus::{ParserStimulus, Shape};
 use mrnic_verif::blocks::place_chk;
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
@@ -48,16 +50,23 @@ use mrnic_verif::vl::cache::{sanitize, waves_dir};
 use mrnic_verif::vl::{BuildOpts, Model, Port, Sim};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 
 /// Cycles without progress that count as a hang.
 const HANG_CYCLES: u64 = 20_000;
 /// Where a SEND's payload goes: this base + (MSN mod 256) x 2^24 + its offset.
 const SEND_BASE: u64 = 0x5e0d_0000_0000;
 
-/// The data path's blocks; `place_chk` is added by the tests that use it.
+/// The data path's blocks; `place_chk` and the SACK engine are added by the tests that use
+/// them.
 const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
 const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
+const WITH_SACK: [&str; 6] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack"];
+/// Connections the SACK runs use (destination QP mod 256 below this), so that each one sees
+/// enough packets to move its window many times over.
+const SACK_CONNS: u32 = 16;
 
 /// The generated blocks (in the order given), one of them possibly with a kit mutant.
 struct Models(Vec<(&'static str, Model)>);
@@ -106,6 +115,9 @@ impl Blk {
     fn bit(&self, n: &str) -> bool {
         self.get(n) == 1
     }
+    fn wide(&self, n: &str) -> Vec<u32> {
+        self.sim.get_wide(self.ports.get(n).unwrap_or_else(|| panic!("no port {n}")))
+    }
 }
 
 /// What one run saw.
@@ -126,6 +138,45 @@ struct Stats {
     cfg_writes: u64,
     /// place_chk's NAKs by code.
     naks: BTreeMap<u8, u64>,
+    /// SACK runs: packets the checks passed that the engine found duplicate or out of window
+    /// (not placed), clears, and packets placed as new after the checks had refused the same
+    /// PSN of the connection (which the engine therefore had not recorded).
+    duplicates: u64,
+    out_of_window: u64,
+    sack_clears: u64,
+    new_after_refusal: u64,
+}
+
+/// What a SACK operation of the test is for.
+enum SackJob {
+    /// Set a connection up at a new base.
+    Clear,
+    /// A kept frame's packet: its payload offset, payload and place_chk's result.
+    Data { off: u64, payload: Vec<u8>, res: ChkResult },
+}
+
+/// The SACK runs' frames: destination QP mod 256 below [`SACK_CONNS`], and the PSN drawn
+/// around the connection's base as the SACK model has it now (`bases`): mostly at the base
+/// or a little ahead (new, or duplicates of recent packets: the base keeps moving), further
+/// ahead inside the window, just behind (duplicates), beyond the window, far behind, and the
+/// edges (the window's last PSN, the first one past it, the PSN before the base).
+fn sack_shape(bases: Rc<RefCell<Vec<u32>>>) -> Shape {
+    Box::new(move |f: &mut Frame, r: &mut SmallRng| {
+        let conn = r.gen_range(0..SACK_CONNS);
+        f.bth.dest_qp = ((r.gen_range(0..1u32 << 16) << 8) | conn) & 0xff_ffff;
+        let b = bases.borrow()[conn as usize];
+        let d: u32 = match r.gen_range(0..100) {
+            0..=54 => r.gen_range(0..8),
+            55..=74 => r.gen_range(8..256),
+            75..=84 => (1 << 24) - r.gen_range(1..=64),
+            85..=89 => r.gen_range(256..1 << 23),
+            90..=93 => (1 << 23) + r.gen_range(0..1 << 23),
+            94..=95 => 255,
+            96..=97 => 256,
+            _ => (1 << 24) - 1,
+        };
+        f.bth.psn = b.wrapping_add(d) & 0xff_ffff;
+    })
 }
 
 /// A command waiting for its block: (fields by port name).
@@ -136,6 +187,38 @@ struct Burst {
     addr: u64,
     beats: u64,
     done: u64,
+}
+
+/// The commands the checks' decisions make, and what they promise: the realigner's (one per
+/// kept frame, in frame order), placement's, the completions due and the bytes host memory
+/// must hold.
+#[derive(Default)]
+struct Cmds {
+    r: VecDeque<Cmd>,
+    w: VecDeque<Cmd>,
+    completions: VecDeque<(u64, u64)>,
+    want: HashMap<u64, u8>,
+    tag: u64,
+}
+
+impl Cmds {
+    /// A frame placed at `addr`, checked against the window `[base, base + wlen)`.
+    fn place(&mut self, s: &mut Stats, off: u64, addr: u64, base: u64, wlen: u64, payload: &[u8]) {
+        let len = payload.len() as u64;
+        s.placed += 1;
+        s.payload_bytes += len;
+        self.r.push_back(vec![("s_cmd_off", off), ("s_cmd_len", len), ("s_cmd_lane", addr & 7)]);
+        self.tag = (self.tag + 1) & 0xff;
+        self.w.push_back(vec![("s_addr", addr), ("s_len", len), ("s_base", base), ("s_wlen", wlen), ("s_tag", self.tag)]);
+        self.completions.push_back((self.tag, len));
+        for (k, byte) in payload.iter().enumerate() {
+            self.want.insert(addr + k as u64, *byte);
+        }
+    }
+    /// A kept frame that is not placed: the realigner discards its payload.
+    fn discard(&mut self, off: u64) {
+        self.r.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
+    }
 }
 
 /// A ready that goes through runs: mostly high, short and now and then long stalls.
@@ -169,12 +252,13 @@ struct Job {
     req: ChkReq,
     off: u64,
     payload: Vec<u8>,
+    psn: u32,
 }
 
 /// The rows and the request for a kept frame's record: mostly rows that accept it, one in
 /// four with a fault (a short region, no write right, another key's tag, another protection
 /// domain; for a SEND no posted buffer or a short one).
-fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: Vec<u8>) -> Job {
+fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: Vec<u8>, psn: u32) -> Job {
     let conn_pd = |c: u32| 0x1000 + c;
     let mut cfgs = VecDeque::new();
     let fault = if rng.gen_ratio(1, 4) { rng.gen_range(1..5) } else { 0 };
@@ -197,38 +281,58 @@ fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: 
         let blen = if fault == 2 { need.saturating_sub(1) } else { need.saturating_add(slack) };
         cfgs.push_back(CfgWrite { table: 1, row: (rec.conn << lg) | (rec.ssn & (cc.rq_depth - 1)), base: addr, len: blen, ..Default::default() });
     }
-    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload }
+    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn }
 }
 
 fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
     let (path, extra) = b.split_at_mut(4);
     let [p, f, r, w] = path else { unreachable!("the data path is four blocks") };
-    // place_chk, when the test has it, with its model cycle shell side by side
-    let mut chk = extra.first_mut();
-    let cc = mrnic_hdl::tops::place_chk_config(&Config::preset("core").unwrap()).unwrap();
+    // place_chk and the SACK engine, when the test has them, each with its model cycle shell
+    // side by side
+    let (chk_part, sack_part) = extra.split_at_mut(extra.len().min(1));
+    let mut chk = chk_part.first_mut();
+    let mut sack = sack_part.first_mut();
+    let has_sack = sack.is_some();
+    let core = Config::preset("core").unwrap();
+    let cc = mrnic_hdl::tops::place_chk_config(&core).unwrap();
     let mut model = ChkShell::new(cc);
+    let mut sack_model = SackShell::new(core.connections, core.sack.window);
+    let conn_mask = core.connections as u32 - 1;
+    let mut sack_q: VecDeque<(SackOp, SackJob)> = VecDeque::new();
+    let mut sack_wait: VecDeque<(SackOp, SackJob)> = VecDeque::new();
+    let mut sack_stats = SackStats::default();
+    let mut refused_psns: HashSet<(u32, u32)> = HashSet::new();
+    let mut s_rdy = Runs::new(300);
+    let bases = Rc::new(RefCell::new(vec![0u32; SACK_CONNS as usize]));
     let mut jobs: VecDeque<Job> = VecDeque::new();
-    let mut waiting: VecDeque<(u64, Vec<u8>)> = VecDeque::new();
+    let mut waiting: VecDeque<(u64, Vec<u8>, u32, u32)> = VecDeque::new();
     let mut k_rdy = Runs::new(0);
     let mut chk_tag = 0u8;
     let mut stim = ParserStimulus::new(seed, profile, false);
     let mut rng = SmallRng::seed_from_u64(seed ^ 0x7278_7061);
+    if has_sack {
+        stim = stim.with_shape(sack_shape(bases.clone()));
+        // every connection the frames use is set up first, four of them just below the
+        // 24-bit wrap
+        for k in 0..SACK_CONNS {
+            let base = if k < 4 { 0xff_ff00 | rng.gen_range(0xe0..0x100) } else { rng.gen::<u32>() & 0xff_ffff };
+            bases.borrow_mut()[k as usize] = base;
+            sack_q.push_back((SackOp { conn: k, psn: base, clear: true, commit: true }, SackJob::Clear));
+        }
+    }
     let mut rx = AxisRx::new(8).unwrap();
     let mut cur: Vec<Beat> = vec![];
     let mut s = Stats::default();
     // the reference: good frames' decodes in record order; kept frames' expected completions
     let mut records: VecDeque<(bool, Vec<u8>)> = VecDeque::new();
-    let (mut r_cmds, mut w_cmds): (VecDeque<Cmd>, VecDeque<Cmd>) = (VecDeque::new(), VecDeque::new());
-    let mut completions: VecDeque<(u64, u64)> = VecDeque::new();
+    let mut cm = Cmds::default();
     let mut mem: HashMap<u64, u8> = HashMap::new();
-    let mut want: HashMap<u64, u8> = HashMap::new();
     let mut bursts: VecDeque<Burst> = VecDeque::new();
     let mut bresp: VecDeque<u64> = VecDeque::new();
     let (mut aw_rdy, mut w_rdy, mut b_go, mut m_rdy) = (Runs::new(0), Runs::new(0), Runs::new(0), Runs::new(3000));
     let mut taken = false;
     let mut c = 0u64;
     let mut last_progress = 0u64;
-    let mut tag = 0u64;
     loop {
         let draining = c >= cycles;
         let mut i = stim.next_inputs(taken);
@@ -261,6 +365,20 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             }
             k.sim.eval();
         }
+        // the SACK engine's operation from its queue (drawn only with the engine)
+        let sr = !has_sack || s_rdy.next(&mut rng) || draining;
+        let si = {
+            let op = sack_q.front().map(|q| q.0);
+            let o = op.unwrap_or(SackOp { conn: 0, psn: 0, clear: false, commit: true });
+            SackInputs { rst: i.rst, s_valid: op.is_some(), s_conn: o.conn & conn_mask, s_psn: o.psn, s_clear: o.clear, s_commit: o.commit, m_ready: sr }
+        };
+        let mut progress_sack = false;
+        if let Some(k) = sack.as_deref_mut() {
+            for (n, v) in [("rst", si.rst as u64), ("s_valid", si.s_valid as u64), ("s_conn", si.s_conn as u64), ("s_psn", si.s_psn as u64), ("s_clear", si.s_clear as u64), ("s_commit", si.s_commit as u64), ("m_ready", si.m_ready as u64)] {
+                k.set(n, v);
+            }
+            k.sim.eval();
+        }
         p.set("s_axis_tdata", i.tdata);
         p.set("s_axis_tkeep", i.tkeep as u64);
         p.set("s_axis_tlast", i.tlast as u64);
@@ -269,13 +387,13 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         f.set("s_axis_tdata", i.tdata);
         f.set("s_axis_tkeep", i.tkeep as u64);
         f.set("s_axis_tlast", i.tlast as u64);
-        let rc = r_cmds.front();
+        let rc = cm.r.front();
         let r_offered = rc.is_some();
         r.set("s_cmd_valid", r_offered as u64);
         for (n, v) in rc.cloned().unwrap_or_default() {
             r.set(n, v);
         }
-        let wc = w_cmds.front();
+        let wc = cm.w.front();
         let w_offered = wc.is_some();
         w.set("s_valid", w_offered as u64);
         for (n, v) in wc.cloned().unwrap_or_default() {
@@ -343,32 +461,91 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 }
                 if ci.s_valid && mo.s_ready {
                     let j = jobs.pop_front().unwrap();
-                    waiting.push_back((j.off, j.payload));
+                    waiting.push_back((j.off, j.payload, j.req.conn, j.psn));
                 }
                 if let (Some(m), true) = (mo.m, kr) {
                     progress_chk = true;
-                    let (off, payload) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
-                    if m.ok {
-                        s.placed += 1;
-                        s.payload_bytes += u64::from(m.len);
-                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", u64::from(m.len)), ("s_cmd_lane", m.addr & 7)]);
-                        tag = (tag + 1) & 0xff;
-                        w_cmds.push_back(vec![("s_addr", m.addr), ("s_len", u64::from(m.len)), ("s_base", m.base), ("s_wlen", m.wlen), ("s_tag", tag)]);
-                        completions.push_back((tag, u64::from(m.len)));
-                        for (k, byte) in payload.iter().enumerate() {
-                            want.insert(m.addr + k as u64, *byte);
+                    let (off, payload, conn, psn) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
+                    if u64::from(m.len) != payload.len() as u64 {
+                        return Err(format!("cycle {c}: place_chk result length {}, the frame's payload {}", m.len, payload.len()));
+                    }
+                    if has_sack {
+                        // classify, then commit: the SACK engine records the packet only if
+                        // the checks passed, and it is placed only if it is also new
+                        if rng.gen_ratio(1, 300) {
+                            let k = rng.gen_range(0..SACK_CONNS);
+                            let base = rng.gen::<u32>() & 0xff_ffff;
+                            sack_q.push_back((SackOp { conn: k, psn: base, clear: true, commit: true }, SackJob::Clear));
                         }
+                        let op = SackOp { conn, psn, clear: false, commit: m.ok };
+                        sack_q.push_back((op, SackJob::Data { off, payload, res: m }));
+                    } else if m.ok {
+                        cm.place(&mut s, off, m.addr, m.base, m.wlen, &payload);
                     } else {
                         s.refused += 1;
                         *s.naks.entry(m.nak).or_default() += 1;
-                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
+                        cm.discard(off);
+                    }
+                }
+            }
+        }
+        if let Some(k) = sack.as_deref_mut() {
+            let mo = sack_model.step(&si);
+            let got = (k.bit("s_ready"), k.bit("m_valid"));
+            if got != (mo.s_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: sack (s_ready, m_valid) = {got:?}, its model {:?}", (mo.s_ready, mo.m.is_some())));
+            }
+            if let Some(m) = mo.m {
+                let rtl = (k.get("m_conn") as u32, k.get("m_psn") as u32, k.get("m_class") as u8, k.get("m_base") as u32);
+                let bm = k.wide("m_bitmap");
+                if rtl != (m.conn & conn_mask, m.psn, m.result.class.code(), m.result.base) || bm != m.result.bitmap.to_u32_words(core.sack.window) {
+                    return Err(format!("cycle {c}: sack result (conn, psn, class, base) {rtl:x?} bitmap {bm:x?}, its model {m:x?}"));
+                }
+            }
+            sack_stats = mo.stats;
+            for (x, st) in bases.borrow_mut().iter_mut().zip(&sack_model.engine.conns) {
+                *x = st.base;
+            }
+            if !i.rst {
+                if si.s_valid && mo.s_ready {
+                    sack_wait.push_back(sack_q.pop_front().unwrap());
+                }
+                if let (Some(m), true) = (mo.m, si.m_ready) {
+                    progress_sack = true;
+                    let (op, job) = sack_wait.pop_front().ok_or_else(|| format!("cycle {c}: a sack result with no operation"))?;
+                    if (m.conn & conn_mask, m.psn) != (op.conn & conn_mask, op.psn) {
+                        return Err(format!("cycle {c}: sack result for (conn, psn) {:x?}, the operation's {:x?}", (m.conn, m.psn), (op.conn, op.psn)));
+                    }
+                    let new = m.result.class == Class::New;
+                    match job {
+                        SackJob::Clear if m.result.class == Class::Cleared => s.sack_clears += 1,
+                        SackJob::Clear => return Err(format!("cycle {c}: a clear classified {:?}", m.result.class)),
+                        SackJob::Data { off, payload, res } if res.ok && new => {
+                            s.new_after_refusal += refused_psns.remove(&(op.conn, op.psn)) as u64;
+                            cm.place(&mut s, off, res.addr, res.base, res.wlen, &payload);
+                        }
+                        SackJob::Data { off, res, .. } => {
+                            match (res.ok, m.result.class) {
+                                (false, _) => {
+                                    s.refused += 1;
+                                    *s.naks.entry(res.nak).or_default() += 1;
+                                    if new {
+                                        refused_psns.insert((op.conn, op.psn));
+                                    }
+                                }
+                                (true, Class::Duplicate) => s.duplicates += 1,
+                                (true, Class::OutOfWindow) => s.out_of_window += 1,
+                                (true, cl) => return Err(format!("cycle {c}: a packet classified {cl:?}")),
+                            }
+                            cm.discard(off);
+                        }
                     }
                 }
             }
         }
         let (p_rdy, f_rdy) = (p.bit("s_axis_tready"), f.bit("s_axis_tready"));
         taken = i.tvalid && p_rdy && f_rdy && !i.rst;
-        let mut progress = taken || progress_chk;
+        let mut progress = taken || progress_chk || progress_sack;
         // MAC side: the reference verdict of every frame
         if taken {
             let beat = Beat { tdata: i.tdata.to_le_bytes().to_vec(), tkeep: i.tkeep as u64, tlast: i.tlast, tuser: i.tuser };
@@ -431,33 +608,29 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         ssn: p.get("m_hdr_ssn") as u32,
                         tag: chk_tag,
                     };
-                    jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone()));
+                    let psn = p.get("m_hdr_psn") as u32;
+                    if psn != fr.bth.psn {
+                        return Err(format!("cycle {c}: record psn {psn:#x}, the frame's {:#x}", fr.bth.psn));
+                    }
+                    jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn));
                 } else {
                     // the stand-in for the checks: the window is the record's own
                     let addr = if op == opcode::SEND { SEND_BASE + (u64::from(ext.msn & 0xff) << 24) + u64::from(ext.pkt_offset) } else { va };
                     if addr.checked_add(len).is_none() || rng.gen_ratio(1, 10) {
                         s.refused += 1;
-                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
+                        cm.discard(off);
                     } else {
-                        s.placed += 1;
-                        s.payload_bytes += len;
-                        r_cmds.push_back(vec![("s_cmd_off", off), ("s_cmd_len", len), ("s_cmd_lane", addr & 7)]);
-                        tag = (tag + 1) & 0xff;
-                        w_cmds.push_back(vec![("s_addr", addr), ("s_len", len), ("s_base", addr), ("s_wlen", len), ("s_tag", tag)]);
-                        completions.push_back((tag, len));
-                        for (k, byte) in payload.iter().enumerate() {
-                            want.insert(addr + k as u64, *byte);
-                        }
+                        cm.place(&mut s, off, addr, addr, len, payload);
                     }
                 }
             }
         }
         // (a command made from this cycle's record is offered from the next cycle)
         if r_offered && r.bit("s_cmd_ready") {
-            r_cmds.pop_front();
+            cm.r.pop_front();
         }
         if w_offered && w.bit("s_ready") {
-            w_cmds.pop_front();
+            cm.w.pop_front();
         }
         // AXI4: AW, W (into memory), B
         if w.bit("m_axi_awvalid") && awr {
@@ -501,7 +674,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if w.bit("m_valid") && mr {
             progress = true;
             s.completions += 1;
-            let Some((t, len)) = completions.pop_front() else {
+            let Some((t, len)) = cm.completions.pop_front() else {
                 return Err(format!("cycle {c}: a completion with none expected"));
             };
             let got = (w.get("m_tag"), w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
@@ -509,7 +682,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()) {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -520,9 +693,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             return Err(format!(
                 "cycle {c}: hang: no beat, record, write or completion for {HANG_CYCLES} cycles ({} records, {} realigner and {} placement commands, {} completions outstanding; {} bursts and {} B responses pending; fbuf m_axis_tvalid {}, realign s_axis_tready {} m_axis_tvalid {} stat_cmds {} (kept {}), placement d_ready {} awvalid {} wvalid {} bready {} stat_cmds {} (placed {}))",
                 records.len(),
-                r_cmds.len(),
-                w_cmds.len(),
-                completions.len(),
+                cm.r.len(),
+                cm.w.len(),
+                cm.completions.len(),
                 bursts.len(),
                 bresp.len(),
                 f.get("m_axis_tvalid"),
@@ -538,20 +711,30 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 s.placed
             ));
         }
-        if draining && records.is_empty() && r_cmds.is_empty() && w_cmds.is_empty() && completions.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
+        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
             break;
         }
     }
     s.cycles = c;
+    if let Some(k) = sack.as_deref() {
+        let rtl = [k.get("stat_new"), k.get("stat_duplicate"), k.get("stat_out_of_window"), k.get("stat_cleared")];
+        let st = sack_stats;
+        if rtl != [st.new, st.duplicate, st.out_of_window, st.cleared].map(u64::from) {
+            return Err(format!("sack counters (new, duplicate, out of window, cleared) {rtl:?}, its model's {st:?}"));
+        }
+    }
     // host memory: exactly the placed payloads, nothing else
-    if mem != want {
+    let want = &cm.want;
+    if mem != *want {
         let extra = mem.keys().filter(|a| !want.contains_key(a)).count();
         let missing = want.keys().filter(|a| !mem.contains_key(a)).count();
         let wrong: BTreeMap<u64, (u8, u8)> = mem.iter().filter_map(|(a, v)| want.get(a).filter(|w| *w != v).map(|w| (*a, (*v, *w)))).take(4).collect();
         return Err(format!("host memory differs: {extra} bytes written outside every placed payload, {missing} payload bytes never written, wrong bytes (address: got, want) {wrong:x?}"));
     }
-    if r.get("stat_cmds") != s.kept || r.get("stat_dropped") != s.refused {
-        return Err(format!("realign stat_cmds {} stat_dropped {}, expected {} and {}", r.get("stat_cmds"), r.get("stat_dropped"), s.kept, s.refused));
+    // the realigner discards the payloads of refused, duplicate and out-of-window packets
+    let not_placed = s.refused + s.duplicates + s.out_of_window;
+    if r.get("stat_cmds") != s.kept || r.get("stat_dropped") != not_placed {
+        return Err(format!("realign stat_cmds {} stat_dropped {}, expected {} and {not_placed}", r.get("stat_cmds"), r.get("stat_dropped"), s.kept));
     }
     if w.get("stat_cmds") != s.placed || w.get("stat_beats") != s.w_beats || w.get("stat_bresp_err") != 0 {
         return Err(format!("placement stat_cmds {} stat_beats {} stat_bresp_err {}, expected {} {} 0", w.get("stat_cmds"), w.get("stat_beats"), w.get("stat_bresp_err"), s.placed, s.w_beats));
@@ -564,7 +747,8 @@ fn sims(m: &Models, traced: Option<&str>) -> Vec<Blk> {
         .map(|(name, model)| {
             let sim = match traced {
                 None => model.sim(),
-                Some(label) => model.sim_traced(waves_dir().join(format!("{label}_{name}.fst"))),
+                // (the runs build untraced; the re-run after a failure builds traced)
+                Some(label) => model.traced().and_then(|t| t.sim_traced(waves_dir().join(format!("{label}_{name}.fst")))),
             };
             Blk::new(sim.unwrap_or_else(|e| panic!("{e}")))
         })
@@ -577,7 +761,8 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
     match run(&mut b, seed, profile, cycles) {
         Ok(s) => s,
         Err(e) => {
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", if m.0.len() > 4 { "_chk" } else { "" }));
+            eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack"][m.0.len() - 4]));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -658,6 +843,37 @@ fn with_place_chk_a_check_that_ignores_the_region_end_is_caught() {
         Err(e) => {
             println!("place_chk mutant region_end_off_by_one: {e}");
             assert!(e.contains("place_chk result"), "failed for another reason: {e}");
+        }
+    }
+}
+
+#[test]
+fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refused_one_is_not_recorded() {
+    // place_chk and the SACK engine (classify, then commit) both compared every cycle with
+    // their model shells; the frames' PSNs are drawn around each connection's base
+    let m = build(&WITH_SACK, None);
+    for (seed, profile) in [(1, ""), (2, "hostile"), (3, "backpressure")] {
+        let s = check(&m, seed, profile, 150_000 * diff_scale());
+        println!("with the SACK engine, seed {seed} profile {profile:?}: {s:?}");
+        assert!(s.frames >= 2_000 && s.dropped >= 200, "{s:?}");
+        assert!(s.placed >= 100 && s.refused >= 20 && s.naks.len() >= 4, "{s:?}");
+        // duplicates and out-of-window packets the checks passed were not placed; clears in
+        // the run; PSNs placed after the checks had refused them (so not recorded then)
+        assert!(s.duplicates >= 50 && s.out_of_window >= 10 && s.sack_clears > u64::from(SACK_CONNS), "{s:?}");
+        assert!(s.new_after_refusal >= 5, "{s:?}");
+        assert!(s.completions == s.placed, "{s:?}");
+    }
+}
+
+#[test]
+fn with_the_sack_engine_one_that_records_a_packet_the_checks_refused_is_caught() {
+    let m = build(&WITH_SACK, Some(("sack", "uncommitted_packet_sets_its_bit")));
+    let mut b = sims(&m, None);
+    match run(&mut b, 1, "", 150_000) {
+        Ok(s) => panic!("sack mutant uncommitted_packet_sets_its_bit passed the composition: {s:?}"),
+        Err(e) => {
+            println!("sack mutant uncommitted_packet_sets_its_bit: {e}");
+            assert!(e.contains("sack result"), "failed for another reason: {e}");
         }
     }
 }

@@ -7,7 +7,7 @@
 use mrnic_model::wire::axis::{keep_mask, to_beats, Beat, DEFAULT_MAX_FRAME};
 use mrnic_model::wire::gen::{mutate, random_frame};
 use mrnic_model::wire::parser_shell::ParserInputs;
-use mrnic_model::wire::{encode, reseal};
+use mrnic_model::wire::{encode, reseal, Frame};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -64,7 +64,14 @@ pub struct ParserStimulus {
     hdr_ready: ReadyRuns,
     vrd_ready: ReadyRuns,
     pub mix: Mix,
+    /// Changes each random frame before it is encoded (and before any hostile change):
+    /// a composition test sets the fields its later blocks care about (destination QP,
+    /// PSN). `None` (the default) leaves the random stream as it always was.
+    shape: Option<Shape>,
 }
+
+/// A frame shaper: gets the stimulus's own random stream, so a seed stays reproducible.
+pub type Shape = Box<dyn FnMut(&mut Frame, &mut SmallRng)>;
 
 /// (byte offset from l3, untagged) of fields whose illegal value a check catches after the
 /// checksums, and a value-changing xor.
@@ -115,13 +122,25 @@ impl ParserStimulus {
             hdr_ready: ReadyRuns::default(),
             vrd_ready: ReadyRuns::default(),
             mix: Mix::default(),
+            shape: None,
         }
+    }
+
+    /// The same stimulus with every random frame passed through `shape` before it is
+    /// encoded; the hostile changes (mutations, truncations, ...) come after it.
+    pub fn with_shape(mut self, shape: Shape) -> ParserStimulus {
+        self.shape = Some(shape);
+        self
     }
 
     fn frame_bytes(&mut self) -> Vec<u8> {
         let r = &mut self.rng;
         let max_payload = if r.gen_bool(0.1) { 1500 } else { 200 };
-        let mut b = encode(&random_frame(r, max_payload));
+        let mut fr = random_frame(r, max_payload);
+        if let Some(shape) = self.shape.as_mut() {
+            shape(&mut fr, r);
+        }
+        let mut b = encode(&fr);
         let hostile = match self.profile.as_str() {
             "good_back_to_back" => 0.0,
             "hostile" => 0.9,
