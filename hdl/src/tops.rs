@@ -22,7 +22,7 @@ pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path"];
 
 /// Every block [`block`] generates by name: [`BLOCKS`] and the receive-path blocks that are
 /// generated one at a time (`mrnic gen --block`, `mrnic vectors`, `mrnic synth`).
-pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen"];
+pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen", "conn_chk"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -416,6 +416,30 @@ pub fn place_chk_config(cfg: &Config) -> Result<mrnic_model::transport::place_ch
     mrnic_model::transport::place_chk_shell::ChkConfig::new(&cfg.transport, cfg.connections as u32)
 }
 
+/// Sizes of the connection checks (block `conn_chk`) of `cfg`.
+pub fn conn_chk_config(cfg: &Config) -> Result<mrnic_model::transport::conn_chk_shell::ConnChkConfig, ConfigError> {
+    mrnic_model::transport::conn_chk_shell::ConnChkConfig::new(&cfg.transport, cfg.connections as u32)
+}
+
+/// The connection checks (block `conn_chk`: destination QP -> connection, peer, P_Key,
+/// path id) of `cfg`.
+fn conn_chk(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_conn_chk";
+    let c = conn_chk_config(cfg)?;
+    let (verilog, ports) = crate::with_conn_chk!(&c, Q => {
+        let mut uut = Q::try_new(&c)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([("connections".to_string(), u64::from(c.connections)), ("paths".to_string(), u64::from(c.paths))]);
+    Ok(assemble("conn_chk", module, cfg, verilog, ports, params, mrnic_model::transport::conn_chk_shell::CONN_CHK_LATENCY as u32, vec![
+        stream("s_cfg", PortDir::In, &["conn", "live", "tag", "peer", "pkey"]),
+        stream("s", PortDir::In, &["qpn", "src", "pkey", "path", "tag"]),
+        stream("m", PortDir::Out, &["tag", "ok", "reason", "conn"]),
+    ]))
+}
+
 /// The DMA placement unit's checks (block `place_chk`) of `cfg`.
 fn place_chk(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
@@ -496,6 +520,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "realign" => realign(cfg),
         "place_chk" => place_chk(cfg),
         "ackgen" => ackgen(cfg),
+        "conn_chk" => conn_chk(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -575,7 +600,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen, conn_chk");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! block is adding a row here plus its `blocks/<name>/` module.
 
 pub mod ackgen;
+pub mod conn_chk;
 pub mod fbuf;
 pub mod parser;
 pub mod path;
@@ -87,6 +88,10 @@ fn ackgen_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(ackgen::AckBench::new(cfg)?))
 }
 
+fn conn_chk_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(conn_chk::ConnBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -154,6 +159,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     mutants: ackgen::mutants,
     directed: ackgen::stimulus::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 200_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "conn_chk",
+    testbench: conn_chk_testbench,
+    mutants: conn_chk::mutants,
+    directed: conn_chk::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];
 
