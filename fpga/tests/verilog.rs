@@ -134,12 +134,13 @@ endmodule
 }
 
 /// The port-list harness of every block it serves, at `tiny` on both boards: yosys accepts
-/// the top (for rtx, path and place_chk the harness around a stand-in with the block's
+/// the top (for rtx, path, place_chk and conn_chk the harness around a stand-in with the block's
 /// ports, see below), and Icarus runs the ULX3S top for 3000 cycles: every input bit of the
 /// block takes both values after the reset, the block's registered outputs change, and the
 /// LEDs show more than one value (outputs reach them). Not simulated: the rtx and the path
 /// table (Icarus takes minutes per thousand cycles of their one-stage apply logic; the rtx's
-/// cocotb runs on Verilator for the same reason) and the placement checks (their table RAMs
+/// cocotb runs on Verilator for the same reason), the placement checks and the connection
+/// checks (their table RAMs
 /// have no initial contents, so Icarus reads X, which the fold's accumulator then keeps for
 /// ever; the FPGA and Verilator start them at 0). The harness text is the same function of
 /// the port list for every block.
@@ -148,7 +149,7 @@ fn the_port_list_harness_drives_every_input_and_folds_the_outputs_onto_the_leds(
     yosys_on_path();
     let iverilog = which("iverilog").unwrap_or_else(|_| panic!("iverilog not found: run `bash scripts/setup.sh`"));
     let cfg = Config::preset("tiny").unwrap();
-    let simulated = |name: &str| !["rtx", "path", "place_chk"].contains(&name);
+    let simulated = |name: &str| !["rtx", "path", "place_chk", "conn_chk"].contains(&name);
     for h in generic::ENTRIES {
         let g = generic::generated(h.name, &cfg).unwrap();
         for b in BOARDS {

@@ -245,8 +245,7 @@ fn random(rng: &mut SmallRng, k: usize) -> Built {
 }
 
 fn record_json(r: &HdrRecord) -> Value {
-    let f = [r.opcode as u64, r.dest_qp as u64, r.psn as u64, r.path_id as u64, r.path_psn as u64, r.msn as u64, r.offset as u64, r.flags as u64, r.va, r.rkey as u64, r.length as u64, r.ecn as u64, r.vlan as u64, r.ssn as u64];
-    Value::Object(RECORD.iter().zip(f).map(|(n, x)| (n.to_string(), json!(x))).collect())
+    Value::Object(RECORD.iter().zip(r.fields()).map(|(n, x)| (n.to_string(), json!(x))).collect())
 }
 
 /// The frames of one list through a fresh reference receiver: their JSON and the counters.

@@ -19,7 +19,8 @@
 //!   `m_hdr_flags` (8, data: MPETH flags, ACK: ACK flags), `m_hdr_va` (64), `m_hdr_rkey`
 //!   (32), `m_hdr_length` (32: payload bytes; these three data only), `m_hdr_ecn` (2),
 //!   `m_hdr_vlan` (1: an 802.1Q tag, the payload 4 bytes later), `m_hdr_ssn` (24, data:
-//!   the MPETH SEND sequence number);
+//!   the MPETH SEND sequence number), `m_hdr_src` (32: the IPv4 source address) and
+//!   `m_hdr_pkey` (16: the BTH P_Key), every opcode (the connection checks read them);
 //!   fields an opcode does not carry are 0 (`HdrRecord::of`).
 //! - config: none (64 bits, maximum frame 9216 bytes).
 //! - status: `stat_drop_<reason>` (27) and `stat_good_<opcode>` (6), 32-bit wrapping, the
@@ -220,6 +221,8 @@ pub struct Parser {
     pub m_hdr_ecn: Signal<Out, Bits<2>>,
     pub m_hdr_vlan: Signal<Out, bool>,
     pub m_hdr_ssn: Signal<Out, Bits<24>>,
+    pub m_hdr_src: Signal<Out, Bits<32>>,
+    pub m_hdr_pkey: Signal<Out, Bits<16>>,
     pub m_vrd_valid: Signal<Out, bool>,
     pub m_vrd_keep: Signal<Out, bool>,
     // ---- status
@@ -347,6 +350,8 @@ pub struct Parser {
     x_rkey: Signal<Local, Bits<32>>,
     x_len: Signal<Local, Bits<32>>,
     x_ssn: Signal<Local, Bits<24>>,
+    x_src: Signal<Local, Bits<32>>,
+    x_pkey: Signal<Local, Bits<16>>,
     x_ecn: Signal<Local, Bits<2>>,
     x_sack0: Signal<Local, bool>,
     x_vlan: Signal<Local, bool>,
@@ -387,6 +392,8 @@ pub struct Parser {
     f2_x_sack0: DFF<bool>,
     f2_x_vlan: DFF<bool>,
     f2_x_ssn: DFF<Bits<24>>,
+    f2_x_src: DFF<Bits<32>>,
+    f2_x_pkey: DFF<Bits<16>>,
     ge44: Signal<Local, bool>,
     lt56: Signal<Local, bool>,
     lt80: Signal<Local, bool>,
@@ -483,6 +490,8 @@ pub struct Parser {
     f3_r_ecn: DFF<Bits<2>>,
     f3_r_vlan: DFF<bool>,
     f3_r_ssn: DFF<Bits<24>>,
+    f3_r_src: DFF<Bits<32>>,
+    f3_r_pkey: DFF<Bits<16>>,
     code_a: Signal<Local, Bits<5>>,
     any_a: Signal<Local, bool>,
     code_b: Signal<Local, Bits<5>>,
@@ -512,6 +521,8 @@ pub struct Parser {
     f4_r_ecn: DFF<Bits<2>>,
     f4_r_vlan: DFF<bool>,
     f4_r_ssn: DFF<Bits<24>>,
+    f4_r_src: DFF<Bits<32>>,
+    f4_r_pkey: DFF<Bits<16>>,
     f4_dpay: DFF<bool>,
     s4_ip_ok: DFF<bool>,
     s4_udp_ok: DFF<bool>,
@@ -632,6 +643,8 @@ pub struct Parser {
     o_ecn: DFF<Bits<2>>,
     o_vlan: DFF<bool>,
     o_ssn: DFF<Bits<24>>,
+    o_src: DFF<Bits<32>>,
+    o_pkey: DFF<Bits<16>>,
     n_drop_truncated_ethernet: DFF<Bits<32>>,
     n_drop_truncated_ipv4: DFF<Bits<32>>,
     n_drop_truncated_udp: DFF<Bits<32>>,
@@ -834,6 +847,8 @@ impl Parser {
             m_hdr_ecn: Default::default(),
             m_hdr_vlan: Default::default(),
             m_hdr_ssn: Default::default(),
+            m_hdr_src: Default::default(),
+            m_hdr_pkey: Default::default(),
             m_vrd_valid: Default::default(),
             m_vrd_keep: Default::default(),
             stat_drop_truncated_ethernet: Default::default(),
@@ -958,6 +973,8 @@ impl Parser {
             x_rkey: Default::default(),
             x_len: Default::default(),
             x_ssn: Default::default(),
+            x_src: Default::default(),
+            x_pkey: Default::default(),
             x_ecn: Default::default(),
             x_sack0: Default::default(),
             x_vlan: Default::default(),
@@ -998,6 +1015,8 @@ impl Parser {
             f2_x_sack0: Default::default(),
             f2_x_vlan: Default::default(),
             f2_x_ssn: Default::default(),
+            f2_x_src: Default::default(),
+            f2_x_pkey: Default::default(),
             ge44: Default::default(),
             lt56: Default::default(),
             lt80: Default::default(),
@@ -1094,6 +1113,8 @@ impl Parser {
             f3_r_ecn: Default::default(),
             f3_r_vlan: Default::default(),
             f3_r_ssn: Default::default(),
+            f3_r_src: Default::default(),
+            f3_r_pkey: Default::default(),
             code_a: Default::default(),
             any_a: Default::default(),
             code_b: Default::default(),
@@ -1123,6 +1144,8 @@ impl Parser {
             f4_r_ecn: Default::default(),
             f4_r_vlan: Default::default(),
             f4_r_ssn: Default::default(),
+            f4_r_src: Default::default(),
+            f4_r_pkey: Default::default(),
             f4_dpay: Default::default(),
             s4_ip_ok: Default::default(),
             s4_udp_ok: Default::default(),
@@ -1243,6 +1266,8 @@ impl Parser {
             o_ecn: Default::default(),
             o_vlan: Default::default(),
             o_ssn: Default::default(),
+            o_src: Default::default(),
+            o_pkey: Default::default(),
             n_drop_truncated_ethernet: Default::default(),
             n_drop_truncated_ipv4: Default::default(),
             n_drop_truncated_udp: Default::default(),
@@ -1422,7 +1447,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, rem, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f2_x_vlan, f2_x_ssn, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f3_r_vlan, f3_r_ssn, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_r_vlan, f4_r_ssn, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, o_vlan, o_ssn, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, rem, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f2_x_vlan, f2_x_ssn, f2_x_src, f2_x_pkey, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f3_r_vlan, f3_r_ssn, f3_r_src, f3_r_pkey, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_r_vlan, f4_r_ssn, f4_r_src, f4_r_pkey, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, o_vlan, o_ssn, o_src, o_pkey, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         // a beat is taken while no record waits and the verdict FIFO has room for every frame that could
         // end before this one's verdict is queued (<= VRD_DEPTH - LATENCY entries now)
@@ -1610,6 +1635,10 @@ impl Logic for Parser {
         self.x_rkey.next = (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(656)) << 24) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(664)) << 16) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(672)) << 8) | bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(680));
         self.x_len.next = (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(688)) << 24) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(696)) << 16) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(704)) << 8) | bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(712));
         self.x_ssn.next = (bit_cast::<24, 8>(self.hdr_norm.val().get_bits::<8>(536)) << 16) | (bit_cast::<24, 8>(self.hdr_norm.val().get_bits::<8>(544)) << 8) | bit_cast::<24, 8>(self.hdr_norm.val().get_bits::<8>(552));
+        // IPv4 source address (bytes 26..29) and BTH P_Key (bytes 44, 45) of the normalised header:
+        // the connection checks (mrnic_conn_chk) read them
+        self.x_src.next = (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(208)) << 24) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(216)) << 16) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(224)) << 8) | bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(232));
+        self.x_pkey.next = (bit_cast::<16, 8>(self.hdr_norm.val().get_bits::<8>(352)) << 8) | bit_cast::<16, 8>(self.hdr_norm.val().get_bits::<8>(360));
         self.x_ecn.next = self.hdr_norm.val().get_bits::<2>(120);
         self.x_sack0.next = self.hdr_norm.val().get_bit(840);
         self.x_vlan.next = self.hdr_tag.val();
@@ -1653,6 +1682,8 @@ impl Logic for Parser {
         self.f2_x_sack0.d.next = self.x_sack0.val();
         self.f2_x_vlan.d.next = self.x_vlan.val();
         self.f2_x_ssn.d.next = self.x_ssn.val();
+        self.f2_x_src.d.next = self.x_src.val();
+        self.f2_x_pkey.d.next = self.x_pkey.val();
         // ================= stage F2 (cycle 2): every field check, independently, and the record
         self.ge44.next = self.f2_x_total.q.val() >= self.k_44.val();
         self.lt56.next = self.f2_x_total.q.val() < self.k_56.val();
@@ -1775,6 +1806,8 @@ impl Logic for Parser {
         self.f3_r_ecn.d.next = self.r_ecn.val();
         self.f3_r_vlan.d.next = self.r_vlan.val();
         self.f3_r_ssn.d.next = self.r_ssn.val();
+        self.f3_r_src.d.next = self.f2_x_src.q.val();
+        self.f3_r_pkey.d.next = self.f2_x_pkey.q.val();
         // ================= stage F3 (cycle 3): each run of checks between two checksums priority-encoded
         self.any_a.next = self.f3_c_mac.q.val() | self.f3_c_bk.q.val() | self.f3_c_tl.q.val() | self.f3_c_tr_eth.q.val() | self.f3_c_ethertype.q.val() | self.f3_c_tr_ip1.q.val() | self.f3_c_ver.q.val() | self.f3_c_ihl.q.val() | self.f3_c_tot.q.val() | self.f3_c_tr_ip2.q.val() | self.f3_c_trail.q.val();
         self.code_a.next = self.k_c0.val();
@@ -1832,6 +1865,8 @@ impl Logic for Parser {
         self.f4_r_ecn.d.next = self.f3_r_ecn.q.val();
         self.f4_r_vlan.d.next = self.f3_r_vlan.q.val();
         self.f4_r_ssn.d.next = self.f3_r_ssn.q.val();
+        self.f4_r_src.d.next = self.f3_r_src.q.val();
+        self.f4_r_pkey.d.next = self.f3_r_pkey.q.val();
         // ================= stage F4 (cycle 4): the checksums arrive
         self.s4_ip_ok.d.next = self.ipsum.m_valid.val() & (self.ipsum.m_sum.val() == self.k_ffff.val());
         self.s4_udp_ok.d.next = self.udpsum.m_valid.val() & (self.udpsum.m_sum.val() == self.k_ffff.val());
@@ -1972,6 +2007,8 @@ impl Logic for Parser {
                 self.o_ecn.d.next = self.f4_r_ecn.q.val();
                 self.o_vlan.d.next = self.f4_r_vlan.q.val();
                 self.o_ssn.d.next = self.f4_r_ssn.q.val();
+                self.o_src.d.next = self.f4_r_src.q.val();
+                self.o_pkey.d.next = self.f4_r_pkey.q.val();
             }
             if self.gk_write.val() & self.crc_ok.val() { self.n_good_write.d.next = self.n_good_write.q.val() + 1; }
             if self.gk_send.val() & self.crc_ok.val() { self.n_good_send.d.next = self.n_good_send.q.val() + 1; }
@@ -2094,6 +2131,8 @@ impl Logic for Parser {
         self.m_hdr_ecn.next = self.o_ecn.q.val();
         self.m_hdr_vlan.next = self.o_vlan.q.val();
         self.m_hdr_ssn.next = self.o_ssn.q.val();
+        self.m_hdr_src.next = self.o_src.q.val();
+        self.m_hdr_pkey.next = self.o_pkey.q.val();
         self.stat_drop_truncated_ethernet.next = self.n_drop_truncated_ethernet.q.val();
         self.stat_drop_truncated_ipv4.next = self.n_drop_truncated_ipv4.q.val();
         self.stat_drop_truncated_udp.next = self.n_drop_truncated_udp.q.val();

@@ -109,6 +109,15 @@ fn payload_realigner_passes_yosys_validate() {
 }
 
 #[test]
+fn connection_checks_pass_yosys_validate() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "conn_chk").unwrap();
+        std::fs::write(std::env::temp_dir().join(format!("mrnic_conn_chk_{preset}.v")), &t.verilog).unwrap();
+        validate("conn_chk", &t.module, &t.verilog);
+    }
+}
+
+#[test]
 fn ack_generator_passes_yosys_validate() {
     for preset in ["core", "tiny"] {
         let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "ackgen").unwrap();

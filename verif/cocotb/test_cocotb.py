@@ -3,7 +3,7 @@ Icarus (docs/cocotb.md).
 
     source ~/.cache/mrnic-tools/env.sh && python -m pytest verif/cocotb -q -p no:cacheprovider
 
-Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (parser, rtx, path, place_chk)
+Per session and preset, `mrnic gen` (sack) or `mrnic vectors --block B --rtl` (the other blocks)
 writes the Verilog and the manifest, `mrnic vectors` the golden model's vectors and `mrnic
 frames` the parser's frames (common/runner.py); each (simulator, block, preset) is built once
 and runs the block's cocotb module `<block>/test_<block>.py`.
@@ -53,6 +53,10 @@ RUNS = [
     # ackgen: Verilator; random operations = cycles of the randomized run (its Python
     # reference is first checked on no-reset vectors of as many cycles)
     ("ackgen", "verilator", "core", 81, 20000, 6000),
+    # conn_chk: Verilator, like place_chk; random operations = cycles of the no-reset vectors
+    # whose config writes and requests the randomized test replays (its Python reference is
+    # first checked on both vector files)
+    ("conn_chk", "verilator", "tiny", 91, 10000, 6000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -64,6 +68,7 @@ TESTS = {
     "placement": ["vector_replay", "axi_ram_random_commands"],
     "realign": ["vector_replay", "directed_semantics", "random_backpressure"],
     "ackgen": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "conn_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -84,11 +89,13 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
                     "MRNIC_FRAMES_HELD": str(params["frames"])})
     if block == "placement":
         env["MRNIC_MAX_BEATS"] = str(params["max_beats"])
+    if block == "conn_chk":
+        env["MRNIC_PATHS"] = str(params["paths"])
     if block == "ackgen":
         env.update({f"MRNIC_{k.upper()}": str(params[k]) for k in ("paths", "ack_every", "ack_timeout", "fifo_depth")})
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block in ("rtx", "path", "place_chk", "ackgen"):
+    if block in ("rtx", "path", "place_chk", "ackgen", "conn_chk"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -206,6 +213,16 @@ def test_corrupted_place_chk_vector_is_detected():
     print(f"[cocotb] corrupted place_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("conn_chk")
+def test_corrupted_conn_chk_vector_is_detected():
+    """The connection checks' replay can fail: bit 0 of one expected wrong-peer result's
+    reason flipped (2 -> 3, wrong P_Key)."""
+    idx, facts = _corrupt_and_replay("conn_chk", "tiny", 91, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_reason"] == 2,
+                                     "m_reason", 0, "corrupted-conn_chk")
+    print(f"[cocotb] corrupted conn_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
 def _mutant_run(block: str, sim: str, preset: str, mutant: str, testcase: str, *,
                 vec: tuple[int, int], env_seed: int, n_random: int) -> tuple[dict, str]:
     """Runs one cocotb testcase of `block` (on `sim`, at `preset`) on a copy of its generated
@@ -235,6 +252,29 @@ def test_corrupted_place_chk_result_is_detected():
                              vec=(41, _n(20000)), env_seed=41, n_random=50)
     assert "differ from the golden model" in msg and "m_ok" in msg and "m_nak" in msg, msg
     print(f"[cocotb] place_chk region-end mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+@pytest.mark.block("conn_chk")
+def test_corrupted_conn_chk_stall_is_detected():
+    """The connection checks' randomized test can fail on the RTL, and its backpressure
+    matters: a copy of the generated Verilog whose stalled stage A reads the table again
+    instead of holding the row it read at the transfer (the kit's mutant
+    stale_row_after_rewrite: visible only while m_ready holds a result) must fail
+    random_backpressure at a result. On Icarus, as realign's mutant (a build well under a
+    second instead of a second Verilator build); the unmutated Verilog first passes the same
+    run on Icarus, so the failure is the mutant's, not the simulator's. Fixed sizes (not
+    MRNIC_COCOTB_SCALE), so that a smoke run still reaches the stall that shows the mutant
+    (cycle 361 of the replay at seed 91)."""
+    block, sim, preset, seed, n = "conn_chk", "icarus", "tiny", 91, 2000
+    env = _env(block, preset, vectors(block, preset, seed, n), seed, n)
+    good = run_cocotb(sim, block, preset, "conn_chk-icarus-unmutated", env, testcase="random_backpressure")
+    assert good["failed"] == 0 and good["passed"] == ["random_backpressure"], \
+        "the unmutated Verilog fails on Icarus:\n" + report(sim, good)
+    facts, msg = _mutant_run(block, sim, preset, "stale_row_after_rewrite", "random_backpressure",
+                             vec=(seed, n), env_seed=seed, n_random=n)
+    assert "differ from the Python reference" in msg and "m_reason" in msg, msg
+    print(f"[cocotb] conn_chk stale-row mutant caught in {facts['seconds']:.1f} s (unmutated run "
+          f"{good['seconds']:.1f} s): {msg.splitlines()[0]}")
 
 
 @pytest.mark.block("fbuf")

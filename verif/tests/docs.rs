@@ -67,6 +67,11 @@ fn the_fbuf_page_figures_match_the_generated_block_and_the_mutant_list() {
 }
 
 #[test]
+fn the_conn_chk_page_figures_match_the_generated_block_and_the_mutant_list() {
+    check_page("conn_chk", "core", false);
+}
+
+#[test]
 fn the_realign_page_figures_match_the_generated_block_and_the_mutant_list() {
     check_page("realign", "core", false);
 }

@@ -87,9 +87,39 @@ pub struct HdrRecord {
     /// Data: the MPETH SEND sequence number (24 bits; which posted receive buffer a SEND
     /// consumes).
     pub ssn: u32,
+    /// Every opcode: the IPv4 source address (big-endian as a number) and the BTH P_Key,
+    /// which the connection checks (`mrnic_conn_chk`) compare with the connection's row.
+    pub src: u32,
+    pub pkey: u16,
 }
 
+/// The record's fields, in `m_hdr_<field>` port order ([`HdrRecord::fields`]).
+pub const RECORD: [&str; 16] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn", "src", "pkey"];
+
 impl HdrRecord {
+    /// The field values in [`RECORD`] order.
+    pub fn fields(&self) -> [u64; 16] {
+        let r = self;
+        [
+            u64::from(r.opcode),
+            u64::from(r.dest_qp),
+            u64::from(r.psn),
+            u64::from(r.path_id),
+            u64::from(r.path_psn),
+            u64::from(r.msn),
+            u64::from(r.offset),
+            u64::from(r.flags),
+            r.va,
+            u64::from(r.rkey),
+            u64::from(r.length),
+            u64::from(r.ecn),
+            u64::from(r.vlan),
+            u64::from(r.ssn),
+            u64::from(r.src),
+            u64::from(r.pkey),
+        ]
+    }
+
     pub fn of(f: &Frame) -> HdrRecord {
         let mut r = HdrRecord {
             opcode: f.opcode(),
@@ -98,6 +128,8 @@ impl HdrRecord {
             path_id: f.body.path_id(),
             ecn: f.ip.ecn as u8,
             vlan: f.eth.vlan.is_some(),
+            src: u32::from_be_bytes(f.ip.src),
+            pkey: f.bth.pkey,
             ..HdrRecord::default()
         };
         match &f.body {

@@ -13,7 +13,7 @@ use stimulus::ParserStimulus;
 /// Input ports, in [`ParserPorts::i`] order.
 pub const INPUTS: [&str; 8] = ["rst", "s_axis_tvalid", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tuser", "m_hdr_ready", "m_vrd_ready"];
 /// The record's fields, in `m_hdr_<field>` port order.
-pub const RECORD: [&str; 14] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn"];
+pub use mrnic_model::wire::parser_shell::RECORD;
 
 #[derive(Clone, Debug)]
 pub struct ParserPorts {
@@ -22,7 +22,7 @@ pub struct ParserPorts {
     valid: usize,
     vrd_valid: usize,
     vrd_keep: usize,
-    rec: [usize; 14],
+    rec: [usize; 16],
     stat: Vec<usize>,
     last: usize,
 }
@@ -33,7 +33,7 @@ impl ParserPorts {
         for (k, n) in INPUTS.iter().enumerate() {
             i[k] = io.input(n)?;
         }
-        let mut rec = [0; 14];
+        let mut rec = [0; 16];
         for (k, n) in RECORD.iter().enumerate() {
             rec[k] = io.output(&format!("m_hdr_{n}"))?;
         }
@@ -94,9 +94,8 @@ impl CycleModel for ParserModel {
         o.set(p.tready, out.tready as u64);
         o.set(p.valid, out.m_hdr.is_some() as u64);
         if let Some(r) = out.m_hdr {
-            let f = [r.opcode as u64, r.dest_qp as u64, r.psn as u64, r.path_id as u64, r.path_psn as u64, r.msn as u64, r.offset as u64, r.flags as u64, r.va, r.rkey as u64, r.length as u64, r.ecn as u64, r.vlan as u64, r.ssn as u64];
-            for (k, x) in f.iter().enumerate() {
-                o.set(p.rec[k], *x);
+            for (k, x) in r.fields().into_iter().enumerate() {
+                o.set(p.rec[k], x);
             }
             self.records += i.m_hdr_ready as u64;
         }
@@ -190,6 +189,8 @@ pub fn mutants() -> Vec<Mutant> {
         // handshakes
         ("tready_ignores_a_waiting_record", "ready_i = ~rst & ~(o_valid$q & ~m_hdr_ready) &", "ready_i = ~rst &"),
         ("record_dropped_when_not_ready", "if (o_valid$q & m_hdr_ready) begin", "if (o_valid$q) begin"),
+        // the record's P_Key read from the wrong bytes of the BTH (bytes swapped)
+        ("pkey_bytes_swapped", "x_pkey = (((hdr_norm[(32'h160)+:(8)]) & 16'hffff) << 32'h8) | ((hdr_norm[(32'h168)+:(8)]) & 16'hffff);", "x_pkey = (((hdr_norm[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((hdr_norm[(32'h160)+:(8)]) & 16'hffff);"),
         // the verdict FIFO
         ("tready_ignores_a_full_verdict_fifo", "& (vq_n$q < k_vq_room);", ";"),
         ("verdict_popped_when_not_ready", "vq_pop = (vq_n$q != k_z4) & m_vrd_ready;", "vq_pop = vq_n$q != k_z4;"),
