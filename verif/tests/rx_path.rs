@@ -27,6 +27,19 @@
 //! every output is compared every cycle; a result that is ok becomes the two commands with
 //! its `addr`, `base` and `wlen`, a NAK a discard.
 //!
+//! With the SACK engine and the connection checks (the tests `with_the_sack_engine_*`) the
+//! header path is the receiver's: every record (every opcode) goes to `mrnic_conn_chk`
+//! (destination QP -> connection, peer, P_Key, path id; its rows written through `s_cfg`
+//! first, and now and then a connection reopened under its next tag), a kept frame it
+//! refuses is discarded and reaches neither place_chk nor the engine; a kept frame it
+//! passes goes to place_chk with the connection it found, then to `mrnic_sack` with
+//! `s_commit` = place_chk's verdict (classify, then commit); the frame is placed only if
+//! the checks passed and the engine finds it new. The frames' destination QP, source
+//! address, P_Key, path id and PSN are shaped for this (`sack_shape`: PSNs drawn around
+//! each connection's base as the SACK model has it, a few connection faults). All three
+//! blocks are compared every cycle with their model shells, and the commands leave in
+//! frame order however the decisions arrive (`Cmds::decide`).
+//!
 //! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
 //! exactly the payloads of the placed frames at their addresses (later writes over earlier)
 //! and no other byte (no write for a dropped, refused or empty frame, nothing outside a
@@ -38,12 +51,13 @@ use mrnic_model::wire::axis::{frame_bytes, AxisRx, Beat};
 use mrnic_model::wire::ext::DATA_HDRS_LEN;
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
-use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell, SackStats};
+use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell};
+use mrnic_model::transport::conn_chk_shell::{ConnCfg, ConnChkInputs, ConnChkShell, ConnReq, ConnRow};
 use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkResult, ChkShell};
 use mrnic_model::wire::Frame;
 use mrnic_model::Config;
 use mrnic_verif::blocks::parser::stimulus::{ParserStimulus, Shape};
-use mrnic_verif::blocks::place_chk;
+use mrnic_verif::blocks::{conn_chk, place_chk};
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
 use mrnic_verif::vl::cache::{sanitize, waves_dir};
@@ -63,7 +77,7 @@ const SEND_BASE: u64 = 0x5e0d_0000_0000;
 /// them.
 const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
 const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
-const WITH_SACK: [&str; 6] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack"];
+const WITH_SACK: [&str; 7] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk"];
 /// Connections the SACK runs use (destination QP mod 256 below this), so that each one sees
 /// enough packets to move its window many times over.
 const SACK_CONNS: u32 = 16;
@@ -145,6 +159,34 @@ struct Stats {
     out_of_window: u64,
     sack_clears: u64,
     new_after_refusal: u64,
+    /// With the connection checks: records they passed, refused by reason, kept frames they
+    /// refused (not placed, never seen by place_chk or the SACK engine), rows reopened.
+    conn_ok: u64,
+    conn_drops: BTreeMap<u8, u64>,
+    conn_refused: u64,
+    conn_reopens: u64,
+}
+
+/// A kept frame's record waiting for the connection checks: what place_chk will be asked.
+struct Kept {
+    req: ChkReq,
+    off: u64,
+    payload: Vec<u8>,
+    psn: u32,
+    seq: u64,
+}
+
+/// A connection row as the SACK runs' frames use it: (tag, peer, P_Key).
+type Rows = Rc<RefCell<Vec<(u32, u32, u16)>>>;
+
+/// Sets the path id of any frame kind.
+fn set_path_id(f: &mut Frame, id: u8) {
+    match &mut f.body {
+        Body::Data { ext, .. } => ext.path_id = id,
+        Body::Ack(a) => a.path_id = id,
+        Body::Nak(n) => n.path_id = id,
+        Body::Probe(p) | Body::ProbeReply(p) => p.path_id = id,
+    }
 }
 
 /// What a SACK operation of the test is for.
@@ -152,7 +194,7 @@ enum SackJob {
     /// Set a connection up at a new base.
     Clear,
     /// A kept frame's packet: its payload offset, payload and place_chk's result.
-    Data { off: u64, payload: Vec<u8>, res: ChkResult },
+    Data { off: u64, payload: Vec<u8>, res: ChkResult, seq: u64 },
 }
 
 /// The SACK runs' frames: destination QP mod 256 below [`SACK_CONNS`], and the PSN drawn
@@ -160,10 +202,19 @@ enum SackJob {
 /// or a little ahead (new, or duplicates of recent packets: the base keeps moving), further
 /// ahead inside the window, just behind (duplicates), beyond the window, far behind, and the
 /// edges (the window's last PSN, the first one past it, the PSN before the base).
-fn sack_shape(bases: Rc<RefCell<Vec<u32>>>) -> Shape {
+///
+/// The connection fields match the connection's row (`rows`: QPN tag, peer, P_Key, a path
+/// id below P), with a few faults each for the connection checks: a stale tag (4 %),
+/// another peer (3 %), another P_Key (3 %), a path id at or past P (3 %).
+fn sack_shape(bases: Rc<RefCell<Vec<u32>>>, rows: Rows, paths: u8) -> Shape {
     Box::new(move |f: &mut Frame, r: &mut SmallRng| {
         let conn = r.gen_range(0..SACK_CONNS);
-        f.bth.dest_qp = ((r.gen_range(0..1u32 << 16) << 8) | conn) & 0xff_ffff;
+        let (tag, peer, pkey) = rows.borrow()[conn as usize];
+        let tag = if r.gen_ratio(4, 100) { tag ^ (1 << r.gen_range(0..16)) } else { tag };
+        f.bth.dest_qp = ((tag << 8) | conn) & 0xff_ffff;
+        f.ip.src = if r.gen_ratio(3, 100) { peer ^ (1 << r.gen_range(0..32)) } else { peer }.to_be_bytes();
+        f.bth.pkey = if r.gen_ratio(3, 100) { pkey ^ (1 << r.gen_range(0..16)) } else { pkey };
+        set_path_id(f, if r.gen_ratio(3, 100) { r.gen_range(paths..16) } else { r.gen_range(0..paths) });
         let b = bases.borrow()[conn as usize];
         let d: u32 = match r.gen_range(0..100) {
             0..=54 => r.gen_range(0..8),
@@ -199,9 +250,33 @@ struct Cmds {
     completions: VecDeque<(u64, u64)>,
     want: HashMap<u64, u8>,
     tag: u64,
+    /// Decisions made out of frame order (a frame the connection checks refuse is decided
+    /// before the frames ahead of it leave place_chk and the SACK engine), by kept frame
+    /// number, and the number of the next kept frame to issue.
+    pending: BTreeMap<u64, Decision>,
+    next: u64,
+}
+
+/// What becomes of a kept frame.
+enum Decision {
+    /// Placed at `addr`, checked against the window `[base, base + wlen)`.
+    Place { off: u64, addr: u64, base: u64, wlen: u64, payload: Vec<u8> },
+    /// Not placed: the realigner discards its payload.
+    Discard { off: u64 },
 }
 
 impl Cmds {
+    /// The decision on kept frame `seq`; the commands leave in frame order.
+    fn decide(&mut self, s: &mut Stats, seq: u64, d: Decision) {
+        self.pending.insert(seq, d);
+        while let Some(d) = self.pending.remove(&self.next) {
+            self.next += 1;
+            match d {
+                Decision::Place { off, addr, base, wlen, payload } => self.place(s, off, addr, base, wlen, &payload),
+                Decision::Discard { off } => self.discard(off),
+            }
+        }
+    }
     /// A frame placed at `addr`, checked against the window `[base, base + wlen)`.
     fn place(&mut self, s: &mut Stats, off: u64, addr: u64, base: u64, wlen: u64, payload: &[u8]) {
         let len = payload.len() as u64;
@@ -253,12 +328,14 @@ struct Job {
     off: u64,
     payload: Vec<u8>,
     psn: u32,
+    /// The kept frame's number (frame order).
+    seq: u64,
 }
 
 /// The rows and the request for a kept frame's record: mostly rows that accept it, one in
 /// four with a fault (a short region, no write right, another key's tag, another protection
 /// domain; for a SEND no posted buffer or a short one).
-fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: Vec<u8>, psn: u32) -> Job {
+fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: Vec<u8>, psn: u32, seq: u64) -> Job {
     let conn_pd = |c: u32| 0x1000 + c;
     let mut cfgs = VecDeque::new();
     let fault = if rng.gen_ratio(1, 4) { rng.gen_range(1..5) } else { 0 };
@@ -281,7 +358,7 @@ fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: 
         let blen = if fault == 2 { need.saturating_sub(1) } else { need.saturating_add(slack) };
         cfgs.push_back(CfgWrite { table: 1, row: (rec.conn << lg) | (rec.ssn & (cc.rq_depth - 1)), base: addr, len: blen, ..Default::default() });
     }
-    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn }
+    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq }
 }
 
 fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
@@ -289,10 +366,13 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let [p, f, r, w] = path else { unreachable!("the data path is four blocks") };
     // place_chk and the SACK engine, when the test has them, each with its model cycle shell
     // side by side
-    let (chk_part, sack_part) = extra.split_at_mut(extra.len().min(1));
+    let (chk_part, rest) = extra.split_at_mut(extra.len().min(1));
+    let (sack_part, conn_part) = rest.split_at_mut(rest.len().min(1));
     let mut chk = chk_part.first_mut();
     let mut sack = sack_part.first_mut();
+    let mut conn_blk = conn_part.first_mut();
     let has_sack = sack.is_some();
+    let has_conn = conn_blk.is_some();
     let core = Config::preset("core").unwrap();
     let cc = mrnic_hdl::tops::place_chk_config(&core).unwrap();
     let mut model = ChkShell::new(cc);
@@ -300,18 +380,37 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let conn_mask = core.connections as u32 - 1;
     let mut sack_q: VecDeque<(SackOp, SackJob)> = VecDeque::new();
     let mut sack_wait: VecDeque<(SackOp, SackJob)> = VecDeque::new();
-    let mut sack_stats = SackStats::default();
     let mut refused_psns: HashSet<(u32, u32)> = HashSet::new();
     let mut s_rdy = Runs::new(300);
     let bases = Rc::new(RefCell::new(vec![0u32; SACK_CONNS as usize]));
+    // the connection checks: their model shell, the rows the frames use, the queues
+    let ncfg = mrnic_hdl::tops::conn_chk_config(&core).unwrap();
+    let mut conn_model = ConnChkShell::new(ncfg);
+    let rows: Rows = Rc::new(RefCell::new(vec![(0, 0, 0); SACK_CONNS as usize]));
+    let mut conn_cfg: VecDeque<ConnCfg> = VecDeque::new();
+    let mut conn_q: VecDeque<(ConnReq, Option<Kept>)> = VecDeque::new();
+    let mut conn_wait: VecDeque<(ConnReq, Option<Kept>)> = VecDeque::new();
+    let mut n_rdy = Runs::new(200);
+    let mut conn_tag = 0u8;
     let mut jobs: VecDeque<Job> = VecDeque::new();
-    let mut waiting: VecDeque<(u64, Vec<u8>, u32, u32)> = VecDeque::new();
+    let mut waiting: VecDeque<(u64, Vec<u8>, u32, u32, u64)> = VecDeque::new();
     let mut k_rdy = Runs::new(0);
     let mut chk_tag = 0u8;
     let mut stim = ParserStimulus::new(seed, profile, false);
     let mut rng = SmallRng::seed_from_u64(seed ^ 0x7278_7061);
+    if has_conn {
+        // every row written first: the frames' connections open, the others closed
+        for k in 0..ncfg.connections {
+            let live = k < SACK_CONNS;
+            let row = ConnRow { live, tag: rng.gen::<u32>() & 0xffff, peer: rng.gen(), pkey: if k == 0 { 0xffff } else { rng.gen() } };
+            if live {
+                rows.borrow_mut()[k as usize] = (row.tag, row.peer, row.pkey);
+            }
+            conn_cfg.push_back(ConnCfg { conn: k, row });
+        }
+    }
     if has_sack {
-        stim = stim.with_shape(sack_shape(bases.clone()));
+        stim = stim.with_shape(sack_shape(bases.clone(), rows.clone(), ncfg.paths as u8));
         // every connection the frames use is set up first, four of them just below the
         // 24-bit wrap
         for k in 0..SACK_CONNS {
@@ -326,6 +425,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     // the reference: good frames' decodes in record order; kept frames' expected completions
     let mut records: VecDeque<(bool, Vec<u8>)> = VecDeque::new();
     let mut cm = Cmds::default();
+    let mut kept_seq = 0u64;
     let mut mem: HashMap<u64, u8> = HashMap::new();
     let mut bursts: VecDeque<Burst> = VecDeque::new();
     let mut bresp: VecDeque<u64> = VecDeque::new();
@@ -375,6 +475,24 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         let mut progress_sack = false;
         if let Some(k) = sack.as_deref_mut() {
             for (n, v) in [("rst", si.rst as u64), ("s_valid", si.s_valid as u64), ("s_conn", si.s_conn as u64), ("s_psn", si.s_psn as u64), ("s_clear", si.s_clear as u64), ("s_commit", si.s_commit as u64), ("m_ready", si.m_ready as u64)] {
+                k.set(n, v);
+            }
+            k.sim.eval();
+        }
+        // the connection checks' operation and config write from their queues (drawn only
+        // with the block)
+        let nr = !has_conn || n_rdy.next(&mut rng) || draining;
+        let ni = ConnChkInputs {
+            rst: i.rst,
+            cfg_valid: conn_cfg.front().is_some(),
+            cfg: conn_cfg.front().copied().unwrap_or_default(),
+            s_valid: conn_q.front().is_some(),
+            s: conn_q.front().map(|q| q.0).unwrap_or_default(),
+            m_ready: nr,
+        };
+        let mut progress_conn = false;
+        if let Some(k) = conn_blk.as_deref_mut() {
+            for (n, v) in conn_chk::port::INPUTS.iter().zip(conn_chk::input_values(&ni)) {
                 k.set(n, v);
             }
             k.sim.eval();
@@ -461,30 +579,71 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 }
                 if ci.s_valid && mo.s_ready {
                     let j = jobs.pop_front().unwrap();
-                    waiting.push_back((j.off, j.payload, j.req.conn, j.psn));
+                    waiting.push_back((j.off, j.payload, j.req.conn, j.psn, j.seq));
                 }
                 if let (Some(m), true) = (mo.m, kr) {
                     progress_chk = true;
-                    let (off, payload, conn, psn) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
+                    let (off, payload, conn, psn, seq) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
                     if u64::from(m.len) != payload.len() as u64 {
                         return Err(format!("cycle {c}: place_chk result length {}, the frame's payload {}", m.len, payload.len()));
                     }
                     if has_sack {
                         // classify, then commit: the SACK engine records the packet only if
                         // the checks passed, and it is placed only if it is also new
-                        if rng.gen_ratio(1, 300) {
+                        if rng.gen_ratio(1, 100) {
                             let k = rng.gen_range(0..SACK_CONNS);
                             let base = rng.gen::<u32>() & 0xff_ffff;
                             sack_q.push_back((SackOp { conn: k, psn: base, clear: true, commit: true }, SackJob::Clear));
                         }
                         let op = SackOp { conn, psn, clear: false, commit: m.ok };
-                        sack_q.push_back((op, SackJob::Data { off, payload, res: m }));
+                        sack_q.push_back((op, SackJob::Data { off, payload, res: m, seq }));
                     } else if m.ok {
-                        cm.place(&mut s, off, m.addr, m.base, m.wlen, &payload);
+                        cm.decide(&mut s, seq, Decision::Place { off, addr: m.addr, base: m.base, wlen: m.wlen, payload });
                     } else {
                         s.refused += 1;
                         *s.naks.entry(m.nak).or_default() += 1;
-                        cm.discard(off);
+                        cm.decide(&mut s, seq, Decision::Discard { off });
+                    }
+                }
+            }
+        }
+        if let Some(k) = conn_blk.as_deref_mut() {
+            let mo = conn_model.step(&ni);
+            let got = (k.bit("s_cfg_ready"), k.bit("s_ready"), k.bit("m_valid"));
+            if got != (mo.cfg_ready, mo.s_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: conn_chk (cfg_ready, s_ready, m_valid) = {got:?}, its model {:?}", (mo.cfg_ready, mo.s_ready, mo.m.is_some())));
+            }
+            if let Some(m) = mo.m {
+                let rtl = (k.get("m_tag") as u8, k.bit("m_ok"), k.get("m_reason") as u8, k.get("m_conn") as u32);
+                if rtl != (m.tag, m.ok, m.reason, m.conn) {
+                    return Err(format!("cycle {c}: conn_chk result (tag, ok, reason, conn) {rtl:x?}, its model {m:x?}"));
+                }
+            }
+            if !i.rst {
+                if ni.cfg_valid && mo.cfg_ready {
+                    conn_cfg.pop_front();
+                }
+                if ni.s_valid && mo.s_ready {
+                    conn_wait.push_back(conn_q.pop_front().unwrap());
+                }
+                if let (Some(m), true) = (mo.m, ni.m_ready) {
+                    progress_conn = true;
+                    let (req, kept) = conn_wait.pop_front().ok_or_else(|| format!("cycle {c}: a conn_chk result with no request"))?;
+                    if m.tag != req.tag {
+                        return Err(format!("cycle {c}: conn_chk result tag {:#x}, the request's {:#x}", m.tag, req.tag));
+                    }
+                    if m.ok {
+                        s.conn_ok += 1;
+                    } else {
+                        *s.conn_drops.entry(m.reason).or_default() += 1;
+                    }
+                    match kept {
+                        Some(kp) if m.ok => jobs.push_back(job_for(&mut rng, &cc, &ChkReq { conn: m.conn, ..kp.req }, kp.off, kp.payload, kp.psn, kp.seq)),
+                        Some(kp) => {
+                            s.conn_refused += 1;
+                            cm.decide(&mut s, kp.seq, Decision::Discard { off: kp.off });
+                        }
+                        None => {}
                     }
                 }
             }
@@ -502,7 +661,6 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     return Err(format!("cycle {c}: sack result (conn, psn, class, base) {rtl:x?} bitmap {bm:x?}, its model {m:x?}"));
                 }
             }
-            sack_stats = mo.stats;
             for (x, st) in bases.borrow_mut().iter_mut().zip(&sack_model.engine.conns) {
                 *x = st.base;
             }
@@ -520,11 +678,11 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     match job {
                         SackJob::Clear if m.result.class == Class::Cleared => s.sack_clears += 1,
                         SackJob::Clear => return Err(format!("cycle {c}: a clear classified {:?}", m.result.class)),
-                        SackJob::Data { off, payload, res } if res.ok && new => {
+                        SackJob::Data { off, payload, res, seq } if res.ok && new => {
                             s.new_after_refusal += refused_psns.remove(&(op.conn, op.psn)) as u64;
-                            cm.place(&mut s, off, res.addr, res.base, res.wlen, &payload);
+                            cm.decide(&mut s, seq, Decision::Place { off, addr: res.addr, base: res.base, wlen: res.wlen, payload });
                         }
-                        SackJob::Data { off, res, .. } => {
+                        SackJob::Data { off, res, seq, .. } => {
                             match (res.ok, m.result.class) {
                                 (false, _) => {
                                     s.refused += 1;
@@ -537,7 +695,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                                 (true, Class::OutOfWindow) => s.out_of_window += 1,
                                 (true, cl) => return Err(format!("cycle {c}: a packet classified {cl:?}")),
                             }
-                            cm.discard(off);
+                            cm.decide(&mut s, seq, Decision::Discard { off });
                         }
                     }
                 }
@@ -545,7 +703,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         }
         let (p_rdy, f_rdy) = (p.bit("s_axis_tready"), f.bit("s_axis_tready"));
         taken = i.tvalid && p_rdy && f_rdy && !i.rst;
-        let mut progress = taken || progress_chk || progress_sack;
+        let mut progress = taken || progress_chk || progress_sack || progress_conn;
         // MAC side: the reference verdict of every frame
         if taken {
             let beat = Beat { tdata: i.tdata.to_le_bytes().to_vec(), tkeep: i.tkeep as u64, tlast: i.tlast, tuser: i.tuser };
@@ -575,7 +733,10 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 let rest: Vec<String> = records.iter().map(|(_, b)| decode(b).map(|f| format!("{:#x}", f.body.opcode())).unwrap_or_default()).collect();
                 return Err(format!("cycle {c}: record #{} opcode {op:#x}, the frame's is {:#x} (next good frames {rest:?})", s.records, fr.body.opcode()));
             }
+            let mut kept_rec: Option<Kept> = None;
             if keep {
+                let seq = kept_seq;
+                kept_seq += 1;
                 let Body::Data { placement, payload, ext, .. } = &fr.body else {
                     return Err(format!("cycle {c}: a kept frame that is not DATA"));
                 };
@@ -612,16 +773,42 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     if psn != fr.bth.psn {
                         return Err(format!("cycle {c}: record psn {psn:#x}, the frame's {:#x}", fr.bth.psn));
                     }
-                    jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn));
+                    if has_conn {
+                        // the connection checks first: the connection is theirs
+                        kept_rec = Some(Kept { req, off, payload: payload.clone(), psn, seq });
+                    } else {
+                        jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn, seq));
+                    }
                 } else {
                     // the stand-in for the checks: the window is the record's own
                     let addr = if op == opcode::SEND { SEND_BASE + (u64::from(ext.msn & 0xff) << 24) + u64::from(ext.pkt_offset) } else { va };
                     if addr.checked_add(len).is_none() || rng.gen_ratio(1, 10) {
                         s.refused += 1;
-                        cm.discard(off);
+                        cm.decide(&mut s, seq, Decision::Discard { off });
                     } else {
-                        cm.place(&mut s, off, addr, addr, len, payload);
+                        cm.decide(&mut s, seq, Decision::Place { off, addr, base: addr, wlen: len, payload: payload.clone() });
                     }
+                }
+            }
+            if has_conn {
+                // every record (every opcode) goes through the connection checks; the
+                // record's source address and P_Key checked against the model's decode
+                let (src, pkey) = (p.get("m_hdr_src") as u32, p.get("m_hdr_pkey") as u16);
+                if (src, pkey) != (u32::from_be_bytes(fr.ip.src), fr.bth.pkey) {
+                    return Err(format!("cycle {c}: record src {src:#x} pkey {pkey:#x}, the frame's {:x?} {:#x}", fr.ip.src, fr.bth.pkey));
+                }
+                conn_tag = conn_tag.wrapping_add(1);
+                let req = ConnReq { qpn: p.get("m_hdr_dest_qp") as u32, src, pkey, path: p.get("m_hdr_path_id") as u8, tag: conn_tag };
+                conn_q.push_back((req, kept_rec));
+                // now and then a connection is closed and reopened under its next tag:
+                // frames made for the old one are refused as a wrong QP
+                if rng.gen_ratio(1, 400) {
+                    let k = rng.gen_range(0..SACK_CONNS);
+                    let (tag, peer, pkey) = rows.borrow()[k as usize];
+                    let tag = (tag + 1) & 0xffff;
+                    rows.borrow_mut()[k as usize] = (tag, peer, pkey);
+                    conn_cfg.push_back(ConnCfg { conn: k, row: ConnRow { live: true, tag, peer, pkey } });
+                    s.conn_reopens += 1;
                 }
             }
         }
@@ -682,7 +869,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()) {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -711,11 +898,21 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 s.placed
             ));
         }
-        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
+        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
             break;
         }
     }
     s.cycles = c;
+    // the counters after the last edge
+    let conn_stats = conn_model.stats;
+    let sack_stats = sack_model.outputs(&SackInputs::default()).stats;
+    if let Some(k) = conn_blk.as_deref() {
+        let rtl: Vec<u64> = conn_stats.list().iter().map(|(n, _)| k.get(&format!("stat_{n}"))).collect();
+        let want: Vec<u64> = conn_stats.list().iter().map(|(_, v)| u64::from(*v)).collect();
+        if rtl != want {
+            return Err(format!("conn_chk counters {rtl:?}, its model's {:?}", conn_stats.list()));
+        }
+    }
     if let Some(k) = sack.as_deref() {
         let rtl = [k.get("stat_new"), k.get("stat_duplicate"), k.get("stat_out_of_window"), k.get("stat_cleared")];
         let st = sack_stats;
@@ -732,7 +929,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         return Err(format!("host memory differs: {extra} bytes written outside every placed payload, {missing} payload bytes never written, wrong bytes (address: got, want) {wrong:x?}"));
     }
     // the realigner discards the payloads of refused, duplicate and out-of-window packets
-    let not_placed = s.refused + s.duplicates + s.out_of_window;
+    let not_placed = s.refused + s.duplicates + s.out_of_window + s.conn_refused;
     if r.get("stat_cmds") != s.kept || r.get("stat_dropped") != not_placed {
         return Err(format!("realign stat_cmds {} stat_dropped {}, expected {} and {not_placed}", r.get("stat_cmds"), r.get("stat_dropped"), s.kept));
     }
@@ -762,7 +959,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack"][m.0.len() - 4]));
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack"][m.0.len() - 4]));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -852,6 +1049,7 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
     // place_chk and the SACK engine (classify, then commit) both compared every cycle with
     // their model shells; the frames' PSNs are drawn around each connection's base
     let m = build(&WITH_SACK, None);
+    let mut mid_run_clears = 0;
     for (seed, profile) in [(1, ""), (2, "hostile"), (3, "backpressure")] {
         let s = check(&m, seed, profile, 150_000 * diff_scale());
         println!("with the SACK engine, seed {seed} profile {profile:?}: {s:?}");
@@ -859,10 +1057,16 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
         assert!(s.placed >= 100 && s.refused >= 20 && s.naks.len() >= 4, "{s:?}");
         // duplicates and out-of-window packets the checks passed were not placed; clears in
         // the run; PSNs placed after the checks had refused them (so not recorded then)
-        assert!(s.duplicates >= 50 && s.out_of_window >= 10 && s.sack_clears > u64::from(SACK_CONNS), "{s:?}");
+        assert!(s.duplicates >= 50 && s.out_of_window >= 10 && s.sack_clears >= u64::from(SACK_CONNS), "{s:?}");
+        mid_run_clears += s.sack_clears - u64::from(SACK_CONNS);
         assert!(s.new_after_refusal >= 5, "{s:?}");
+        // the connection checks: every reason seen, kept frames refused by them, reopened
+        // rows (stale QPNs)
+        assert!(s.conn_drops.len() == 4 && s.conn_refused >= 20 && s.conn_reopens >= 3 && s.conn_ok >= 1000, "{s:?}");
         assert!(s.completions == s.placed, "{s:?}");
     }
+    // connections set up again while their packets are in flight
+    assert!(mid_run_clears >= 3, "{mid_run_clears} clears after the setup");
 }
 
 #[test]
@@ -874,6 +1078,19 @@ fn with_the_sack_engine_one_that_records_a_packet_the_checks_refused_is_caught()
         Err(e) => {
             println!("sack mutant uncommitted_packet_sets_its_bit: {e}");
             assert!(e.contains("sack result"), "failed for another reason: {e}");
+        }
+    }
+}
+
+#[test]
+fn with_the_sack_engine_connection_checks_that_ignore_the_peer_are_caught() {
+    let m = build(&WITH_SACK, Some(("conn_chk", "peer_ignored")));
+    let mut b = sims(&m, None);
+    match run(&mut b, 1, "", 150_000) {
+        Ok(s) => panic!("conn_chk mutant peer_ignored passed the composition: {s:?}"),
+        Err(e) => {
+            println!("conn_chk mutant peer_ignored: {e}");
+            assert!(e.contains("conn_chk result"), "failed for another reason: {e}");
         }
     }
 }
