@@ -91,14 +91,19 @@ pub struct HdrRecord {
     /// which the connection checks (`mrnic_conn_chk`) compare with the connection's row.
     pub src: u32,
     pub pkey: u16,
+    /// Every opcode: the UDP source port and the BTH A bit; data: the MPETH timestamp. The
+    /// ACK generator (`mrnic_ackgen`) reads them.
+    pub sport: u16,
+    pub ack_req: bool,
+    pub ts: u32,
 }
 
 /// The record's fields, in `m_hdr_<field>` port order ([`HdrRecord::fields`]).
-pub const RECORD: [&str; 16] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn", "src", "pkey"];
+pub const RECORD: [&str; 19] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn", "src", "pkey", "sport", "ack_req", "ts"];
 
 impl HdrRecord {
     /// The field values in [`RECORD`] order.
-    pub fn fields(&self) -> [u64; 16] {
+    pub fn fields(&self) -> [u64; 19] {
         let r = self;
         [
             u64::from(r.opcode),
@@ -117,6 +122,9 @@ impl HdrRecord {
             u64::from(r.ssn),
             u64::from(r.src),
             u64::from(r.pkey),
+            u64::from(r.sport),
+            u64::from(r.ack_req),
+            u64::from(r.ts),
         ]
     }
 
@@ -130,6 +138,8 @@ impl HdrRecord {
             vlan: f.eth.vlan.is_some(),
             src: u32::from_be_bytes(f.ip.src),
             pkey: f.bth.pkey,
+            sport: f.udp.src_port,
+            ack_req: f.bth.ack_req,
             ..HdrRecord::default()
         };
         match &f.body {
@@ -142,6 +152,7 @@ impl HdrRecord {
                 r.rkey = placement.rkey;
                 r.length = payload.len() as u32;
                 r.ssn = ext.ssn;
+                r.ts = ext.timestamp;
             }
             Body::Ack(a) => {
                 r.path_psn = a.path_psn;
