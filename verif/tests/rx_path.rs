@@ -34,9 +34,12 @@
 //! refuses is discarded and reaches neither place_chk nor the engine; a kept frame it
 //! passes goes to place_chk with the connection it found, then to `mrnic_sack` with
 //! `s_commit` = place_chk's verdict (classify, then commit); the frame is placed only if
-//! the checks passed and the engine finds it new. The frames' destination QP, source
+//! the checks passed and the engine finds it new. Every packet the engine classified then
+//! goes to `mrnic_ackgen` with its class (refused by the checks, new, duplicate, out of
+//! window), path, path PSN, A bit, CE mark, timestamp and source port from the record, the
+//! NIC's time advancing by the preset's clock period each cycle. The frames' destination QP, source
 //! address, P_Key, path id and PSN are shaped for this (`sack_shape`: PSNs drawn around
-//! each connection's base as the SACK model has it, a few connection faults). All three
+//! each connection's base as the SACK model has it, a few connection faults). All four
 //! blocks are compared every cycle with their model shells, and the commands leave in
 //! frame order however the decisions arrive (`Cmds::decide`).
 //!
@@ -52,12 +55,14 @@ use mrnic_model::wire::ext::DATA_HDRS_LEN;
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
 use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell};
+use mrnic_model::transport::ackgen::AckIn;
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn};
 use mrnic_model::transport::conn_chk_shell::{ConnCfg, ConnChkInputs, ConnChkShell, ConnReq, ConnRow};
 use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkResult, ChkShell};
 use mrnic_model::wire::Frame;
 use mrnic_model::Config;
 use mrnic_verif::blocks::parser::stimulus::{ParserStimulus, Shape};
-use mrnic_verif::blocks::{conn_chk, place_chk};
+use mrnic_verif::blocks::{ackgen, conn_chk, place_chk};
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
 use mrnic_verif::vl::cache::{sanitize, waves_dir};
@@ -77,7 +82,7 @@ const SEND_BASE: u64 = 0x5e0d_0000_0000;
 /// them.
 const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
 const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
-const WITH_SACK: [&str; 7] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk"];
+const WITH_SACK: [&str; 8] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk", "ackgen"];
 /// Connections the SACK runs use (destination QP mod 256 below this), so that each one sees
 /// enough packets to move its window many times over.
 const SACK_CONNS: u32 = 16;
@@ -165,6 +170,10 @@ struct Stats {
     conn_drops: BTreeMap<u8, u64>,
     conn_refused: u64,
     conn_reopens: u64,
+    /// With the ACK generator: packets it took, ACKs it sent (by the coalescing timer).
+    ack_packets: u64,
+    acks: u64,
+    timer_acks: u64,
 }
 
 /// A kept frame's record waiting for the connection checks: what place_chk will be asked.
@@ -174,6 +183,8 @@ struct Kept {
     payload: Vec<u8>,
     psn: u32,
     seq: u64,
+    /// What the ACK generator takes with the packet (its connection and class set later).
+    ack: AckIn,
 }
 
 /// A connection row as the SACK runs' frames use it: (tag, peer, P_Key).
@@ -194,7 +205,7 @@ enum SackJob {
     /// Set a connection up at a new base.
     Clear,
     /// A kept frame's packet: its payload offset, payload and place_chk's result.
-    Data { off: u64, payload: Vec<u8>, res: ChkResult, seq: u64 },
+    Data { off: u64, payload: Vec<u8>, res: ChkResult, seq: u64, ack: AckIn },
 }
 
 /// The SACK runs' frames: destination QP mod 256 below [`SACK_CONNS`], and the PSN drawn
@@ -330,6 +341,7 @@ struct Job {
     psn: u32,
     /// The kept frame's number (frame order).
     seq: u64,
+    ack: AckIn,
 }
 
 /// The rows and the request for a kept frame's record: mostly rows that accept it, one in
@@ -358,7 +370,7 @@ fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: 
         let blen = if fault == 2 { need.saturating_sub(1) } else { need.saturating_add(slack) };
         cfgs.push_back(CfgWrite { table: 1, row: (rec.conn << lg) | (rec.ssn & (cc.rq_depth - 1)), base: addr, len: blen, ..Default::default() });
     }
-    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq }
+    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq, ack: AckIn::default() }
 }
 
 fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
@@ -367,10 +379,13 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     // place_chk and the SACK engine, when the test has them, each with its model cycle shell
     // side by side
     let (chk_part, rest) = extra.split_at_mut(extra.len().min(1));
-    let (sack_part, conn_part) = rest.split_at_mut(rest.len().min(1));
+    let (sack_part, rest) = rest.split_at_mut(rest.len().min(1));
+    let (conn_part, ack_part) = rest.split_at_mut(rest.len().min(1));
     let mut chk = chk_part.first_mut();
     let mut sack = sack_part.first_mut();
     let mut conn_blk = conn_part.first_mut();
+    let mut ack_blk = ack_part.first_mut();
+    let has_ack = ack_blk.is_some();
     let has_sack = sack.is_some();
     let has_conn = conn_blk.is_some();
     let core = Config::preset("core").unwrap();
@@ -392,8 +407,25 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut conn_wait: VecDeque<(ConnReq, Option<Kept>)> = VecDeque::new();
     let mut n_rdy = Runs::new(200);
     let mut conn_tag = 0u8;
+    // the ACK generator: its model shell, its packets and config writes; the NIC's time
+    // advances by the preset's cycle per clock
+    let acfg = mrnic_hdl::tops::ackgen_config(&core).unwrap();
+    let cycle_ns = u32::from(core.transport.cycle_ns);
+    let mut ack_model = AckShell::new(acfg).unwrap();
+    let mut ack_q: VecDeque<AckIn> = VecDeque::new();
+    let mut ack_cfg: VecDeque<AckCfg> = VecDeque::new();
+    let mut a_rdy = Runs::new(100);
+    if has_ack {
+        // the frames' connections: every path's row restarted, a rate hint base
+        for k in 0..SACK_CONNS {
+            ack_cfg.push_back(AckCfg { kind: 1, conn: k, path: 0, data: 25_000 + 1000 * k });
+            for path in 0..acfg.paths {
+                ack_cfg.push_back(AckCfg { kind: 0, conn: k, path, data: (k * 0x13_579b + u32::from(path) * 0x2_468a) & 0xff_ffff });
+            }
+        }
+    }
     let mut jobs: VecDeque<Job> = VecDeque::new();
-    let mut waiting: VecDeque<(u64, Vec<u8>, u32, u32, u64)> = VecDeque::new();
+    let mut waiting: VecDeque<Job> = VecDeque::new();
     let mut k_rdy = Runs::new(0);
     let mut chk_tag = 0u8;
     let mut stim = ParserStimulus::new(seed, profile, false);
@@ -491,6 +523,43 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             m_ready: nr,
         };
         let mut progress_conn = false;
+        // the ACK generator's packet and config write from their queues (drawn only with the
+        // block)
+        let ar = !has_ack || a_rdy.next(&mut rng) || draining;
+        let ai = AckShellIn {
+            rst: i.rst,
+            now: (c as u32).wrapping_mul(cycle_ns),
+            s_valid: ack_q.front().is_some(),
+            s: ack_q.front().copied().unwrap_or_default(),
+            s_cfg_valid: ack_cfg.front().is_some(),
+            s_cfg: ack_cfg.front().copied().unwrap_or_default(),
+            m_ready: ar,
+        };
+        if let Some(k) = ack_blk.as_deref_mut() {
+            let vals = [
+                ai.rst as u64,
+                u64::from(ai.now),
+                ai.s_valid as u64,
+                u64::from(ai.s.conn & (acfg.connections - 1)),
+                u64::from(ai.s.path),
+                u64::from(ai.s.path_psn),
+                u64::from(ai.s.class),
+                ai.s.ack_req as u64,
+                ai.s.ce as u64,
+                u64::from(ai.s.ts),
+                u64::from(ai.s.sport),
+                ai.s_cfg_valid as u64,
+                u64::from(ai.s_cfg.kind),
+                u64::from(ai.s_cfg.conn),
+                u64::from(ai.s_cfg.path),
+                u64::from(ai.s_cfg.data),
+                ai.m_ready as u64,
+            ];
+            for (n, v) in ackgen::port::INPUTS.iter().zip(vals) {
+                k.set(n, v);
+            }
+            k.sim.eval();
+        }
         if let Some(k) = conn_blk.as_deref_mut() {
             for (n, v) in conn_chk::port::INPUTS.iter().zip(conn_chk::input_values(&ni)) {
                 k.set(n, v);
@@ -579,11 +648,11 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 }
                 if ci.s_valid && mo.s_ready {
                     let j = jobs.pop_front().unwrap();
-                    waiting.push_back((j.off, j.payload, j.req.conn, j.psn, j.seq));
+                    waiting.push_back(j);
                 }
                 if let (Some(m), true) = (mo.m, kr) {
                     progress_chk = true;
-                    let (off, payload, conn, psn, seq) = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
+                    let Job { off, payload, req: ChkReq { conn, .. }, psn, seq, ack, .. } = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
                     if u64::from(m.len) != payload.len() as u64 {
                         return Err(format!("cycle {c}: place_chk result length {}, the frame's payload {}", m.len, payload.len()));
                     }
@@ -596,7 +665,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             sack_q.push_back((SackOp { conn: k, psn: base, clear: true, commit: true }, SackJob::Clear));
                         }
                         let op = SackOp { conn, psn, clear: false, commit: m.ok };
-                        sack_q.push_back((op, SackJob::Data { off, payload, res: m, seq }));
+                        sack_q.push_back((op, SackJob::Data { off, payload, res: m, seq, ack: AckIn { conn, ..ack } }));
                     } else if m.ok {
                         cm.decide(&mut s, seq, Decision::Place { off, addr: m.addr, base: m.base, wlen: m.wlen, payload });
                     } else {
@@ -638,13 +707,53 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         *s.conn_drops.entry(m.reason).or_default() += 1;
                     }
                     match kept {
-                        Some(kp) if m.ok => jobs.push_back(job_for(&mut rng, &cc, &ChkReq { conn: m.conn, ..kp.req }, kp.off, kp.payload, kp.psn, kp.seq)),
+                        Some(kp) if m.ok => jobs.push_back(Job { ack: kp.ack, ..job_for(&mut rng, &cc, &ChkReq { conn: m.conn, ..kp.req }, kp.off, kp.payload, kp.psn, kp.seq) }),
                         Some(kp) => {
                             s.conn_refused += 1;
                             cm.decide(&mut s, kp.seq, Decision::Discard { off: kp.off });
                         }
                         None => {}
                     }
+                }
+            }
+        }
+        if let Some(k) = ack_blk.as_deref_mut() {
+            let mo = ack_model.step(&ai);
+            let got = (k.bit("s_ready"), k.bit("s_cfg_ready"), k.bit("m_valid"));
+            if got != (mo.s_ready, mo.s_cfg_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: ackgen (s_ready, s_cfg_ready, m_valid) = {got:?}, its model {:?}", (mo.s_ready, mo.s_cfg_ready, mo.m.is_some())));
+            }
+            if let Some(a) = mo.m {
+                let f = &a.fields;
+                let want = [
+                    u64::from(a.conn),
+                    u64::from(a.path),
+                    u64::from(f.path_psn),
+                    u64::from(f.flags),
+                    u64::from(f.ecn_ce),
+                    u64::from(f.ecn_pkts),
+                    u64::from(a.rate_hint),
+                    u64::from(f.ts_echo),
+                    u64::from(f.ack_delay),
+                    u64::from(f.sport),
+                    a.timer as u64,
+                ];
+                let rtl: Vec<u64> = ackgen::port::OUTPUTS[3..14].iter().map(|n| k.get(n)).collect();
+                if rtl != want {
+                    return Err(format!("cycle {c}: ackgen ACK {rtl:x?}, its model {want:x?} ({a:x?})"));
+                }
+                if ai.m_ready {
+                    s.acks += 1;
+                    s.timer_acks += a.timer as u64;
+                }
+            }
+            if !i.rst {
+                if ai.s_cfg_valid && mo.s_cfg_ready {
+                    ack_cfg.pop_front();
+                }
+                if ai.s_valid && mo.s_ready {
+                    ack_q.pop_front();
+                    s.ack_packets += 1;
                 }
             }
         }
@@ -675,10 +784,24 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         return Err(format!("cycle {c}: sack result for (conn, psn) {:x?}, the operation's {:x?}", (m.conn, m.psn), (op.conn, op.psn)));
                     }
                     let new = m.result.class == Class::New;
+                    // the packet's class for the ACK generator: refused by the checks, else the
+                    // engine's
+                    if let (SackJob::Data { res, ack, .. }, true) = (&job, has_ack) {
+                        let class = if !res.ok {
+                            0
+                        } else {
+                            match m.result.class {
+                                Class::New => 1,
+                                Class::Duplicate => 2,
+                                _ => 3,
+                            }
+                        };
+                        ack_q.push_back(AckIn { class, ..*ack });
+                    }
                     match job {
                         SackJob::Clear if m.result.class == Class::Cleared => s.sack_clears += 1,
                         SackJob::Clear => return Err(format!("cycle {c}: a clear classified {:?}", m.result.class)),
-                        SackJob::Data { off, payload, res, seq } if res.ok && new => {
+                        SackJob::Data { off, payload, res, seq, .. } if res.ok && new => {
                             s.new_after_refusal += refused_psns.remove(&(op.conn, op.psn)) as u64;
                             cm.decide(&mut s, seq, Decision::Place { off, addr: res.addr, base: res.base, wlen: res.wlen, payload });
                         }
@@ -775,7 +898,20 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     }
                     if has_conn {
                         // the connection checks first: the connection is theirs
-                        kept_rec = Some(Kept { req, off, payload: payload.clone(), psn, seq });
+                        let ack = AckIn {
+                            conn: 0,
+                            path: p.get("m_hdr_path_id") as u8,
+                            path_psn: p.get("m_hdr_path_psn") as u32,
+                            class: 0,
+                            ack_req: p.bit("m_hdr_ack_req"),
+                            ce: p.get("m_hdr_ecn") == 3,
+                            ts: p.get("m_hdr_ts") as u32,
+                            sport: p.get("m_hdr_sport") as u16,
+                        };
+                        if (ack.ack_req, ack.ts, ack.sport) != (fr.bth.ack_req, ext.timestamp, fr.udp.src_port) {
+                            return Err(format!("cycle {c}: record (ack_req, ts, sport) {:x?}, the frame's {:x?}", (ack.ack_req, ack.ts, ack.sport), (fr.bth.ack_req, ext.timestamp, fr.udp.src_port)));
+                        }
+                        kept_rec = Some(Kept { req, off, payload: payload.clone(), psn, seq, ack });
                     } else {
                         jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn, seq));
                     }
@@ -802,7 +938,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 conn_q.push_back((req, kept_rec));
                 // now and then a connection is closed and reopened under its next tag:
                 // frames made for the old one are refused as a wrong QP
-                if rng.gen_ratio(1, 400) {
+                if rng.gen_ratio(1, 150) {
                     let k = rng.gen_range(0..SACK_CONNS);
                     let (tag, peer, pkey) = rows.borrow()[k as usize];
                     let tag = (tag + 1) & 0xffff;
@@ -869,7 +1005,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()) {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()).chain(ack_blk.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -898,13 +1034,21 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 s.placed
             ));
         }
-        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
+        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && ack_q.is_empty() && ack_cfg.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
             break;
         }
     }
     s.cycles = c;
     // the counters after the last edge
     let conn_stats = conn_model.stats;
+    if let Some(k) = ack_blk.as_deref() {
+        let st = ack_model.outputs(&AckShellIn::default()).stats;
+        let want = [st.bad_path, st.path_gaps, st.acks_now, st.acks_timer, st.stale_pops, st.fifo_full].map(|x| x & 0xFFFF_FFFF);
+        let rtl: Vec<u64> = ackgen::port::OUTPUTS[14..20].iter().map(|n| k.get(n)).collect();
+        if rtl != want {
+            return Err(format!("ackgen counters {rtl:?}, its model's {want:?}"));
+        }
+    }
     let sack_stats = sack_model.outputs(&SackInputs::default()).stats;
     if let Some(k) = conn_blk.as_deref() {
         let rtl: Vec<u64> = conn_stats.list().iter().map(|(n, _)| k.get(&format!("stat_{n}"))).collect();
@@ -959,7 +1103,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack"][m.0.len() - 4]));
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack"][m.0.len() - 4]));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -1068,7 +1212,10 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
         assert!(s.new_after_refusal >= 5, "{s:?}");
         // the connection checks: every reason seen, kept frames refused by them, reopened
         // rows (stale QPNs)
-        assert!(s.conn_drops.len() == 4 && s.conn_refused >= 20 && s.conn_reopens >= 3 && s.conn_ok >= 1000, "{s:?}");
+        assert!(s.conn_drops.len() == 4 && s.conn_refused >= 20 && s.conn_reopens >= 2 && s.conn_ok >= 1000, "{s:?}");
+        // the ACK generator took every packet that passed the connection checks and sent
+        // ACKs, some of them by its coalescing timer
+        assert!(s.ack_packets >= 200 && s.acks >= 100 && s.timer_acks >= 10, "{s:?}");
         assert!(s.completions == s.placed, "{s:?}");
     }
     // connections set up again while their packets are in flight
