@@ -176,17 +176,6 @@ struct Stats {
     timer_acks: u64,
 }
 
-/// A kept frame's record waiting for the connection checks: what place_chk will be asked.
-struct Kept {
-    req: ChkReq,
-    off: u64,
-    payload: Vec<u8>,
-    psn: u32,
-    seq: u64,
-    /// What the ACK generator takes with the packet (its connection and class set later).
-    ack: AckIn,
-}
-
 /// A connection row as the SACK runs' frames use it: (tag, peer, P_Key).
 type Rows = Rc<RefCell<Vec<(u32, u32, u16)>>>;
 
@@ -341,6 +330,7 @@ struct Job {
     psn: u32,
     /// The kept frame's number (frame order).
     seq: u64,
+    /// What the ACK generator takes with the packet (its connection and class set later).
     ack: AckIn,
 }
 
@@ -403,8 +393,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut conn_model = ConnChkShell::new(ncfg);
     let rows: Rows = Rc::new(RefCell::new(vec![(0, 0, 0); SACK_CONNS as usize]));
     let mut conn_cfg: VecDeque<ConnCfg> = VecDeque::new();
-    let mut conn_q: VecDeque<(ConnReq, Option<Kept>)> = VecDeque::new();
-    let mut conn_wait: VecDeque<(ConnReq, Option<Kept>)> = VecDeque::new();
+    // (a kept frame's record waits for the connection checks as a Job without table rows)
+    let mut conn_q: VecDeque<(ConnReq, Option<Job>)> = VecDeque::new();
+    let mut conn_wait: VecDeque<(ConnReq, Option<Job>)> = VecDeque::new();
     let mut n_rdy = Runs::new(200);
     let mut conn_tag = 0u8;
     // the ACK generator: its model shell, its packets and config writes; the NIC's time
@@ -536,26 +527,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             m_ready: ar,
         };
         if let Some(k) = ack_blk.as_deref_mut() {
-            let vals = [
-                ai.rst as u64,
-                u64::from(ai.now),
-                ai.s_valid as u64,
-                u64::from(ai.s.conn & (acfg.connections - 1)),
-                u64::from(ai.s.path),
-                u64::from(ai.s.path_psn),
-                u64::from(ai.s.class),
-                ai.s.ack_req as u64,
-                ai.s.ce as u64,
-                u64::from(ai.s.ts),
-                u64::from(ai.s.sport),
-                ai.s_cfg_valid as u64,
-                u64::from(ai.s_cfg.kind),
-                u64::from(ai.s_cfg.conn),
-                u64::from(ai.s_cfg.path),
-                u64::from(ai.s_cfg.data),
-                ai.m_ready as u64,
-            ];
-            for (n, v) in ackgen::port::INPUTS.iter().zip(vals) {
+            for (n, v) in ackgen::port::INPUTS.iter().zip(ackgen::input_values(&ai)) {
                 k.set(n, v);
             }
             k.sim.eval();
@@ -724,22 +696,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: ackgen (s_ready, s_cfg_ready, m_valid) = {got:?}, its model {:?}", (mo.s_ready, mo.s_cfg_ready, mo.m.is_some())));
             }
             if let Some(a) = mo.m {
-                let f = &a.fields;
-                let want = [
-                    u64::from(a.conn),
-                    u64::from(a.path),
-                    u64::from(f.path_psn),
-                    u64::from(f.flags),
-                    u64::from(f.ecn_ce),
-                    u64::from(f.ecn_pkts),
-                    u64::from(a.rate_hint),
-                    u64::from(f.ts_echo),
-                    u64::from(f.ack_delay),
-                    u64::from(f.sport),
-                    a.timer as u64,
-                ];
+                let want = ackgen::ack_values(&a);
                 let rtl: Vec<u64> = ackgen::port::OUTPUTS[3..14].iter().map(|n| k.get(n)).collect();
-                if rtl != want {
+                if rtl[..] != want[..] {
                     return Err(format!("cycle {c}: ackgen ACK {rtl:x?}, its model {want:x?} ({a:x?})"));
                 }
                 if ai.m_ready {
@@ -856,7 +815,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 let rest: Vec<String> = records.iter().map(|(_, b)| decode(b).map(|f| format!("{:#x}", f.body.opcode())).unwrap_or_default()).collect();
                 return Err(format!("cycle {c}: record #{} opcode {op:#x}, the frame's is {:#x} (next good frames {rest:?})", s.records, fr.body.opcode()));
             }
-            let mut kept_rec: Option<Kept> = None;
+            let mut kept_rec: Option<Job> = None;
             if keep {
                 let seq = kept_seq;
                 kept_seq += 1;
@@ -911,7 +870,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         if (ack.ack_req, ack.ts, ack.sport) != (fr.bth.ack_req, ext.timestamp, fr.udp.src_port) {
                             return Err(format!("cycle {c}: record (ack_req, ts, sport) {:x?}, the frame's {:x?}", (ack.ack_req, ack.ts, ack.sport), (fr.bth.ack_req, ext.timestamp, fr.udp.src_port)));
                         }
-                        kept_rec = Some(Kept { req, off, payload: payload.clone(), psn, seq, ack });
+                        kept_rec = Some(Job { cfgs: VecDeque::new(), req, off, payload: payload.clone(), psn, seq, ack });
                     } else {
                         jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn, seq));
                     }

@@ -6,7 +6,7 @@ pub mod stimulus;
 
 use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
 use mrnic_model::transport::ackgen::{AckGenConfig, AckIn};
-use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn};
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellAck, AckShellIn};
 use mrnic_model::Config;
 use stimulus::AckStimulus;
 
@@ -81,25 +81,51 @@ impl AckPorts {
         }
     }
     pub fn write_inputs(&self, s: &AckShellIn, v: &mut Values) {
-        let i = &self.i;
-        v.set(i[0], s.rst as u64);
-        v.set(i[1], u64::from(s.now));
-        v.set(i[2], s.s_valid as u64);
-        v.set(i[3], u64::from(s.s.conn));
-        v.set(i[4], u64::from(s.s.path));
-        v.set(i[5], u64::from(s.s.path_psn));
-        v.set(i[6], u64::from(s.s.class));
-        v.set(i[7], s.s.ack_req as u64);
-        v.set(i[8], s.s.ce as u64);
-        v.set(i[9], u64::from(s.s.ts));
-        v.set(i[10], u64::from(s.s.sport));
-        v.set(i[11], s.s_cfg_valid as u64);
-        v.set(i[12], u64::from(s.s_cfg.kind));
-        v.set(i[13], u64::from(s.s_cfg.conn));
-        v.set(i[14], u64::from(s.s_cfg.path));
-        v.set(i[15], u64::from(s.s_cfg.data));
-        v.set(i[16], s.m_ready as u64);
+        for (k, x) in input_values(s).into_iter().enumerate() {
+            v.set(self.i[k], x);
+        }
     }
+}
+
+/// The values of the ACK generator's inputs in [`port::INPUTS`] order.
+pub fn input_values(s: &AckShellIn) -> [u64; 17] {
+    [
+        s.rst as u64,
+        u64::from(s.now),
+        s.s_valid as u64,
+        u64::from(s.s.conn),
+        u64::from(s.s.path),
+        u64::from(s.s.path_psn),
+        u64::from(s.s.class),
+        s.s.ack_req as u64,
+        s.s.ce as u64,
+        u64::from(s.s.ts),
+        u64::from(s.s.sport),
+        s.s_cfg_valid as u64,
+        u64::from(s.s_cfg.kind),
+        u64::from(s.s_cfg.conn),
+        u64::from(s.s_cfg.path),
+        u64::from(s.s_cfg.data),
+        s.m_ready as u64,
+    ]
+}
+
+/// The values of an ACK's ports `m_conn` ..= `m_timer` ([`port::OUTPUTS`] 3..14).
+pub fn ack_values(a: &AckShellAck) -> [u64; 11] {
+    let f = &a.fields;
+    [
+        u64::from(a.conn),
+        u64::from(a.path),
+        u64::from(f.path_psn),
+        u64::from(f.flags),
+        u64::from(f.ecn_ce),
+        u64::from(f.ecn_pkts),
+        u64::from(a.rate_hint),
+        u64::from(f.ts_echo),
+        u64::from(f.ack_delay),
+        u64::from(f.sport),
+        a.timer as u64,
+    ]
 }
 
 /// The shell as a [`CycleModel`]; counts what crossed each stream.
@@ -127,23 +153,7 @@ impl CycleModel for AckModel {
         o.set(p[1], out.s_cfg_ready as u64);
         o.set(p[2], out.m.is_some() as u64);
         if let Some(a) = out.m {
-            let f = &a.fields;
-            for (k, x) in [
-                u64::from(a.conn),
-                u64::from(a.path),
-                u64::from(f.path_psn),
-                u64::from(f.flags),
-                u64::from(f.ecn_ce),
-                u64::from(f.ecn_pkts),
-                u64::from(a.rate_hint),
-                u64::from(f.ts_echo),
-                u64::from(f.ack_delay),
-                u64::from(f.sport),
-                a.timer as u64,
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (k, x) in ack_values(&a).into_iter().enumerate() {
                 o.set(p[3 + k], x);
             }
             if i.m_ready {
