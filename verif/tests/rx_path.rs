@@ -193,8 +193,8 @@ fn set_path_id(f: &mut Frame, id: u8) {
 enum SackJob {
     /// Set a connection up at a new base.
     Clear,
-    /// A kept frame's packet: its payload offset, payload and place_chk's result.
-    Data { off: u64, payload: Vec<u8>, res: ChkResult, seq: u64, ack: AckIn },
+    /// A kept frame's packet and place_chk's result for it.
+    Data { job: Job, res: ChkResult },
 }
 
 /// The SACK runs' frames: destination QP mod 256 below [`SACK_CONNS`], and the PSN drawn
@@ -290,6 +290,18 @@ impl Cmds {
             self.want.insert(addr + k as u64, *byte);
         }
     }
+    /// place_chk's decision on kept frame `job`: placed in the window `res` checked, or
+    /// refused (counted by NAK code).
+    fn checked(&mut self, s: &mut Stats, job: Job, res: &ChkResult) {
+        let d = if res.ok {
+            Decision::Place { off: job.off, addr: res.addr, base: res.base, wlen: res.wlen, payload: job.payload }
+        } else {
+            s.refused += 1;
+            *s.naks.entry(res.nak).or_default() += 1;
+            Decision::Discard { off: job.off }
+        };
+        self.decide(s, job.seq, d);
+    }
     /// A kept frame that is not placed: the realigner discards its payload.
     fn discard(&mut self, off: u64) {
         self.r.push_back(vec![("s_cmd_off", off), ("s_cmd_len", 0), ("s_cmd_lane", 0)]);
@@ -320,8 +332,9 @@ impl Runs {
     }
 }
 
-/// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
-/// A record's request to `place_chk` and the table rows written for it first.
+/// A kept frame on its way through the checks: its request to `place_chk` and the table
+/// rows written for it first (none while it waits for the connection checks), its payload,
+/// PSN and number, and what the ACK generator takes with it.
 struct Job {
     cfgs: VecDeque<CfgWrite>,
     req: ChkReq,
@@ -363,6 +376,7 @@ fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: 
     Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq, ack: AckIn::default() }
 }
 
+/// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
 fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, String> {
     let (path, extra) = b.split_at_mut(4);
     let [p, f, r, w] = path else { unreachable!("the data path is four blocks") };
@@ -624,9 +638,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 }
                 if let (Some(m), true) = (mo.m, kr) {
                     progress_chk = true;
-                    let Job { off, payload, req: ChkReq { conn, .. }, psn, seq, ack, .. } = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
-                    if u64::from(m.len) != payload.len() as u64 {
-                        return Err(format!("cycle {c}: place_chk result length {}, the frame's payload {}", m.len, payload.len()));
+                    let job = waiting.pop_front().ok_or_else(|| format!("cycle {c}: a place_chk result with no request"))?;
+                    if u64::from(m.len) != job.payload.len() as u64 {
+                        return Err(format!("cycle {c}: place_chk result length {}, the frame's payload {}", m.len, job.payload.len()));
                     }
                     if has_sack {
                         // classify, then commit: the SACK engine records the packet only if
@@ -636,14 +650,10 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             let base = rng.gen::<u32>() & 0xff_ffff;
                             sack_q.push_back((SackOp { conn: k, psn: base, clear: true, commit: true }, SackJob::Clear));
                         }
-                        let op = SackOp { conn, psn, clear: false, commit: m.ok };
-                        sack_q.push_back((op, SackJob::Data { off, payload, res: m, seq, ack: AckIn { conn, ..ack } }));
-                    } else if m.ok {
-                        cm.decide(&mut s, seq, Decision::Place { off, addr: m.addr, base: m.base, wlen: m.wlen, payload });
+                        let op = SackOp { conn: job.req.conn, psn: job.psn, clear: false, commit: m.ok };
+                        sack_q.push_back((op, SackJob::Data { job, res: m }));
                     } else {
-                        s.refused += 1;
-                        *s.naks.entry(m.nak).or_default() += 1;
-                        cm.decide(&mut s, seq, Decision::Discard { off });
+                        cm.checked(&mut s, job, &m);
                     }
                 }
             }
@@ -745,7 +755,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     let new = m.result.class == Class::New;
                     // the packet's class for the ACK generator: refused by the checks, else the
                     // engine's
-                    if let (SackJob::Data { res, ack, .. }, true) = (&job, has_ack) {
+                    if let (SackJob::Data { job, res }, true) = (&job, has_ack) {
                         let class = if !res.ok {
                             0
                         } else {
@@ -755,30 +765,32 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                                 _ => 3,
                             }
                         };
-                        ack_q.push_back(AckIn { class, ..*ack });
+                        ack_q.push_back(AckIn { conn: job.req.conn, class, ..job.ack });
                     }
                     match job {
                         SackJob::Clear if m.result.class == Class::Cleared => s.sack_clears += 1,
                         SackJob::Clear => return Err(format!("cycle {c}: a clear classified {:?}", m.result.class)),
-                        SackJob::Data { off, payload, res, seq, .. } if res.ok && new => {
-                            s.new_after_refusal += refused_psns.remove(&(op.conn, op.psn)) as u64;
-                            cm.decide(&mut s, seq, Decision::Place { off, addr: res.addr, base: res.base, wlen: res.wlen, payload });
-                        }
-                        SackJob::Data { off, res, seq, .. } => {
-                            match (res.ok, m.result.class) {
-                                (false, _) => {
-                                    s.refused += 1;
-                                    *s.naks.entry(res.nak).or_default() += 1;
-                                    if new {
-                                        refused_psns.insert((op.conn, op.psn));
-                                    }
-                                }
-                                (true, Class::Duplicate) => s.duplicates += 1,
-                                (true, Class::OutOfWindow) => s.out_of_window += 1,
-                                (true, cl) => return Err(format!("cycle {c}: a packet classified {cl:?}")),
+                        SackJob::Data { job, res } => match (res.ok, m.result.class) {
+                            (true, Class::Duplicate) => {
+                                s.duplicates += 1;
+                                cm.decide(&mut s, job.seq, Decision::Discard { off: job.off });
                             }
-                            cm.decide(&mut s, seq, Decision::Discard { off });
-                        }
+                            (true, Class::OutOfWindow) => {
+                                s.out_of_window += 1;
+                                cm.decide(&mut s, job.seq, Decision::Discard { off: job.off });
+                            }
+                            (true, Class::New) => {
+                                s.new_after_refusal += refused_psns.remove(&(op.conn, op.psn)) as u64;
+                                cm.checked(&mut s, job, &res);
+                            }
+                            (false, _) => {
+                                if new {
+                                    refused_psns.insert((op.conn, op.psn));
+                                }
+                                cm.checked(&mut s, job, &res);
+                            }
+                            (true, cl) => return Err(format!("cycle {c}: a packet classified {cl:?}")),
+                        },
                     }
                 }
             }
