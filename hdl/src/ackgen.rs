@@ -26,7 +26,12 @@
 //! - outputs: ACK stream `m_valid`/`m_ready` with `m_conn`, `m_path`, `m_path_psn` (24, the
 //!   highest path PSN seen), `m_flags` (8: PATH_GAP 1, DUPLICATE 2, ACK_REQ 4), `m_ecn_ce`,
 //!   `m_ecn_pkts` (8 each), `m_rate_hint` (32), `m_ts_echo` (32), `m_ack_delay` (32, ns),
-//!   `m_sport` (16), `m_timer` (sent by the coalescing timer, else by this packet).
+//!   `m_sport` (16), `m_timer` (sent by the coalescing timer, else by this packet), `m_ack`
+//!   (1: an ACK; 0: a DATA packet that sent none, with its `m_conn` and `m_path`, every
+//!   other field 0). Every DATA packet leaves one entry, in the order the packets were
+//!   taken, and a timer ACK leaves its entry between them where its FIFO pop was taken: the
+//!   ACK join pairs each packet's entry with the SACK engine's result for it, and gives a
+//!   timer ACK the state after the packets before it (`docs/design/receiver-rtl.md`, 2.7).
 //! - config: localparams from the configuration: `k_paths`, `k_nth` (`N - 1`), `k_timeout`
 //!   (`T`, ns), `k_depth` (FIFO entries, 2^FB).
 //! - status: `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
@@ -129,6 +134,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     pub m_ack_delay: Signal<Out, Bits<32>>,
     pub m_sport: Signal<Out, Bits<16>>,
     pub m_timer: Signal<Out, bool>,
+    pub m_ack: Signal<Out, bool>,
     pub stat_bad_path: Signal<Out, Bits<32>>,
     pub stat_path_gaps: Signal<Out, Bits<32>>,
     pub stat_acks_now: Signal<Out, Bits<32>>,
@@ -207,6 +213,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     b_bad: DFF<bool>,
     c_v: DFF<bool>,
     c_ack: DFF<bool>,
+    c_op: DFF<bool>,
     c_conn: DFF<Bits<CB>>,
     c_path: DFF<Bits<4>>,
     c_psn: DFF<Bits<24>>,
@@ -228,6 +235,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     b_fwc: DFF<bool>,
     d_v: DFF<bool>,
     d_ack: DFF<bool>,
+    d_op: DFF<bool>,
     d_hb: DFF<Bits<32>>,
     d_plo: DFF<Bits<32>>,
     d_phi: DFF<Bits<32>>,
@@ -340,6 +348,7 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     prod: Signal<Local, Bits<48>>,
     hint: Signal<Local, Bits<32>>,
     c_entry: Signal<Local, Bits<OW>>,
+    ack_bit: Signal<Local, Bits<OW>>,
     o_entry: Signal<Local, Bits<OW>>,
     o_head: Signal<Local, Bits<OW>>,
     cfg_isn: Signal<Local, Bits<24>>,
@@ -367,6 +376,10 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     k_c00: Constant<Bits<12>>,
     k_z8: Constant<Bits<8>>,
     k_z32: Constant<Bits<32>>,
+    k_z24: Constant<Bits<24>>,
+    k_zow: Constant<Bits<OW>>,
+    k_ack_bit: Constant<Bits<OW>>,
+    k_z16: Constant<Bits<16>>,
     k_c0: Constant<Bits<2>>,
     k_c1: Constant<Bits<2>>,
     k_c2: Constant<Bits<2>>,
@@ -410,7 +423,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             return Err(ConfigError::invalid("ackgen", "connections and fifo_depth must be powers of two"));
         }
         let (cb, pb, fb) = ackgen_bits(cfg);
-        for (f, want, got) in [("CB", cb, CB), ("PB", pb, PB), ("RB", cb + pb, RB), ("FB", fb, FB), ("FB1", fb + 1, FB1), ("FW", 32 + cb + pb, FW), ("OW", 165 + cb, OW)] {
+        for (f, want, got) in [("CB", cb, CB), ("PB", pb, PB), ("RB", cb + pb, RB), ("FB", fb, FB), ("FB1", fb + 1, FB1), ("FW", 32 + cb + pb, FW), ("OW", 166 + cb, OW)] {
             if want != got {
                 return Err(ConfigError::invalid(format!("AckGen.{f}"), format!("the generic is {got}, the configuration says {want}")));
             }
@@ -451,6 +464,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             m_ack_delay: Default::default(),
             m_sport: Default::default(),
             m_timer: Default::default(),
+            m_ack: Default::default(),
             stat_bad_path: Default::default(),
             stat_path_gaps: Default::default(),
             stat_acks_now: Default::default(),
@@ -530,6 +544,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             b_bad: Default::default(),
             c_v: Default::default(),
             c_ack: Default::default(),
+            c_op: Default::default(),
             c_conn: Default::default(),
             c_path: Default::default(),
             c_psn: Default::default(),
@@ -551,6 +566,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             b_fwc: Default::default(),
             d_v: Default::default(),
             d_ack: Default::default(),
+            d_op: Default::default(),
             d_hb: Default::default(),
             d_plo: Default::default(),
             d_phi: Default::default(),
@@ -663,6 +679,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             prod: Default::default(),
             hint: Default::default(),
             c_entry: Default::default(),
+            ack_bit: Default::default(),
             o_entry: Default::default(),
             o_head: Default::default(),
             cfg_isn: Default::default(),
@@ -690,6 +707,11 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             k_c00: Constant::new((0xC00u64).into()),
             k_z8: Constant::new((0u64).into()),
             k_z32: Constant::new((0u64).into()),
+            k_z24: Constant::new((0u64).into()),
+            k_zow: Constant::new(Bits::<OW>::default()),
+            // the entry's top bit: `m_ack`
+            k_ack_bit: Constant::new(Bits::<OW>::default().replace_bit(OW - 1, true)),
+            k_z16: Constant::new((0u64).into()),
             k_c0: Constant::new((0u64).into()),
             k_c1: Constant::new((1u64).into()),
             k_c2: Constant::new((2u64).into()),
@@ -721,7 +743,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> Logic for AckGen<CB, PB, RB, FB, FB1, FW, OW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_ra1, f_ra2, f_ra3, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
+        dff_setup!(self, clock, w_we, w_raddr, w_row, w_conn, w_cw, b_fwr, b_fwc, d_v, d_ack, d_op, d_hb, d_plo, d_phi, d_base, hd, wf_we, wf_addr, wf_data, pop_q, pop_qq, p_v, p_kind, p_conn, p_path, p_raddr, p_psn, p_class, p_ack_req, p_ce, p_ts, p_sport, p_data, p_t, p_now, p_due, p_bad, q_v, q_kind, q_conn, q_path, q_raddr, q_psn, q_class, q_ack_req, q_ce, q_ts, q_sport, q_data, q_t, q_now, q_due, q_bad, cp_v, cp_kind, cp_conn, cp_path, cp_data, f_wp, f_ra1, f_ra2, f_ra3, f_cnt, b_v, b_kind, b_conn, b_path, b_raddr, b_psn, b_class, b_ack_req, b_ce, b_ts, b_sport, b_data, b_t, b_now, b_due, b_bad, c_v, c_ack, c_op, c_conn, c_path, c_psn, c_flags, c_ce, c_pk, c_ts, c_delay, c_sport, c_timer, c_hb, c_ca, o_cnt, o_wp, o_rp, o_e0, o_e1, o_e2, o_e3, o_e4, o_e5, o_e6, o_e7, n_bad, n_gap, n_now, n_tmr, n_stale, n_full, i_bad, i_gap, i_now, i_tmr, i_stale, i_full);
         // ---- defaults: the RAMs' clocks, no writes
         self.ram_row.clock.next = self.clock.val();
         self.ram_conn.clock.next = self.clock.val();
@@ -1095,6 +1117,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         // the ACK to C
         self.c_v.d.next = self.b_v.q.val();
         self.c_ack.d.next = (self.counted.val() & self.send.val()) | (self.is_tmr.val() & self.live.val());
+        // an entry for every DATA packet (a bad path's too), sent or not: the ACK join pairs
+        // them with the SACK engine's results
+        self.c_op.d.next = self.b_v.q.val() & (self.b_kind.q.val() == self.k_c0.val());
         self.c_conn.d.next = self.b_conn.q.val();
         self.c_path.d.next = self.b_path.q.val();
         self.c_timer.d.next = self.is_tmr.val();
@@ -1138,6 +1163,10 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ca16.next = bit_cast::<16, 11>(self.c_ca.q.val());
         self.p_lo.next = self.hb_lo.val() * self.ca16.val();
         self.p_hi.next = self.hb_hi.val() * self.ca16.val();
+        self.ack_bit.next = self.k_zow.val();
+        if self.c_ack.q.val() {
+            self.ack_bit.next = self.k_ack_bit.val();
+        }
         self.c_entry.next = bit_cast::<OW, 24>(self.c_psn.q.val())
             | (bit_cast::<OW, 8>(self.c_flags.q.val()) << 24)
             | (bit_cast::<OW, 8>(self.c_ce.q.val()) << 32)
@@ -1147,9 +1176,11 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             | (bit_cast::<OW, 16>(self.c_sport.q.val()) << 144)
             | (bit_cast::<OW, 1>(self.c_timer.q.val().into()) << 160)
             | (bit_cast::<OW, 4>(self.c_path.q.val()) << 161)
-            | (bit_cast::<OW, CB>(self.c_conn.q.val()) << 165);
+            | (bit_cast::<OW, CB>(self.c_conn.q.val()) << 165)
+            | self.ack_bit.val();
         self.d_v.d.next = self.c_v.q.val();
         self.d_ack.d.next = self.c_ack.q.val();
+        self.d_op.d.next = self.c_op.q.val();
         self.d_hb.d.next = self.c_hb.q.val();
         self.d_plo.d.next = self.p_lo.val();
         self.d_phi.d.next = self.p_hi.val();
@@ -1159,7 +1190,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.prod_sh.next = self.prod.val() >> 11;
         self.hint.next = self.d_hb.q.val() - self.prod_sh.val().get_bits::<32>(0);
         self.o_entry.next = self.d_base.q.val() | (bit_cast::<OW, 32>(self.hint.val()) << 48);
-        self.c_push.next = self.d_v.q.val() & self.d_ack.q.val();
+        self.c_push.next = self.d_v.q.val() & (self.d_ack.q.val() | self.d_op.q.val());
         // ---- the output queue (4 registers)
         self.o_head.next = self.o_e0.q.val();
         if self.o_rp.q.val() == self.k_q1.val() {
@@ -1185,15 +1216,27 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         }
         self.m_valid.next = self.on.val() & self.o_cnt.q.val().any();
         self.m_hs.next = self.m_valid.val() & self.m_ready.val();
-        self.m_path_psn.next = self.o_head.val().get_bits::<24>(0);
-        self.m_flags.next = self.o_head.val().get_bits::<8>(24);
-        self.m_ecn_ce.next = self.o_head.val().get_bits::<8>(32);
-        self.m_ecn_pkts.next = self.o_head.val().get_bits::<8>(40);
-        self.m_rate_hint.next = self.o_head.val().get_bits::<32>(48);
-        self.m_ts_echo.next = self.o_head.val().get_bits::<32>(80);
-        self.m_ack_delay.next = self.o_head.val().get_bits::<32>(112);
-        self.m_sport.next = self.o_head.val().get_bits::<16>(144);
+        // a DATA packet's entry that sent no ACK shows its connection and path, the rest 0
+        self.m_ack.next = (self.o_head.val() & self.k_ack_bit.val()).any();
+        self.m_path_psn.next = self.k_z24.val();
+        self.m_flags.next = self.k_z8.val();
+        self.m_ecn_ce.next = self.k_z8.val();
+        self.m_ecn_pkts.next = self.k_z8.val();
+        self.m_rate_hint.next = self.k_z32.val();
+        self.m_ts_echo.next = self.k_z32.val();
+        self.m_ack_delay.next = self.k_z32.val();
+        self.m_sport.next = self.k_z16.val();
         self.m_timer.next = self.o_head.val().get_bit(160);
+        if self.m_ack.val() {
+            self.m_path_psn.next = self.o_head.val().get_bits::<24>(0);
+            self.m_flags.next = self.o_head.val().get_bits::<8>(24);
+            self.m_ecn_ce.next = self.o_head.val().get_bits::<8>(32);
+            self.m_ecn_pkts.next = self.o_head.val().get_bits::<8>(40);
+            self.m_rate_hint.next = self.o_head.val().get_bits::<32>(48);
+            self.m_ts_echo.next = self.o_head.val().get_bits::<32>(80);
+            self.m_ack_delay.next = self.o_head.val().get_bits::<32>(112);
+            self.m_sport.next = self.o_head.val().get_bits::<16>(144);
+        }
         self.m_path.next = self.o_head.val().get_bits::<4>(161);
         self.m_conn.next = self.o_head.val().get_bits::<CB>(165);
         self.o_e0.d.next = self.o_e0.q.val();
@@ -1297,19 +1340,19 @@ macro_rules! with_ackgen {
         let c: &$crate::mrnic_model::transport::ackgen::AckGenConfig = $cfg;
         match $crate::ackgen::ackgen_bits(c) {
             (8, 3, 8) => {
-                type $ty = $crate::ackgen::AckGen<8, 3, 11, 8, 9, 43, 173>;
+                type $ty = $crate::ackgen::AckGen<8, 3, 11, 8, 9, 43, 174>;
                 Ok($body)
             }
             (4, 2, 6) => {
-                type $ty = $crate::ackgen::AckGen<4, 2, 6, 6, 7, 38, 169>;
+                type $ty = $crate::ackgen::AckGen<4, 2, 6, 6, 7, 38, 170>;
                 Ok($body)
             }
             (10, 3, 8) => {
-                type $ty = $crate::ackgen::AckGen<10, 3, 13, 8, 9, 45, 175>;
+                type $ty = $crate::ackgen::AckGen<10, 3, 13, 8, 9, 45, 176>;
                 Ok($body)
             }
             (4, 3, 8) => {
-                type $ty = $crate::ackgen::AckGen<4, 3, 7, 8, 9, 39, 169>;
+                type $ty = $crate::ackgen::AckGen<4, 3, 7, 8, 9, 39, 170>;
                 Ok($body)
             }
             (cb, pb, fb) => Err($crate::mrnic_model::config::ConfigError::invalid(

@@ -6,6 +6,7 @@ pub use mrnic_model;
 pub use rust_hdl;
 
 pub mod ackgen;
+pub mod ackjoin;
 pub mod conn_chk;
 pub mod fbuf;
 pub mod parser;

@@ -22,7 +22,7 @@ pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path"];
 
 /// Every block [`block`] generates by name: [`BLOCKS`] and the receive-path blocks that are
 /// generated one at a time (`mrnic gen --block`, `mrnic vectors`, `mrnic synth`).
-pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen", "conn_chk"];
+pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen", "conn_chk", "ackjoin"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -440,6 +440,24 @@ fn conn_chk(cfg: &Config) -> Result<Generated, GenError> {
     ]))
 }
 
+/// The ACK join (block `ackjoin`: the SACK engine's cumulative PSN and bitmap joined into
+/// the ACK generator's ACKs) of `cfg`.
+fn ackjoin(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_ackjoin";
+    let (verilog, ports) = crate::with_ackjoin!(cfg.connections, cfg.sack.window, J => {
+        let mut uut = J::try_new(cfg.connections, cfg.sack.window)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([("connections".to_string(), cfg.connections as u64), ("window".to_string(), cfg.sack.window as u64)]);
+    Ok(assemble("ackjoin", module, cfg, verilog, ports, params, mrnic_model::transport::ackjoin::ACKJOIN_LATENCY, vec![
+        stream("s_sack", PortDir::In, &["conn", "base", "bitmap"]),
+        stream("s_gen", PortDir::In, &["conn", "path", "path_psn", "flags", "ecn_ce", "ecn_pkts", "rate_hint", "ts_echo", "ack_delay", "sport", "timer", "ack"]),
+        stream("m", PortDir::Out, &["conn", "path", "base", "bitmap", "path_psn", "flags", "ecn_ce", "ecn_pkts", "rate_hint", "ts_echo", "ack_delay", "sport", "timer"]),
+    ]))
+}
+
 /// The DMA placement unit's checks (block `place_chk`) of `cfg`.
 fn place_chk(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
@@ -503,7 +521,7 @@ fn ackgen(cfg: &Config) -> Result<Generated, GenError> {
         stream("s_cfg", PortDir::In, &["kind", "conn", "path", "data"]),
         // `now` is the packet's arrival time: sampled with the transfer.
         StreamInfo { sampled: vec!["now".into()], ..stream("s", PortDir::In, &["conn", "path", "path_psn", "class", "ack_req", "ce", "ts", "sport"]) },
-        stream("m", PortDir::Out, &["conn", "path", "path_psn", "flags", "ecn_ce", "ecn_pkts", "rate_hint", "ts_echo", "ack_delay", "sport", "timer"]),
+        stream("m", PortDir::Out, &["conn", "path", "path_psn", "flags", "ecn_ce", "ecn_pkts", "rate_hint", "ts_echo", "ack_delay", "sport", "timer", "ack"]),
     ])
     .with_globals(&["now"]))
 }
@@ -521,6 +539,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "place_chk" => place_chk(cfg),
         "ackgen" => ackgen(cfg),
         "conn_chk" => conn_chk(cfg),
+        "ackjoin" => ackjoin(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -600,7 +619,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen, conn_chk");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen, conn_chk, ackjoin");
     }
 
     #[test]

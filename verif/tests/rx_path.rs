@@ -707,13 +707,13 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             }
             if let Some(a) = mo.m {
                 let want = ackgen::ack_values(&a);
-                let rtl: Vec<u64> = ackgen::port::OUTPUTS[3..14].iter().map(|n| k.get(n)).collect();
+                let rtl: Vec<u64> = ackgen::port::OUTPUTS[3..15].iter().map(|n| k.get(n)).collect();
                 if rtl[..] != want[..] {
                     return Err(format!("cycle {c}: ackgen ACK {rtl:x?}, its model {want:x?} ({a:x?})"));
                 }
                 if ai.m_ready {
-                    s.acks += 1;
-                    s.timer_acks += a.timer as u64;
+                    s.acks += a.sent as u64;
+                    s.timer_acks += a.ack.timer as u64;
                 }
             }
             if !i.rst {
@@ -1015,7 +1015,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     if let Some(k) = ack_blk.as_deref() {
         let st = ack_model.outputs(&AckShellIn::default()).stats;
         let want = [st.bad_path, st.path_gaps, st.acks_now, st.acks_timer, st.stale_pops, st.fifo_full].map(|x| x & 0xFFFF_FFFF);
-        let rtl: Vec<u64> = ackgen::port::OUTPUTS[14..20].iter().map(|n| k.get(n)).collect();
+        let rtl: Vec<u64> = ackgen::port::OUTPUTS[15..21].iter().map(|n| k.get(n)).collect();
         if rtl != want {
             return Err(format!("ackgen counters {rtl:?}, its model's {want:?}"));
         }

@@ -12,7 +12,7 @@
 //! `(conn, path, now + T)` on the FIFO unless it holds `fifo_depth` entries (counted at the
 //! start of the cycle; the ACK is then sent at once); an ACK goes to C. C (+4): the two
 //! 16x16 products of the rate hint (the 32x11 product). D (+5): the hint and the push into
-//! the 8-entry output queue; `m` shows its head from the next cycle. **Latency** 6 (A to
+//! the 8-entry output queue (an entry for every ACK and for every DATA packet, [`AckShellAck`]); `m` shows its head from the next cycle. **Latency** 6 (A to
 //! `m_valid`). **II** 1: one operation per cycle; a due FIFO entry or a configuration write
 //! takes the cycle (`s_ready` low).
 //!
@@ -64,9 +64,31 @@ pub struct AckShellIn {
     pub m_ready: bool,
 }
 
-/// One ACK on `m`: the block model's ACK (its rate hint from the base and CE average at B,
-/// which the RTL multiplies out in C and D).
-pub type AckShellAck = AckOut;
+/// One entry on `m`: an ACK (`ack`: the block model's ACK, its rate hint from the base and
+/// CE average at B, which the RTL multiplies out in C and D), or a DATA packet that sent
+/// none (`m_ack` = 0: its connection and path, every other field 0). Every DATA packet
+/// leaves one entry, in the order the packets were taken, and a timer ACK leaves its entry
+/// between them where its pop was taken: so the ACK join, which holds the SACK engine's
+/// result for every packet, knows which packets came before each ACK
+/// (`docs/design/receiver-rtl.md`, 2.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckShellAck {
+    /// `m_ack`: this entry is an ACK.
+    pub sent: bool,
+    pub ack: AckOut,
+}
+
+impl AckShellAck {
+    /// An ACK's entry.
+    pub fn sent(ack: AckOut) -> AckShellAck {
+        AckShellAck { sent: true, ack }
+    }
+
+    /// The entry of a DATA packet that sent no ACK.
+    pub fn quiet(conn: u32, path: u8) -> AckShellAck {
+        AckShellAck { sent: false, ack: AckOut { conn, path, ..AckOut::default() } }
+    }
+}
 
 /// One cycle's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,8 +118,8 @@ pub struct AckShell {
     r0: Option<Op>,
     r: Option<Op>,
     b: Option<Op>,
-    c: Option<Option<AckOut>>,
-    d: Option<Option<AckOut>>,
+    c: Option<Option<AckShellAck>>,
+    d: Option<Option<AckShellAck>>,
     outq: VecDeque<AckShellAck>,
     /// B pushed onto the FIFO in the last cycle.
     pushed_prev: bool,
@@ -142,7 +164,7 @@ impl AckShell {
 
     /// Stage B: the operation taken `ACKGEN_A_TO_B` cycles ago updates its row and connection
     /// word.
-    fn stage_b(&mut self, op: Op) -> Option<AckOut> {
+    fn stage_b(&mut self, op: Op) -> Option<AckShellAck> {
         match op {
             Op::Cfg(c) if c.kind == 0 => {
                 self.g.set_path(c.conn, c.path, c.data);
@@ -152,8 +174,8 @@ impl AckShell {
                 self.g.set_conn(c.conn, c.data);
                 None
             }
-            Op::Timer(e, now) => self.g.fire(e, now),
-            Op::Data(d, now) => self.g.data(now, &d),
+            Op::Timer(e, now) => self.g.fire(e, now).map(AckShellAck::sent),
+            Op::Data(d, now) => Some(self.g.data(now, &d).map_or(AckShellAck::quiet(d.conn, d.path), AckShellAck::sent)),
         }
     }
 

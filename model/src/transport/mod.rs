@@ -20,6 +20,7 @@
 
 pub mod ackgen;
 pub mod ackgen_shell;
+pub mod ackjoin;
 pub mod conn_chk_shell;
 pub mod conn_table;
 pub mod exchange;

@@ -5,6 +5,7 @@
 
 pub mod ackgen;
 pub mod conn_chk;
+pub mod ackjoin;
 pub mod fbuf;
 pub mod parser;
 pub mod path;
@@ -92,6 +93,10 @@ fn conn_chk_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(conn_chk::ConnBench::new(cfg)?))
 }
 
+fn ackjoin_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(ackjoin::JoinBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -165,6 +170,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     testbench: conn_chk_testbench,
     mutants: conn_chk::mutants,
     directed: conn_chk::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "ackjoin",
+    testbench: ackjoin_testbench,
+    mutants: ackjoin::mutants,
+    directed: ackjoin::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];

@@ -16,7 +16,7 @@ pub mod port {
         "rst", "now", "s_valid", "s_conn", "s_path", "s_path_psn", "s_class", "s_ack_req", "s_ce", "s_ts", "s_sport", "s_cfg_valid", "s_cfg_kind", "s_cfg_conn",
         "s_cfg_path", "s_cfg_data", "m_ready",
     ];
-    pub const OUTPUTS: [&str; 21] = [
+    pub const OUTPUTS: [&str; 22] = [
         "s_ready",
         "s_cfg_ready",
         "m_valid",
@@ -31,6 +31,7 @@ pub mod port {
         "m_ack_delay",
         "m_sport",
         "m_timer",
+        "m_ack",
         "stat_bad_path",
         "stat_path_gaps",
         "stat_acks_now",
@@ -45,16 +46,16 @@ pub mod port {
 #[derive(Clone, Copy, Debug)]
 pub struct AckPorts {
     pub i: [usize; 17],
-    pub o: [usize; 21],
+    pub o: [usize; 22],
 }
 
 impl AckPorts {
     pub fn resolve(io: &Io) -> Result<AckPorts, KitError> {
-        let mut p = AckPorts { i: [0; 17], o: [0; 21] };
+        let mut p = AckPorts { i: [0; 17], o: [0; 22] };
         for k in 0..17 {
             p.i[k] = io.input(port::INPUTS[k])?;
         }
-        for k in 0..21 {
+        for k in 0..22 {
             p.o[k] = io.output(port::OUTPUTS[k])?;
         }
         Ok(p)
@@ -110,8 +111,9 @@ pub fn input_values(s: &AckShellIn) -> [u64; 17] {
     ]
 }
 
-/// The values of an ACK's ports `m_conn` ..= `m_timer` ([`port::OUTPUTS`] 3..14).
-pub fn ack_values(a: &AckShellAck) -> [u64; 11] {
+/// The values of an entry's ports `m_conn` ..= `m_ack` ([`port::OUTPUTS`] 3..15).
+pub fn ack_values(e: &AckShellAck) -> [u64; 12] {
+    let a = &e.ack;
     let f = &a.fields;
     [
         u64::from(a.conn),
@@ -125,6 +127,7 @@ pub fn ack_values(a: &AckShellAck) -> [u64; 11] {
         u64::from(f.ack_delay),
         u64::from(f.sport),
         a.timer as u64,
+        e.sent as u64,
     ]
 }
 
@@ -135,6 +138,8 @@ pub struct AckModel {
     packets_in: u64,
     cfg_in: u64,
     acks_out: u64,
+    /// Entries of DATA packets that sent no ACK.
+    quiet_out: u64,
     timer_acks_out: u64,
     m_stalled: u64,
     s_held: u64,
@@ -157,8 +162,9 @@ impl CycleModel for AckModel {
                 o.set(p[3 + k], x);
             }
             if i.m_ready {
-                self.acks_out += 1;
-                self.timer_acks_out += a.timer as u64;
+                self.acks_out += a.sent as u64;
+                self.quiet_out += !a.sent as u64;
+                self.timer_acks_out += a.ack.timer as u64;
             } else {
                 self.m_stalled += 1;
             }
@@ -173,12 +179,12 @@ impl CycleModel for AckModel {
         }
         let s = out.stats;
         for (k, x) in [s.bad_path, s.path_gaps, s.acks_now, s.acks_timer, s.stale_pops, s.fifo_full].into_iter().enumerate() {
-            o.set(p[14 + k], x & 0xFFFF_FFFF);
+            o.set(p[15 + k], x & 0xFFFF_FFFF);
             let (last, total) = &mut self.sums[k];
             *total += if x >= *last { x - *last } else { x };
             *last = x;
         }
-        o.set(p[20], u64::from(out.fifo_level));
+        o.set(p[21], u64::from(out.fifo_level));
         self.fifo_max = self.fifo_max.max(u64::from(out.fifo_level));
     }
     fn counters(&self) -> Vec<(String, u64)> {
@@ -186,6 +192,7 @@ impl CycleModel for AckModel {
             ("packets_in".into(), self.packets_in),
             ("cfg_in".into(), self.cfg_in),
             ("acks_out".into(), self.acks_out),
+            ("quiet_out".into(), self.quiet_out),
             ("timer_acks_out".into(), self.timer_acks_out),
             ("m_stalled_cycles".into(), self.m_stalled),
             ("s_held_cycles".into(), self.s_held),
@@ -248,6 +255,7 @@ impl Testbench for AckBench {
             packets_in: 0,
             cfg_in: 0,
             acks_out: 0,
+            quiet_out: 0,
             timer_acks_out: 0,
             m_stalled: 0,
             s_held: 0,
@@ -267,6 +275,13 @@ pub fn mutants() -> Vec<Mutant> {
 }
 
 const MUTANTS: &[(&str, &str, &str)] = &[
+    // a DATA packet that sends no ACK leaves no entry (the ACK join would pair the next
+    // ACK with the wrong packet's SACK result)
+    ("quiet_packet_leaves_no_entry", "c_push = d_v$q & (d_ack$q | d_op$q);", "c_push = d_v$q & d_ack$q;"),
+    // a packet with a bad path id leaves no entry
+    ("bad_path_packet_leaves_no_entry", "c_op$d = b_v$q & (b_kind$q == k_c0);", "c_op$d = is_data;"),
+    // a quiet entry shows the fields of the ACK it did not send
+    ("quiet_entry_shows_its_fields", "        if (m_ack) begin", "        if (1'b1) begin"),
     // a gap taken for in order: the path PSN equal to the expected one counts as skipped
     ("gap_on_the_expected_psn", "gap_r = (b_psn$q != ram_row$read_data[(32'h0)+:(24)]) & ~d_exp_r[32'h17];", "gap_r = ~d_exp_r[32'h17];"),
     // the expected path PSN not advanced past a packet ahead of it
