@@ -34,6 +34,11 @@ fn path_core_preset_verilog_is_pinned() {
 }
 
 #[test]
+fn ackjoin_core_preset_verilog_is_pinned() {
+    insta::assert_snapshot!("mrnic_ackjoin_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "ackjoin").unwrap().verilog);
+}
+
+#[test]
 fn conn_chk_core_preset_verilog_is_pinned() {
     insta::assert_snapshot!("mrnic_conn_chk_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "conn_chk").unwrap().verilog);
 }

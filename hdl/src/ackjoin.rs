@@ -161,6 +161,7 @@ pub struct AckJoin<const CB: usize, const W: usize, const LW: usize, const FW: u
     pop: Signal<Local, bool>,
     push: Signal<Local, bool>,
     a_out: Signal<Local, bool>,
+    raddr: Signal<Local, Bits<CB>>,
     k_sh_conn: Constant<Bits<16>>,
     k_sh_base: Constant<Bits<16>>,
     k_q0: Constant<Bits<3>>,
@@ -285,6 +286,7 @@ impl<const CB: usize, const W: usize, const LW: usize, const FW: usize> AckJoin<
             pop: Default::default(),
             push: Default::default(),
             a_out: Default::default(),
+            raddr: Default::default(),
             k_sh_conn: Constant::new(Bits::<16>::from(LW as u64)),
             k_sh_base: Constant::new(Bits::<16>::from(W as u64)),
             k_q0: q(0),
@@ -394,10 +396,13 @@ impl<const CB: usize, const W: usize, const LW: usize, const FW: usize> Logic fo
         self.stat_fifo_level.next = self.f_cnt.q.val();
         // ---- the state RAM: read at the entry taken (A held: its own row again), written
         // from A while it holds a packet's result
-        self.ram.read_address.next = self.a_conn.q.val();
+        // (one assignment to the RAM's address: a default overridden in the same block would
+        // glitch the sub-module's input, and Icarus then loops between the two blocks)
+        self.raddr.next = self.a_conn.q.val();
         if self.a_moves.val() {
-            self.ram.read_address.next = self.s_gen_conn.val();
+            self.raddr.next = self.s_gen_conn.val();
         }
+        self.ram.read_address.next = self.raddr.val();
         self.ram.write_enable.next = self.a_v.q.val() & !self.a_timer.q.val();
         self.ram.write_address.next = self.a_sconn.q.val();
         self.ram.write_data.next = self.a_state.q.val();

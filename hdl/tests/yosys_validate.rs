@@ -118,6 +118,14 @@ fn connection_checks_pass_yosys_validate() {
 }
 
 #[test]
+fn ack_join_passes_yosys_validate() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "ackjoin").unwrap();
+        validate("ackjoin", &t.module, &t.verilog);
+    }
+}
+
+#[test]
 fn ack_generator_passes_yosys_validate() {
     for preset in ["core", "tiny"] {
         let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "ackgen").unwrap();

@@ -57,6 +57,11 @@ RUNS = [
     # whose config writes and requests the randomized test replays (its Python reference is
     # first checked on both vector files)
     ("conn_chk", "verilator", "tiny", 91, 10000, 6000),
+    # ackjoin: Verilator only (Icarus ran 67 cycles in 900 s), preset core (256 connections,
+    # a 256-bit bitmap); random operations = cycles of the no-reset vectors whose transfers
+    # the randomized test offers again (its Python reference is first checked on both vector
+    # files), and a quarter of that in packets in each of its two Python-made traffic segments
+    ("ackjoin", "verilator", "core", 119, 10000, 6000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -69,6 +74,7 @@ TESTS = {
     "realign": ["vector_replay", "directed_semantics", "random_backpressure"],
     "ackgen": ["vector_replay", "directed_semantics", "random_backpressure"],
     "conn_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "ackjoin": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -91,11 +97,13 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
         env["MRNIC_MAX_BEATS"] = str(params["max_beats"])
     if block == "conn_chk":
         env["MRNIC_PATHS"] = str(params["paths"])
+    if block == "ackjoin":
+        env["MRNIC_WINDOW"] = str(params["window"])
     if block == "ackgen":
         env.update({f"MRNIC_{k.upper()}": str(params[k]) for k in ("paths", "ack_every", "ack_timeout", "fifo_depth")})
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block in ("rtx", "path", "place_chk", "ackgen", "conn_chk"):
+    if block in ("rtx", "path", "place_chk", "ackgen", "conn_chk", "ackjoin"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -223,6 +231,16 @@ def test_corrupted_conn_chk_vector_is_detected():
     print(f"[cocotb] corrupted conn_chk vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("ackjoin")
+def test_corrupted_ackjoin_vector_is_detected():
+    """The ACK join's replay can fail: bit 200 of one expected timer ACK's bitmap (the RAM
+    row it carries; the fourth 64-bit word of the 256-bit m_bitmap at preset core) flipped."""
+    idx, facts = _corrupt_and_replay("ackjoin", "core", 119, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_timer"] == 1,
+                                     "m_bitmap", 200, "corrupted-ackjoin")
+    print(f"[cocotb] corrupted ackjoin vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
 def _mutant_run(block: str, sim: str, preset: str, mutant: str, testcase: str, *,
                 vec: tuple[int, int], env_seed: int, n_random: int) -> tuple[dict, str]:
     """Runs one cocotb testcase of `block` (on `sim`, at `preset`) on a copy of its generated
@@ -275,6 +293,23 @@ def test_corrupted_conn_chk_stall_is_detected():
     assert "differ from the Python reference" in msg and "m_reason" in msg, msg
     print(f"[cocotb] conn_chk stale-row mutant caught in {facts['seconds']:.1f} s (unmutated run "
           f"{good['seconds']:.1f} s): {msg.splitlines()[0]}")
+
+
+@pytest.mark.block("ackjoin")
+def test_corrupted_ackjoin_stall_is_detected():
+    """The ACK join's randomized test can fail on the RTL, and its backpressure matters: a copy
+    of the generated Verilog whose stage A, holding a timer ACK behind a stalled output,
+    re-reads the row of the entry offered instead of its own (the kit's mutant
+    held_timer_reads_the_next_row: visible only while m_ready holds an ACK) must fail
+    random_backpressure at a timer ACK's base or bitmap. On Verilator (on Icarus the block
+    ran 67 cycles in 900 s; this second build takes a few seconds through ccache). Fixed
+    sizes (not MRNIC_COCOTB_SCALE), so that a smoke run still reaches the stall that shows
+    the mutant (cycle 1041 of the run at seed 119)."""
+    seed, n = 119, 2000
+    facts, msg = _mutant_run("ackjoin", "verilator", "core", "held_timer_reads_the_next_row", "random_backpressure",
+                             vec=(seed, n), env_seed=seed, n_random=n)
+    assert "differ from the Python reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
+    print(f"[cocotb] ackjoin held-timer mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 @pytest.mark.block("fbuf")

@@ -77,6 +77,11 @@ fn the_realign_page_figures_match_the_generated_block_and_the_mutant_list() {
 }
 
 #[test]
+fn the_ackjoin_page_figures_match_the_generated_block_and_the_mutant_list() {
+    check_page("ackjoin", "core", false);
+}
+
+#[test]
 fn the_ackgen_page_figures_match_the_generated_block_and_the_mutant_list() {
     check_page("ackgen", "core", false);
 }

@@ -37,10 +37,13 @@
 //! the checks passed and the engine finds it new. Every packet the engine classified then
 //! goes to `mrnic_ackgen` with its class (refused by the checks, new, duplicate, out of
 //! window), path, path PSN, A bit, CE mark, timestamp and source port from the record, the
-//! NIC's time advancing by the preset's clock period each cycle. The frames' destination QP, source
+//! NIC's time advancing by the preset's clock period each cycle; the engine's result for it
+//! (base and bitmap) goes to `mrnic_ackjoin`, and so does every entry the generator leaves
+//! (one per packet, timer ACKs between them): every ACK the generator sends leaves the join
+//! with the engine's cumulative PSN and bitmap. The frames' destination QP, source
 //! address, P_Key, path id and PSN are shaped for this (`sack_shape`: PSNs drawn around
-//! each connection's base as the SACK model has it, a few connection faults). All four
-//! blocks are compared every cycle with their model shells, and the commands leave in
+//! each connection's base as the SACK model has it, a few connection faults). All five
+//! header blocks are compared every cycle with their model shells, and the commands leave in
 //! frame order however the decisions arrive (`Cmds::decide`).
 //!
 //! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
@@ -56,13 +59,14 @@ use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
 use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell};
 use mrnic_model::transport::ackgen::AckIn;
-use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellIn};
+use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellAck, AckShellIn};
+use mrnic_model::transport::ackjoin::{AckJoinShell, JoinShellIn, SackIn};
 use mrnic_model::transport::conn_chk_shell::{ConnCfg, ConnChkInputs, ConnChkShell, ConnReq, ConnRow};
 use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkResult, ChkShell};
 use mrnic_model::wire::Frame;
 use mrnic_model::Config;
 use mrnic_verif::blocks::parser::stimulus::{ParserStimulus, Shape};
-use mrnic_verif::blocks::{ackgen, conn_chk, place_chk};
+use mrnic_verif::blocks::{ackgen, ackjoin, conn_chk, place_chk};
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
 use mrnic_verif::vl::cache::{sanitize, waves_dir};
@@ -82,7 +86,7 @@ const SEND_BASE: u64 = 0x5e0d_0000_0000;
 /// them.
 const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
 const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
-const WITH_SACK: [&str; 8] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk", "ackgen"];
+const WITH_SACK: [&str; 9] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk", "ackgen", "ackjoin"];
 /// Connections the SACK runs use (destination QP mod 256 below this), so that each one sees
 /// enough packets to move its window many times over.
 const SACK_CONNS: u32 = 16;
@@ -134,6 +138,10 @@ impl Blk {
     fn bit(&self, n: &str) -> bool {
         self.get(n) == 1
     }
+    fn set_wide(&mut self, n: &str, words: &[u32]) {
+        let p = self.ports.get(n).unwrap_or_else(|| panic!("no port {n}"));
+        self.sim.set_wide(p, words);
+    }
     fn wide(&self, n: &str) -> Vec<u32> {
         self.sim.get_wide(self.ports.get(n).unwrap_or_else(|| panic!("no port {n}")))
     }
@@ -174,6 +182,9 @@ struct Stats {
     ack_packets: u64,
     acks: u64,
     timer_acks: u64,
+    /// ACKs out of the ACK join (with the SACK engine's base and bitmap), by the timer.
+    joined: u64,
+    joined_timer: u64,
 }
 
 /// A connection row as the SACK runs' frames use it: (tag, peer, P_Key).
@@ -384,12 +395,15 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     // side by side
     let (chk_part, rest) = extra.split_at_mut(extra.len().min(1));
     let (sack_part, rest) = rest.split_at_mut(rest.len().min(1));
-    let (conn_part, ack_part) = rest.split_at_mut(rest.len().min(1));
+    let (conn_part, rest) = rest.split_at_mut(rest.len().min(1));
+    let (ack_part, join_part) = rest.split_at_mut(rest.len().min(1));
     let mut chk = chk_part.first_mut();
     let mut sack = sack_part.first_mut();
     let mut conn_blk = conn_part.first_mut();
     let mut ack_blk = ack_part.first_mut();
+    let mut join_blk = join_part.first_mut();
     let has_ack = ack_blk.is_some();
+    let has_join = join_blk.is_some();
     let has_sack = sack.is_some();
     let has_conn = conn_blk.is_some();
     let core = Config::preset("core").unwrap();
@@ -420,6 +434,12 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut ack_q: VecDeque<AckIn> = VecDeque::new();
     let mut ack_cfg: VecDeque<AckCfg> = VecDeque::new();
     let mut a_rdy = Runs::new(100);
+    // the ACK join: its model shell; the SACK results of the packets that went to the ACK
+    // generator and the generator's entries, in order
+    let mut join_model = AckJoinShell::new(core.connections as u32).unwrap();
+    let mut join_sack_q: VecDeque<SackIn> = VecDeque::new();
+    let mut join_gen_q: VecDeque<AckShellAck> = VecDeque::new();
+    let mut j_rdy = Runs::new(100);
     if has_ack {
         // the frames' connections: every path's row restarted, a rate hint base
         for k in 0..SACK_CONNS {
@@ -534,7 +554,8 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         let ai = AckShellIn {
             rst: i.rst,
             now: (c as u32).wrapping_mul(cycle_ns),
-            s_valid: ack_q.front().is_some(),
+            // (a packet only once every row is written: the rows are data, undefined before)
+            s_valid: ack_q.front().is_some() && ack_cfg.is_empty(),
             s: ack_q.front().copied().unwrap_or_default(),
             s_cfg_valid: ack_cfg.front().is_some(),
             s_cfg: ack_cfg.front().copied().unwrap_or_default(),
@@ -543,6 +564,24 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if let Some(k) = ack_blk.as_deref_mut() {
             for (n, v) in ackgen::port::INPUTS.iter().zip(ackgen::input_values(&ai)) {
                 k.set(n, v);
+            }
+            k.sim.eval();
+        }
+        let ji = JoinShellIn {
+            rst: i.rst,
+            s_sack_valid: join_sack_q.front().is_some(),
+            s_sack: join_sack_q.front().copied().unwrap_or_default(),
+            s_gen_valid: join_gen_q.front().is_some(),
+            s_gen: join_gen_q.front().copied().unwrap_or_default(),
+            m_ready: !has_join || j_rdy.next(&mut rng) || draining,
+        };
+        if let Some(k) = join_blk.as_deref_mut() {
+            for (kk, (n, v)) in ackjoin::port::INPUTS.iter().zip(ackjoin::input_values(&ji)).enumerate() {
+                if kk == ackjoin::BITMAP_INPUT {
+                    k.set_wide(n, &ji.s_sack.bitmap.to_u32_words(core.sack.window));
+                } else {
+                    k.set(n, v);
+                }
             }
             k.sim.eval();
         }
@@ -714,6 +753,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 if ai.m_ready {
                     s.acks += a.sent as u64;
                     s.timer_acks += a.ack.timer as u64;
+                    if has_join {
+                        join_gen_q.push_back(a);
+                    }
                 }
             }
             if !i.rst {
@@ -723,6 +765,33 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 if ai.s_valid && mo.s_ready {
                     ack_q.pop_front();
                     s.ack_packets += 1;
+                }
+            }
+        }
+        if let Some(k) = join_blk.as_deref_mut() {
+            let mo = join_model.step(&ji);
+            let got = (k.bit("s_sack_ready"), k.bit("s_gen_ready"), k.bit("m_valid"));
+            if got != (mo.s_sack_ready, mo.s_gen_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: ackjoin (s_sack_ready, s_gen_ready, m_valid) = {got:?}, its model {:?}", (mo.s_sack_ready, mo.s_gen_ready, mo.m.is_some())));
+            }
+            if let Some(r) = mo.m {
+                let (want, bm) = ackjoin::record_values(&r);
+                let rtl: Vec<u64> = ackjoin::RECORD_PORTS.iter().map(|n| k.get(n)).collect();
+                let rbm = k.wide("m_bitmap");
+                if rtl[..] != want[..] || rbm != mrnic_model::sack::Bitmap(bm).to_u32_words(core.sack.window) {
+                    return Err(format!("cycle {c}: ackjoin ACK {rtl:x?} bitmap {rbm:x?}, its model {r:x?}"));
+                }
+                if ji.m_ready {
+                    s.joined += 1;
+                    s.joined_timer += r.ack.timer as u64;
+                }
+            }
+            if !i.rst {
+                if ji.s_sack_valid && mo.s_sack_ready {
+                    join_sack_q.pop_front();
+                }
+                if ji.s_gen_valid && mo.s_gen_ready {
+                    join_gen_q.pop_front();
                 }
             }
         }
@@ -766,6 +835,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             }
                         };
                         ack_q.push_back(AckIn { conn: job.req.conn, class, ..job.ack });
+                        if has_join {
+                            join_sack_q.push_back(SackIn { conn: job.req.conn, base: m.result.base, bitmap: m.result.bitmap });
+                        }
                     }
                     match job {
                         SackJob::Clear if m.result.class == Class::Cleared => s.sack_clears += 1,
@@ -976,7 +1048,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()).chain(ack_blk.as_deref_mut()) {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()).chain(ack_blk.as_deref_mut()).chain(join_blk.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -1005,7 +1077,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 s.placed
             ));
         }
-        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && ack_q.is_empty() && ack_cfg.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
+        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && ack_q.is_empty() && ack_cfg.is_empty() && join_sack_q.is_empty() && join_gen_q.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
             break;
         }
     }
@@ -1018,6 +1090,17 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         let rtl: Vec<u64> = ackgen::port::OUTPUTS[15..21].iter().map(|n| k.get(n)).collect();
         if rtl != want {
             return Err(format!("ackgen counters {rtl:?}, its model's {want:?}"));
+        }
+    }
+    if let Some(k) = join_blk.as_deref() {
+        let st = join_model.outputs(&JoinShellIn::default()).stats;
+        let want = [st.acks, st.timer_acks, st.quiet, st.misaligned].map(|x| x & 0xFFFF_FFFF);
+        let rtl = ["stat_acks", "stat_timer_acks", "stat_quiet", "stat_misaligned"].map(|n| k.get(n));
+        if rtl != want || st.misaligned != 0 {
+            return Err(format!("ackjoin counters {rtl:?}, its model's {want:?} (none misaligned)"));
+        }
+        if s.joined != s.acks || s.joined_timer != s.timer_acks {
+            return Err(format!("ackjoin: {} ACKs out ({} by the timer), the generator sent {} ({})", s.joined, s.joined_timer, s.acks, s.timer_acks));
         }
     }
     let sack_stats = sack_model.outputs(&SackInputs::default()).stats;
@@ -1074,7 +1157,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack"][m.0.len() - 4]));
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack", "_sack"][m.0.len() - 4]));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -1187,6 +1270,9 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
         // the ACK generator took every packet that passed the connection checks and sent
         // ACKs, some of them by its coalescing timer
         assert!(s.ack_packets >= 200 && s.acks >= 100 && s.timer_acks >= 10, "{s:?}");
+        // the ACK join put the SACK engine's base and bitmap into every one of them (the run
+        // checks joined == sent and the join's counters at the end)
+        assert!(s.joined == s.acks && s.joined_timer == s.timer_acks, "{s:?}");
         assert!(s.completions == s.placed, "{s:?}");
     }
     // connections set up again while their packets are in flight

@@ -19,7 +19,7 @@ the rate-hint base `B`; one coalescing FIFO of (connection, path, deadline) per 
 Config stream `s_cfg` (kind 0: row (conn, path) restarts at path ISN data[23:0], `highest`
 = ISN - 1, everything else 0; kind 1: the connection's `B` = data and its CE average 0); the
 rows are RAM, not reset, and are written through `s_cfg` before they are used.
-A DATA packet on `s` (path >= P: counted in `stat_bad_path`, nothing else): gap =
+A DATA packet on `s` (path >= P: counted in `stat_bad_path`, no row touched): gap =
 after(psn, expected) (24-bit serial), `expected` = psn + 1 if after_eq, `highest` = psn if
 after, sport kept; class 0 (refused) stops there. Else CE average += ((ce ? 1024 : 0) - avg)
 >> 2 (floor), pending += 1, ce += s_ce, timestamp and arrival kept; flags = PATH_GAP 1 |
@@ -30,15 +30,21 @@ the FIFO head whose deadline is reached (after_eq(now, t), 32-bit serial) takes 
 pops: an ACK (`m_timer` 1) if its row is still armed with that deadline, else a stale pop.
 An ACK: `m_path_psn` = highest, `m_flags`, `m_ecn_ce`, `m_ecn_pkts` = ce, pending,
 `m_ts_echo`, `m_ack_delay` = now - arrival, `m_sport`, `m_rate_hint` = B - ((B * avg) >>
-11); it clears pending, ce and the deadline. Stages A (taken; priority: a configuration
-write waiting in its one-entry register, the due FIFO head, DATA), B (the row and connection
-word updated, write-first: back-to-back operations on a row see each other), C (the hint),
-a Q-entry output queue: an operation's ACK on `m` L cycles after it is taken (L = the
+11), `m_ack` 1; it clears pending, ce and the deadline. Every DATA packet taken leaves one
+entry on `m`, in the order taken: its ACK, or (armed, coalesced, refused, a bad path) a quiet
+entry, `m_ack` 0 with the packet's `m_conn` and `m_path` (a bad path id as it came) and every
+other field 0 (`m_timer` too); a timer ACK leaves its entry (`m_ack` 1, `m_timer` 1) where
+its pop was taken; stale pops and configuration writes leave none. Stages A (taken;
+priority: a configuration write waiting in its one-entry register, the due FIFO head, DATA),
+B (the row and connection word updated, write-first: back-to-back operations on a row see
+each other), C (the hint),
+a Q-entry output queue: an operation's entry on `m` L cycles after it is taken (L = the
 manifest's latency: 4 with Q = 8 in the RTL header, where a stage R between A and B loads
 the RAMs' output registers and forwards B's writes; the first form had L = 3, Q = 4 without
 R; both are handled, B being L - 2 cycles after A). `s_ready` = !rst &
 room & no configuration write waiting & no head due (`now` -> `s_ready` is combinational);
-`s_cfg_ready` = !rst & the register empty; room = queue + operations after A < Q.
+`s_cfg_ready` = !rst & the register empty; room = queue + operations after A < Q (with
+every DATA packet leaving an entry, Q packets without an ACK fill a stalled queue).
 Counters `stat_bad_path`, `stat_path_gaps`, `stat_acks_now`, `stat_acks_timer`,
 `stat_stale_pops`, `stat_fifo_full` (two cycles after B: B registers what to count, the
 count moves one cycle later) and `stat_fifo_level`. Reset clears
@@ -52,7 +58,8 @@ Tests
   A bit, CE runs, mid-run restarts, time jumps, sparse phases where the timer fires, long
   sink stalls, resets) through the model, every output every cycle after the header's settle.
 * `directed_semantics` (preset core: N = 4, T = 2000 ns, 256 FIFO entries, 8 paths), every
-  ACK's fields and cycle, the counters and the FIFO level written by hand: four in-order
+  entry's fields and cycle on `m` (the ACKs and the quiet entries of the packets that sent
+  none), the counters and the FIFO level written by hand: four in-order
   packets across the 24-bit path PSN wrap (ACK with ecn_pkts 4, ack_delay 0, a CE mark: hint
   10000 -> 8750), DATA waiting behind a configuration write, the stale pop at the armed
   deadline (not at deadline - 1); PATH_GAP, DUPLICATE, ACK_REQ, out of window, refused (its
@@ -64,14 +71,22 @@ Tests
   (Q operations taken, then `s_ready` low, the head held, released in order, a configuration
   write waiting for room); a full FIFO (time held: 256 armed rows, the 257th ACKed at once,
   then 256 timer ACKs one a cycle); reset (in-flight ACK dropped, counters and FIFO cleared,
-  rows and CE averages kept).
+  rows and CE averages kept); and scenario H,
+  `every_data_packet_leaves_one_entry_in_order_and_stale_pops_leave_none`: an armed, a
+  coalesced (CE), a bad-path (A bit) and a refused (A bit, CE) packet each leave a quiet
+  entry (`m_ack` 0, their connection and path, every other field 0) in order between two
+  real ACKs; a stale pop leaves none, a timer ACK's entry sits between the packets' entries;
+  with `m_ready` low, Q packets without an ACK fill the queue and hold `s_ready` low for
+  longer than the pipeline, then leave in order.
 * `random_backpressure`: first the Python reference below (`AckRef`, a cycle-level model
   written from the contract above) is run on `--no-resets` vectors and must give every output
   the model gave; then random traffic (configured rows of four connections, gaps, reordering,
   every class, A bits, CE phases, mid-run configuration writes, time jumps and the 2^32 wrap,
   sparse phases for the timer, a reset) with random `m_ready` backpressure (long stalls)
-  drives the DUT and the reference side by side: every output every cycle, the handshake
-  rules on `m`, the ACK count.
+  drives the DUT and the reference side by side: every output every cycle (`m_ack` and the
+  quiet entries' zeroed fields too), the handshake rules on `m`, the entry count, and every
+  cycle that no more than Q DATA packets taken since the reset lack their entry (m_timer 0)
+  and none has two.
 """
 
 from __future__ import annotations
@@ -104,7 +119,7 @@ PATH_GAP, DUPLICATE, ACK_REQ = 1, 2, 4
 S_FIELDS = ("s_conn", "s_path", "s_path_psn", "s_class", "s_ack_req", "s_ce", "s_ts", "s_sport")
 CFG_FIELDS = ("s_cfg_kind", "s_cfg_conn", "s_cfg_path", "s_cfg_data")
 M_FIELDS = ("m_conn", "m_path", "m_path_psn", "m_flags", "m_ecn_ce", "m_ecn_pkts", "m_rate_hint", "m_ts_echo",
-            "m_ack_delay", "m_sport", "m_timer")
+            "m_ack_delay", "m_sport", "m_timer", "m_ack")
 STATS = ("stat_bad_path", "stat_path_gaps", "stat_acks_now", "stat_acks_timer", "stat_stale_pops", "stat_fifo_full",
          "stat_fifo_level")
 ALWAYS = ("s_ready", "s_cfg_ready", "m_valid", *STATS)
@@ -128,8 +143,15 @@ def outputs(dut) -> dict:
 
 
 def ack(conn, path, psn, *, flags=0, ce=0, pkts=1, hint=0, ts=0, delay=0, sport=0, timer=0) -> dict:
+    """An ACK's entry on `m` (`m_ack` 1)."""
     return dict(m_conn=conn, m_path=path, m_path_psn=psn, m_flags=flags, m_ecn_ce=ce, m_ecn_pkts=pkts,
-                m_rate_hint=hint, m_ts_echo=ts, m_ack_delay=delay, m_sport=sport, m_timer=timer)
+                m_rate_hint=hint, m_ts_echo=ts, m_ack_delay=delay, m_sport=sport, m_timer=timer, m_ack=1)
+
+
+def quiet(conn, path) -> dict:
+    """The entry on `m` of a DATA packet that sent no ACK (coalesced, armed, refused or a bad
+    path): `m_ack` 0, its connection and path, every other field 0 (`m_timer` too)."""
+    return {**{f: 0 for f in M_FIELDS}, "m_conn": conn, "m_path": path}
 
 
 # ------------------------------------------------------------------ reference (the contract)
@@ -162,7 +184,8 @@ class AckRef:
     The pipeline is `latency - 1` slots after A: slot j holds what was taken j + 1 cycles
     ago; the row and connection word are updated (B) 2 cycles after A (1 at latency 3: a RAM
     output register stage R before B changes no result, its writes are forwarded), and the
-    ACK (or None) then moves through the remaining slots (C, and D at latency 5)."""
+    entry then moves through the remaining slots (C, and D at latency 5): an ACK, a DATA
+    packet's quiet entry (`quiet`) or None (a configuration write, a stale pop)."""
 
     def __init__(self, connections: int, paths: int, ack_every: int, ack_timeout: int, fifo_depth: int,
                  latency: int, out_depth: int):
@@ -174,7 +197,7 @@ class AckRef:
         self.base = [0] * connections
         self.fifo: deque = deque()
         self.cfg = None  # the configuration write waiting in its register
-        self.pipe: list = [None] * (latency - 1)  # operations up to B, then (ack or None,) after it
+        self.pipe: list = [None] * (latency - 1)  # operations up to B, then (entry or None,) after it
         self.bi = B_SLOTS[latency]  # B's slot
         self.outq: deque = deque()
         self.stats = {s: 0 for s in STATS if s != "stat_fifo_level"}
@@ -227,9 +250,10 @@ class AckRef:
             return self._take(r, conn, path, 0, now, 1)
         d, now = op[1], op[2]
         conn, path, psn = d["s_conn"], d["s_path"], d["s_path_psn"]
+        no_ack = (quiet(conn, path), 0, 0)  # the entry of a packet that sends no ACK (hint 0)
         if path >= self.P:
             self.stats["stat_bad_path"] += 1
-            return None
+            return no_ack
         r = self.row(conn, path)
         gap = after(psn, r[0], 24)
         if after_eq(psn, r[0], 24):
@@ -240,7 +264,7 @@ class AckRef:
         self.stats["stat_path_gaps"] += gap
         cls = d["s_class"]
         if cls == REFUSED:
-            return None
+            return no_ack
         self.avg[conn] = ce_next(self.avg[conn], d["s_ce"])
         flags = (PATH_GAP if gap else 0) | (DUPLICATE if cls == DUP else 0) | (ACK_REQ if d["s_ack_req"] else 0)
         r[2] = (r[2] + 1) & 0xFF
@@ -255,9 +279,9 @@ class AckRef:
                 send = 0
             else:
                 self.fifo.append((conn, path, r[7]))
-                return None
+                return no_ack
         else:
-            return None
+            return no_ack
         self.stats["stat_acks_now"] += 1
         return self._take(r, conn, path, send, now, 0)
 
@@ -310,11 +334,12 @@ async def vector_replay(dut):
 
 class Bench:
     """Drives one cycle at a time with `now` advancing `step` ns a cycle (0: time held);
-    records every ACK transferred on `m` as (cycle, fields) and keeps the expected counters."""
+    records every entry transferred on `m` (an ACK, `m_ack` 1, or a DATA packet's entry
+    without one, `m_ack` 0) as (cycle, fields) and keeps the expected counters."""
 
     def __init__(self, dut, now: int):
         self.dut, self.now, self.step, self.cycle, self.m_ready = dut, now, 10, 0, 1
-        self.acks: list[tuple[int, dict]] = []
+        self.entries: list[tuple[int, dict]] = []
         self.exp = {s: 0 for s in STATS}
 
     async def tick(self, vals: dict | None = None) -> dict:
@@ -326,7 +351,7 @@ class Bench:
         o = outputs(self.dut)
         o["now"] = vals["now"]
         if o["m_valid"] == 1 and vals["m_ready"]:
-            self.acks.append((self.cycle, {f: o[f] for f in M_FIELDS}))
+            self.entries.append((self.cycle, {f: o[f] for f in M_FIELDS}))
         self.now = (self.now + self.step) & M32
         return o
 
@@ -365,21 +390,24 @@ class Bench:
                 f"{what}: s_ready {o['s_ready']} in cycle {k} of its offer, expected {want} (taken after {wait} cycles)"
         return self.cycle, o["now"]
 
-    def check_acks(self, what: str, since: int, want: list[tuple[int, dict]]) -> None:
-        got = self.acks[since:]
+    def check_entries(self, what: str, since: int, want: list[tuple[int, dict]]) -> None:
+        """The entries transferred on `m` since entry `since`: exactly `want` (cycle, fields),
+        the quiet entries (`m_ack` 0) as well as the ACKs."""
+        got = self.entries[since:]
         if got == want:
             return
-        lines = [f"{what}: {len(got)} ACK(s) seen, {len(want)} expected (cycle, fields)"]
+        lines = [f"{what}: {len(got)} entries seen ({sum(g[1]['m_ack'] for g in got)} ACKs), {len(want)} expected "
+                 f"({sum(w[1]['m_ack'] for w in want)} ACKs) (cycle, fields)"]
         for k in range(max(len(got), len(want))):
             g = got[k] if k < len(got) else None
             w = want[k] if k < len(want) else None
             if g == w:
                 continue
             if g is None or w is None:
-                lines.append(f"  ACK {k}: expected {w}, seen {g}")
+                lines.append(f"  entry {k}: expected {w}, seen {g}")
                 continue
             diff = {f: (fmt(w[1][f]), fmt(g[1][f])) for f in M_FIELDS if w[1][f] != g[1][f]}
-            lines.append(f"  ACK {k}: cycle expected {w[0]} seen {g[0]}; fields (expected, seen) {diff}; seen {g[1]}")
+            lines.append(f"  entry {k}: cycle expected {w[0]} seen {g[0]}; fields (expected, seen) {diff}; seen {g[1]}")
         raise AssertionError("\n".join(lines))
 
     async def counters(self, what: str, **delta) -> None:
@@ -395,9 +423,183 @@ class Bench:
         assert not diff, f"counters after {what} (expected, actual): {diff}"
 
 
+async def every_data_packet_leaves_one_entry_in_order_and_stale_pops_leave_none(bench: Bench, L: int, Q: int,
+                                                                                 T: int) -> None:
+    """Scenario H of `directed_semantics` (preset core; connection 11, untouched before, hint
+    base 10000). Every DATA packet taken leaves exactly one entry on `m`, L cycles after it,
+    in the order taken: an ACK (`m_ack` 1) or, when it sent none, its connection and path
+    with `m_ack` 0 and every other field 0 (`m_timer` too), whatever its own fields were
+    (PSN, CE, A bit, timestamp, source port). Configuration writes and a stale FIFO pop leave
+    none; a timer ACK leaves its entry where its pop was taken, between the packets' entries.
+    Then, with `m_ready` low, Q packets that send no ACK (refused, bad paths) fill the output
+    queue: `s_ready` stays low (for longer than the pipeline, so it is the queue and not the
+    operations in flight that holds it) until the sink takes entries, which leave in order."""
+    what = "every DATA packet leaves one entry"
+    await bench.conn(11, 10_000)
+    for p, isn in ((0, 0x100), (1, 0x200), (3, 0x300)):
+        await bench.row(11, p, isn)
+    k = len(bench.entries)
+    # conn 11's ce_avg: 0 (g0), 0 (g1), 256 (g2: CE), kept by g3 (bad path) and g4 (refused),
+    # 192 (g5: hint 10000 - (10000 * 192 >> 11) = 9063), 144 (g6: 9297 at g6's timer ACK).
+    g0, _ = await bench.send("H g0 A bit: an ACK", 11, 1, 0x200, a=1, ts=0xB000, sport=0xC101)
+    g1, t1 = await bench.send("H g1 armed: no ACK", 11, 0, 0x100, ts=0xB001, sport=0xC100)
+    g2, _ = await bench.send("H g2 coalesced, CE: no ACK", 11, 0, 0x101, ce=1, ts=0xB002, sport=0xC100)
+    g3, _ = await bench.send("H g3 path 12 (>= P), A bit: no ACK", 11, 12, 0x555, a=1, ce=1, ts=0xB003, sport=0xC10C)
+    g4, _ = await bench.send("H g4 refused, A bit, CE: no ACK", 11, 1, 0x201, REFUSED, a=1, ce=1, ts=0xB004,
+                             sport=0xC111)
+    g5, _ = await bench.send("H g5 A bit: an ACK of g1, g2, g5", 11, 0, 0x102, a=1, ts=0xB005, sport=0xC100)
+    g6, t6 = await bench.send("H g6 armed: no ACK", 11, 1, 0x202, ts=0xB006, sport=0xC101)
+    await bench.idle(L)
+    bench.check_entries(f"{what}: ACKs and quiet entries in order", k, [
+        (g0 + L, ack(11, 1, 0x200, flags=ACK_REQ, hint=10_000, ts=0xB000, sport=0xC101)),
+        (g1 + L, quiet(11, 0)),
+        (g2 + L, quiet(11, 0)),
+        (g3 + L, quiet(11, 12)),  # the bad path id as it came
+        (g4 + L, quiet(11, 1)),
+        (g5 + L, ack(11, 0, 0x102, flags=ACK_REQ, ce=1, pkts=3, hint=9063, ts=0xB005, sport=0xC100)),
+        (g6 + L, quiet(11, 1))])
+    assert [e["m_ack"] for _, e in bench.entries[k:]] == [1, 0, 0, 0, 0, 1, 0], bench.entries[k:]
+    await bench.counters(f"{what}: g0-g6", acks_now=2, bad_path=1, fifo_level=2)  # g1's entry (stale), g6's
+    # g1's deadline: the stale pop takes the cycle (s_ready low) and leaves no entry; then g6's
+    # deadline with a refused packet offered: the timer ACK's entry, then the packet's.
+    k = len(bench.entries)
+    bench.now = (t1 + T) & M32
+    o = await bench.tick()
+    assert o["s_ready"] == 0, f"{what}: g1's stale entry not popped at its deadline: {o}"
+    stale = bench.cycle
+    assert (t6 + T - bench.now) & M32 < 1 << 31, "g6's deadline was meant to lie ahead"
+    bench.now = (t6 + T) & M32
+    g7, _ = await bench.send("H g7 refused, behind g6's due entry: no ACK", 11, 0, 0x103, REFUSED, ts=0xB007,
+                             sport=0xC100, wait=1)
+    await bench.idle(L)
+    # g6's timer ACK: row (11, 1)'s sport is g6's (g4, refused, had set it to 0xC111).
+    bench.check_entries(f"{what}: a stale pop leaves none, a timer ACK between packets", k, [
+        (g7 - 1 + L, ack(11, 1, 0x202, hint=9297, ts=0xB006, delay=T, sport=0xC101, timer=1)),
+        (g7 + L, quiet(11, 0))])
+    assert g7 - 1 == stale + 1 and all(c != stale + L for c, _ in bench.entries[k:]), \
+        f"{what}: an entry in the stale pop's slot (cycle {stale + L}): {bench.entries[k:]}"
+    await bench.counters(f"{what}: the pops", acks_timer=1, stale_pops=1, fifo_level=0)
+
+    # The sink stalled: Q packets without an ACK (refused on (11, 3) in order, bad paths 8..)
+    # are taken back to back and fill the queue; the next packet (an A bit) waits while the
+    # head, the first quiet entry, is held; released, the Q entries leave one a cycle and the
+    # packet goes one cycle after the release (the queue was full at its start).
+    # ce_avg 144 -> 108 at its ACK: 9473.
+    k = len(bench.entries)
+    bench.m_ready = 0
+    taken, want = [], []
+    for j in range(Q):
+        if j % 2 == 0:
+            c, _ = await bench.send(f"H stall {j} refused", 11, 3, 0x300 + j // 2, REFUSED, a=1, ts=j, sport=j)
+            want.append(quiet(11, 3))
+        else:
+            c, _ = await bench.send(f"H stall {j} path {8 + j // 2}", 11, 8 + j // 2, 0x300, a=1, ts=j, sport=j)
+            want.append(quiet(11, 8 + j // 2))
+        taken.append(c)
+    assert taken == list(range(taken[0], taken[0] + Q)), f"{what}: the {Q} packets not taken back to back: {taken}"
+    psn = 0x300 + (Q + 1) // 2
+    last = {"s_valid": 1, "s_conn": 11, "s_path": 3, "s_path_psn": psn, "s_class": NEW, "s_ack_req": 1, "s_ce": 0,
+            "s_ts": 0xB100, "s_sport": 0xC103}
+    held = [await bench.tick(last) for _ in range(L + 2)]
+    for j, h in enumerate(held):
+        assert h["s_ready"] == 0 and h["m_valid"] == 1, \
+            f"{what}: stalled cycle {j}: s_ready {h['s_ready']} m_valid {h['m_valid']} (a queue of {Q} quiet entries)"
+        assert {f: h[f] for f in M_FIELDS} == want[0], \
+            f"{what}: stalled cycle {j}: the head is not the first entry: {h}"
+    assert not bench.entries[k:], f"{what}: an entry transferred while m_ready was low"
+    bench.m_ready = 1
+    rel = bench.cycle + 1
+    r, _ = await bench.send("H the packet after the release", 11, 3, psn, a=1, ts=0xB100, sport=0xC103, wait=1)
+    await bench.idle(max(L, Q))
+    bench.check_entries(f"{what}: the stalled queue released", k, [
+        *[(rel + j, e) for j, e in enumerate(want)],
+        (max(r + L, rel + Q), ack(11, 3, psn, flags=ACK_REQ, hint=9473, ts=0xB100, sport=0xC103))])
+    await bench.counters(f"{what}: the stall", acks_now=1, bad_path=Q // 2, fifo_level=0)
+
+
+async def nth_packet_from_the_ram_and_fifo_heads_after_gapped_pops_and_a_push_in_flight(bench: Bench, L: int,
+                                                                                         T: int) -> None:
+    """Scenario I of `directed_semantics` (preset core; connection 12, untouched before, hint
+    base 0: hint 0; every row ISN 0). The cases the back-to-back scenarios do not reach:
+    - N packets on (12, 0) five cycles apart (each row read from the RAM, not from W): the
+      N-th is ACKed at once (`ecn_pkts` N), the first N - 1 leave quiet entries;
+    - five rows armed at times a + 0, 20, 30, 50, 60 ns: their entries pop in the pattern
+      pop, none, pop, pop, none, pop, pop (the FIFO head reloaded after a pop-less cycle that
+      followed a pop, and after two pops in a row), five timer ACKs in push order;
+    - (12, 6) armed alone, then (12, 7) armed 4 cycles before (12, 6)'s deadline: its FIFO
+      word is pushed in B in the cycle before the pop and written in the pop's cycle, so the
+      head after the pop is that word (forwarded, not the RAM's): (12, 7)'s timer ACK comes."""
+    what = "scenario I"
+    N = 4
+    await bench.conn(12, 0)
+    for p in range(8):
+        await bench.row(12, p, 0)
+    k = len(bench.entries)
+    sent_n = []
+    for j in range(N):
+        sent_n.append(await bench.send(f"I n{j} on (12, 0), five cycles apart", 12, 0, j, ts=0xC000 + j, sport=0xC200))
+        await bench.idle(4)
+    cs, t0 = [c for c, _ in sent_n], sent_n[0][1]
+    await bench.idle(L)
+    bench.check_entries(f"{what}: the N-th packet of a row read from the RAM", k, [
+        *[(c + L, quiet(12, 0)) for c in cs[:-1]],
+        (cs[-1] + L, ack(12, 0, N - 1, pkts=N, ts=0xC000 + N - 1, sport=0xC200))])
+    await bench.counters(f"{what}: the N-th packet", acks_now=1, fifo_level=1)
+    bench.now = (t0 + T) & M32
+    o = await bench.tick()
+    assert o["s_ready"] == 0, f"{what}: n0's stale entry not popped at its deadline: {o}"
+    await bench.idle(L)
+    await bench.counters(f"{what}: n0's stale pop", stale_pops=1, fifo_level=0)
+
+    k = len(bench.entries)
+    offs = [0, 2, 3, 5, 6]  # cycles (x 10 ns) after the first packet
+    sent = []
+    c0 = bench.cycle + 1
+    for j, off in enumerate(offs):
+        while bench.cycle + 1 < c0 + off:
+            await bench.tick()
+        sent.append(await bench.send(f"I f{j} on (12, {1 + j})", 12, 1 + j, 0, ts=0xC100 + j, sport=0xC210 + j))
+    assert [c - c0 for c, _ in sent] == offs, f"{what}: packets taken at {sent}"
+    await bench.idle(L)
+    await bench.counters(f"{what}: five rows armed", fifo_level=len(offs))
+    a = sent[0][1]
+    bench.now = (a + T) & M32
+    p0 = bench.cycle + 1
+    ready = [(await bench.tick())["s_ready"] for _ in range(offs[-1] + 1)]
+    assert ready == [int(o not in offs) for o in range(offs[-1] + 1)], \
+        f"{what}: s_ready {ready} from the first deadline: pops expected at offsets {offs}"
+    await bench.idle(L)
+    bench.check_entries(f"{what}: five timer ACKs after gapped pops", k, [
+        *[(c + L, quiet(12, 1 + j)) for j, (c, _) in enumerate(sent)],
+        *[(p0 + off + L, ack(12, 1 + j, 0, ts=0xC100 + j, delay=T, sport=0xC210 + j, timer=1))
+          for j, off in enumerate(offs)]])
+    await bench.counters(f"{what}: five timer ACKs", acks_timer=len(offs), fifo_level=0)
+
+    k = len(bench.entries)
+    cx, tx = await bench.send("I x on (12, 6), armed alone", 12, 6, 0, ts=0xC300, sport=0xC216)
+    await bench.idle(L)
+    bench.now = (tx + T - 40) & M32
+    cy, ty = await bench.send("I y on (12, 7), 4 cycles before x's deadline", 12, 7, 0, ts=0xC301, sport=0xC217)
+    ready = [(await bench.tick())["s_ready"] for _ in range(4)]
+    assert ready == [1, 1, 1, 0], f"{what}: s_ready {ready} after y: x's pop expected 4 cycles after y"
+    px = bench.cycle
+    await bench.idle(L)
+    bench.now = (ty + T) & M32
+    o = await bench.tick()
+    assert o["s_ready"] == 0, f"{what}: y's entry not popped at its deadline (the head after x's pop): {o}"
+    py = bench.cycle
+    await bench.idle(L)
+    bench.check_entries(f"{what}: the head after a pop is the word pushed in the cycle before", k, [
+        (cx + L, quiet(12, 6)), (cy + L, quiet(12, 7)),
+        (px + L, ack(12, 6, 0, ts=0xC300, delay=T, sport=0xC216, timer=1)),
+        (py + L, ack(12, 7, 0, ts=0xC301, delay=T, sport=0xC217, timer=1))])
+    await bench.counters(f"{what}: x's and y's timer ACKs", acks_timer=2, fifo_level=0)
+
+
 @cocotb.test()
 async def directed_semantics(dut):
-    """Hand-written scenarios, every ACK field and cycle and every counter written by hand."""
+    """Hand-written scenarios, every entry on m (ACK or not: its fields and cycle) and every counter
+    written by hand."""
     z = sizes()
     assert (z["paths"], z["ack_every"], z["ack_timeout"], z["fifo_depth"]) == (8, 4, 2000, 256) \
         and z["connections"] >= 64, f"the scenarios are written for preset core (P 8, N 4, T 2000, 256 entries): {z}"
@@ -421,15 +623,17 @@ async def directed_semantics(dut):
     # A DATA packet offered the cycle after a configuration write waits one cycle (cfg first).
     await bench.conn(5, 10_000)
     await bench.row(5, 2, 0xAB_FFFFFE, then_idle=False)  # data[31:24] is not part of the ISN
-    k = len(bench.acks)
+    k = len(bench.entries)
     c0, t0 = await bench.send("p0 behind the config write", 5, 2, 0xFFFFFE, ts=0x1000, sport=0xC002, wait=1)
-    await bench.send("p1", 5, 2, 0xFFFFFF, ts=0x1001, sport=0xC002)
-    await bench.send("p2", 5, 2, 0x000000, ts=0x1002, sport=0xC002)
+    c1, _ = await bench.send("p1", 5, 2, 0xFFFFFF, ts=0x1001, sport=0xC002)
+    c2, _ = await bench.send("p2", 5, 2, 0x000000, ts=0x1002, sport=0xC002)
     c3, _ = await bench.send("p3", 5, 2, 0x000001, ce=1, ts=0x1003, sport=0xC002)
     await bench.idle(L)
+    # p0 (armed), p1 and p2 (coalesced) send no ACK: an entry each with m_ack 0.
     # ce_avg 0, 0, 0, then 256 (one CE mark): hint 10000 - (10000 * 256 >> 11) = 8750.
-    bench.check_acks("4 in-order packets (N = 4)", k,
-                     [(c3 + L, ack(5, 2, 1, ce=1, pkts=4, hint=8750, ts=0x1003, delay=0, sport=0xC002))])
+    bench.check_entries("4 in-order packets (N = 4)", k,
+                        [(c0 + L, quiet(5, 2)), (c1 + L, quiet(5, 2)), (c2 + L, quiet(5, 2)),
+                         (c3 + L, ack(5, 2, 1, ce=1, pkts=4, hint=8750, ts=0x1003, delay=0, sport=0xC002))])
     await bench.counters("the 4 packets", acks_now=1, fifo_level=1)  # p0's entry is stale now
     # The stale pop exactly at p0's deadline, not 1 ns before.
     bench.now, bench.step = (t0 + T - 1) & M32, 1
@@ -441,30 +645,34 @@ async def directed_semantics(dut):
     o = await bench.tick()
     assert o["s_ready"] == 1 and o["stat_fifo_level"] == 0, f"after the pop: {o}"
     await bench.idle(L)
-    bench.check_acks("p0's stale pop", k + 1, [])
+    bench.check_entries("p0's stale pop", k + 4, [])
     await bench.counters("the stale pop", stale_pops=1, fifo_level=0)
 
     # ---- B. Flags on (5, 3), ISN 100 (every ACK at once, back to back; conn 5's CE average
     # goes 256 -> 192 -> 144 -> 108 -> 81 -> 60 -> 301 -> 225).
     await bench.row(5, 3, 100)
-    k = len(bench.acks)
+    k = len(bench.entries)
     q0, _ = await bench.send("q0 gap", 5, 3, 103, ts=1, sport=0xC003)
     q1, _ = await bench.send("q1 duplicate behind", 5, 3, 101, DUP, ts=2, sport=0xC003)
     q2, _ = await bench.send("q2 A bit", 5, 3, 104, a=1, ts=3, sport=0xC003)
     q3, _ = await bench.send("q3 out of window", 5, 3, 105, OOW, ts=4, sport=0xC013)
-    await bench.send("q4 refused with a gap", 5, 3, 107, REFUSED, ce=1, ts=5, sport=0xC023)
-    _, t5 = await bench.send("q5 in order, armed", 5, 3, 108, ts=6, sport=0xC003)
+    q4, _ = await bench.send("q4 refused with a gap", 5, 3, 107, REFUSED, ce=1, ts=5, sport=0xC023)
+    q5, t5 = await bench.send("q5 in order, armed", 5, 3, 108, ts=6, sport=0xC003)
     q6, _ = await bench.send("q6 duplicate, CE", 5, 3, 108, DUP, ce=1, ts=7, sport=0xC003)
-    await bench.send("q7 path 9 (>= P)", 5, 9, 200, a=1, ts=8, sport=0xC009)
-    await bench.send("q7b path 8 (>= P)", 5, 8, 109, DUP, ts=9, sport=0xC008)
+    q7, _ = await bench.send("q7 path 9 (>= P)", 5, 9, 200, a=1, ts=8, sport=0xC009)
+    q7b, _ = await bench.send("q7b path 8 (>= P)", 5, 8, 109, DUP, ts=9, sport=0xC008)
     q8, _ = await bench.send("q8 gap, duplicate and A", 5, 3, 112, DUP, a=1, ts=10, sport=0xC003)
     await bench.idle(L)
-    bench.check_acks("the flags", k, [
+    bench.check_entries("the flags", k, [
         (q0 + L, ack(5, 3, 103, flags=PATH_GAP, hint=9063, ts=1, sport=0xC003)),
         (q1 + L, ack(5, 3, 103, flags=DUPLICATE, hint=9297, ts=2, sport=0xC003)),
         (q2 + L, ack(5, 3, 104, flags=ACK_REQ, hint=9473, ts=3, sport=0xC003)),
         (q3 + L, ack(5, 3, 105, flags=0, hint=9605, ts=4, sport=0xC013)),
+        (q4 + L, quiet(5, 3)),  # refused: no ACK, an entry
+        (q5 + L, quiet(5, 3)),  # armed: no ACK, an entry
         (q6 + L, ack(5, 3, 108, flags=DUPLICATE, ce=1, pkts=2, hint=8531, ts=7, sport=0xC003)),
+        (q7 + L, quiet(5, 9)),  # a bad path: no ACK (not even with its A bit), an entry with its path id
+        (q7b + L, quiet(5, 8)),
         (q8 + L, ack(5, 3, 112, flags=PATH_GAP | DUPLICATE | ACK_REQ, hint=8902, ts=10, sport=0xC003)),
     ])
     await bench.counters("the flags", acks_now=6, path_gaps=3, bad_path=2, fifo_level=1)  # q5's entry, stale
@@ -473,7 +681,7 @@ async def directed_semantics(dut):
     o = await bench.tick()
     assert o["s_ready"] == 0, f"q5's entry not popped at its deadline: {o}"
     await bench.idle(L)
-    bench.check_acks("q5's stale pop", k + 6, [])
+    bench.check_entries("q5's stale pop", k + 10, [])
     await bench.counters("q5's stale pop", stale_pops=1, fifo_level=0)
 
     # ---- C. Timer ACKs on connection 7 (hint base 10000): one CE-marked packet (ce_avg 256:
@@ -481,8 +689,8 @@ async def directed_semantics(dut):
     await bench.conn(7, 10_000)
     for p, isn in ((0, 0), (1, 0x10), (2, 0x500), (3, 0x20), (4, 0x30)):
         await bench.row(7, p, isn)
-    k = len(bench.acks)
-    _, a0 = await bench.send("r0", 7, 0, 0, ce=1, ts=0xABCD0001, sport=0x1234)
+    k = len(bench.entries)
+    r0, a0 = await bench.send("r0", 7, 0, 0, ce=1, ts=0xABCD0001, sport=0x1234)
     await bench.idle(L)
     await bench.counters("r0 armed", fifo_level=1)
     bench.now = (a0 + T + 1234) & M32  # time jumps past the deadline
@@ -490,13 +698,14 @@ async def directed_semantics(dut):
     assert o["s_ready"] == 0, f"r0's entry not popped after the jump: {o}"
     pop = bench.cycle
     await bench.idle(L)
-    bench.check_acks("r0's timer ACK", k, [
+    bench.check_entries("r0's timer ACK", k, [
+        (r0 + L, quiet(7, 0)),  # armed: no ACK
         (pop + L, ack(7, 0, 0, ce=1, pkts=1, hint=8750, ts=0xABCD0001, delay=T + 1234, sport=0x1234, timer=1))])
     await bench.counters("r0's timer ACK", acks_timer=1, fifo_level=0)
-    _, b0 = await bench.send("s0", 7, 1, 0x10, ts=0x5000, sport=0xC001)
+    s0, b0 = await bench.send("s0", 7, 1, 0x10, ts=0x5000, sport=0xC001)
     await bench.idle(2)
     bench.now = (b0 + 500) & M32
-    await bench.send("s1, 500 ns later", 7, 1, 0x11, ts=0x5001, sport=0xC001)
+    s1, _ = await bench.send("s1, 500 ns later", 7, 1, 0x11, ts=0x5001, sport=0xC001)
     bench.now, bench.step = (b0 + T - 1) & M32, 1
     o = await bench.tick()
     assert o["s_ready"] == 1, f"s0's entry popped at deadline - 1: {o}"
@@ -506,17 +715,18 @@ async def directed_semantics(dut):
     bench.step = 10
     await bench.idle(L)
     # ce_avg 256 -> 192 (s0) -> 144 (s1): 9297; delay from s1's arrival: 2000 - 500.
-    bench.check_acks("the coalesced timer ACK", k + 1, [
+    bench.check_entries("the coalesced timer ACK", k + 2, [
+        (s0 + L, quiet(7, 1)), (s1 + L, quiet(7, 1)),  # armed, coalesced: no ACK
         (pop + L, ack(7, 1, 0x11, pkts=2, hint=9297, ts=0x5001, delay=1500, sport=0xC001, timer=1))])
     await bench.counters("the coalesced timer ACK", acks_timer=1, fifo_level=0)
     # A stale entry whose row is armed again (a later deadline) pops without an ACK; the newer
     # entry sends it (conn 9, hint base 0: hint 0).
     await bench.conn(9, 0)
     await bench.row(9, 1, 0x50)
-    k = len(bench.acks)
-    _, h0 = await bench.send("x0 armed", 9, 1, 0x50, ts=0xA000, sport=0xC001)
+    k = len(bench.entries)
+    x0, h0 = await bench.send("x0 armed", 9, 1, 0x50, ts=0xA000, sport=0xC001)
     x1, _ = await bench.send("x1 A bit: ACK at once, the row disarmed", 9, 1, 0x51, a=1, ts=0xA001, sport=0xC001)
-    _, h2 = await bench.send("x2 armed again", 9, 1, 0x52, ts=0xA002, sport=0xC001)
+    x2, h2 = await bench.send("x2 armed again", 9, 1, 0x52, ts=0xA002, sport=0xC001)
     await bench.idle(L)
     await bench.counters("x0, x1, x2", acks_now=1, fifo_level=2)
     bench.now = (h0 + T) & M32
@@ -524,8 +734,10 @@ async def directed_semantics(dut):
     assert pops == [True, False, True], f"pops at x0's deadline and 20 ns later (x2's): {pops}"
     pop = bench.cycle
     await bench.idle(L)
-    bench.check_acks("a stale entry of a row armed again", k, [
+    bench.check_entries("a stale entry of a row armed again", k, [  # the stale pop leaves no entry
+        (x0 + L, quiet(9, 1)),
         (x1 + L, ack(9, 1, 0x51, flags=ACK_REQ, pkts=2, ts=0xA001, sport=0xC001)),
+        (x2 + L, quiet(9, 1)),
         (pop + L, ack(9, 1, 0x52, ts=0xA002, delay=T, sport=0xC001, timer=1))])
     await bench.counters("a stale entry of a row armed again", acks_timer=1, stale_pops=1, fifo_level=0)
 
@@ -533,8 +745,8 @@ async def directed_semantics(dut):
     # (7, 2) transferred the cycle before E; DATA on (7, 2) offered from E: the write is taken
     # at E, the head pops at E + 10 and finds the row restarted (write-first: stale), the
     # packet goes at E + 20 against the new ISN. ce_avg 144 -> 108 (t0) -> 81 (u): 9605.
-    k = len(bench.acks)
-    _, e0 = await bench.send("t0", 7, 2, 0x500, ts=0x6000, sport=0xC002)
+    k = len(bench.entries)
+    t0c, e0 = await bench.send("t0", 7, 2, 0x500, ts=0x6000, sport=0xC002)
     await bench.idle(L)
     bench.now = (e0 + T - 10) & M32
     await bench.row(7, 2, 0x900, then_idle=False)
@@ -543,17 +755,19 @@ async def directed_semantics(dut):
                             wait=2)
     assert o_due == (e0 + T) & M32
     await bench.idle(L)
-    bench.check_acks("restart before the pop", k, [(u + L, ack(7, 2, 0x900, flags=ACK_REQ, hint=9605, ts=0x6001,
-                                                                 sport=0xC012))])
+    bench.check_entries("restart before the pop", k, [
+        (t0c + L, quiet(7, 2)),  # armed: no ACK; its stale pop: no entry
+        (u + L, ack(7, 2, 0x900, flags=ACK_REQ, hint=9605, ts=0x6001, sport=0xC012))])
     await bench.counters("restart before the pop", acks_now=1, stale_pops=1, fifo_level=0)
     # (7, 3) armed; DATA on (7, 4) offered in the cycle its deadline is reached waits one
     # cycle; the timer ACK (ce_avg 60 at the pop: 9708) comes first, then the packet's (45: 9781).
-    _, f0 = await bench.send("v0", 7, 3, 0x20, ts=0x7000, sport=0xC003)
+    v0, f0 = await bench.send("v0", 7, 3, 0x20, ts=0x7000, sport=0xC003)
     await bench.idle(L)
     bench.now = (f0 + T) & M32
     w, _ = await bench.send("w offered with the head due", 7, 4, 0x30, a=1, ts=0x7001, sport=0xC004, wait=1)
     await bench.idle(L)
-    bench.check_acks("timer before DATA", k + 1, [
+    bench.check_entries("timer before DATA", k + 2, [
+        (v0 + L, quiet(7, 3)),  # armed: no ACK
         (w - 1 + L, ack(7, 3, 0x20, hint=9708, ts=0x7000, delay=T, sport=0xC003, timer=1)),
         (w + L, ack(7, 4, 0x30, flags=ACK_REQ, hint=9781, ts=0x7001, sport=0xC004))])
     await bench.counters("timer before DATA", acks_now=1, acks_timer=1, fifo_level=0)
@@ -565,7 +779,7 @@ async def directed_semantics(dut):
     # queue was full at its start), the Q ACKs leave in order one a cycle, the write goes
     # next, then the last packet (hint 0x10000: the new base, CE average 0).
     await bench.conn(7, 0)
-    k = len(bench.acks)
+    k = len(bench.entries)
     bench.m_ready = 0
     taken = []
     for j in range(Q):
@@ -584,14 +798,14 @@ async def directed_semantics(dut):
             f"stalled cycle {j}: s_ready {h['s_ready']} m_valid {h['m_valid']}"
         assert {f: h[f] for f in M_FIELDS} == first, f"stalled cycle {j}: the head is not the first ACK: {h}"
         assert j == 2 or h["s_cfg_ready"] == (1 if j < 2 else 0), f"stalled cycle {j}: s_cfg_ready {h['s_cfg_ready']}"
-    assert not bench.acks[k:], "an ACK transferred while m_ready was low"
+    assert not bench.entries[k:], "an entry transferred while m_ready was low"
     bench.m_ready = 1
     rel = bench.cycle + 1
     r5, _ = await bench.send("the last packet after the release", 7, 4, 0x31 + Q, a=1, ts=0x8000 + Q, sport=0xC004,
                              wait=2)
     assert r5 == rel + 2
     await bench.idle(max(L, Q))
-    bench.check_acks("the release", k, [
+    bench.check_entries("the release", k, [
         *[(rel + j, ack(7, 4, 0x31 + j, flags=ACK_REQ, ts=0x8000 + j, sport=0xC004)) for j in range(Q)],
         (max(r5 + L, rel + Q), ack(7, 4, 0x31 + Q, flags=ACK_REQ, hint=0x10000, ts=0x8000 + Q, sport=0xC004))])
     await bench.counters("the release", acks_now=Q + 1, fifo_level=0)
@@ -607,7 +821,7 @@ async def directed_semantics(dut):
         await bench.row(c, p, 0x77)
     bench.step = 0
     g = bench.now
-    k = len(bench.acks)
+    k = len(bench.entries)
     cyc = []
     for j, (c, p) in enumerate(rows):
         cj, _ = await bench.send(f"fill {j}", c, p, 0x77, ts=j, sport=j)
@@ -615,14 +829,15 @@ async def directed_semantics(dut):
     assert cyc == list(range(cyc[0], cyc[0] + depth + 1)), "the fill was not taken one packet a cycle"
     await bench.idle(L)
     c, p = rows[depth]
-    bench.check_acks("the FIFO full", k, [(cyc[depth] + L, ack(c, p, 0x77, ts=depth, sport=depth))])
+    bench.check_entries("the FIFO full", k, [*[(cyc[j] + L, quiet(*rows[j])) for j in range(depth)],  # armed
+                                             (cyc[depth] + L, ack(c, p, 0x77, ts=depth, sport=depth))])
     await bench.counters("the FIFO full", acks_now=1, fifo_full=1, fifo_level=depth)
     bench.now, bench.step = (g + T) & M32, 10
     p0 = bench.cycle + 1
     await bench.idle(depth + L)
-    bench.check_acks("the full FIFO's timer ACKs", k + 1,
-                     [(p0 + j + L, ack(c, p, 0x77, delay=T + 10 * j, ts=j, sport=j, timer=1))
-                      for j, (c, p) in enumerate(rows[:depth])])
+    bench.check_entries("the full FIFO's timer ACKs", k + depth + 1,
+                        [(p0 + j + L, ack(c, p, 0x77, delay=T + 10 * j, ts=j, sport=j, timer=1))
+                         for j, (c, p) in enumerate(rows[:depth])])
     await bench.counters("the full FIFO's timer ACKs", acks_timer=depth, fifo_level=0)
 
     # ---- G. Reset: an ACK held in the queue and an armed row (5, 4); after rst nothing comes
@@ -635,35 +850,44 @@ async def directed_semantics(dut):
     await bench.send("(5, 2) held", 5, 2, 2, a=1, ts=0x9000, sport=0xC002)
     await bench.send("(5, 4) armed", 5, 4, 0x40, ts=0x9001, sport=0xC004)
     o = (await bench.idle(L))[-1]
-    assert o["m_valid"] == 1 and o["stat_fifo_level"] == 1, f"before rst: {o}"
+    assert o["m_valid"] == 1 and o["m_ack"] == 1 and o["stat_fifo_level"] == 1, f"before rst: {o}"
     await reset(dut, cycles=2, idle={**IDLE, "now": bench.now, "m_ready": 0}, during=during)
     bench.m_ready = 1
     bench.exp = {s: 0 for s in STATS}
-    k = len(bench.acks)
+    k = len(bench.entries)
     o = await bench.tick()
     assert o["m_valid"] == 0 and all(o[s] == 0 for s in STATS), f"after rst: {o}"
     s3, _ = await bench.send("(5, 2) after rst", 5, 2, 3, a=1, ts=0x9002, sport=0xC002)
-    for j in range(3):
-        sj, _ = await bench.send(f"(5, 4) {j} after rst", 5, 4, 0x41 + j, ts=0x9003 + j, sport=0xC004)
+    sj = [(await bench.send(f"(5, 4) {j} after rst", 5, 4, 0x41 + j, ts=0x9003 + j, sport=0xC004))[0]
+          for j in range(3)]
     await bench.idle(L)
-    bench.check_acks("after rst", k, [
+    bench.check_entries("after rst", k, [
         (s3 + L, ack(5, 2, 3, flags=ACK_REQ, hint=9542, ts=0x9002, sport=0xC002)),
-        (sj + L, ack(5, 4, 0x43, pkts=4, hint=9810, ts=0x9005, sport=0xC004))])
+        (sj[0] + L, quiet(5, 4)), (sj[1] + L, quiet(5, 4)),  # the row still armed: coalesced, no ACK
+        (sj[2] + L, ack(5, 4, 0x43, pkts=4, hint=9810, ts=0x9005, sport=0xC004))])
     await bench.counters("after rst", acks_now=2, fifo_level=0)
-    dut._log.info("directed_semantics: %d ACKs checked over %d cycles (latency %d, output queue %d)", len(bench.acks),
-                  bench.cycle, L, Q)
+
+    # ---- H. Every DATA packet leaves one entry on m, in order, ACK or not.
+    await every_data_packet_leaves_one_entry_in_order_and_stale_pops_leave_none(bench, L, Q, T)
+    # ---- I. The N test on a row read from the RAM, the FIFO head after gapped pops and after
+    # a push in flight.
+    await nth_packet_from_the_ram_and_fifo_heads_after_gapped_pops_and_a_push_in_flight(bench, L, T)
+    acks = sum(e["m_ack"] for _, e in bench.entries)
+    dut._log.info("directed_semantics: %d entries on m checked (%d ACKs, %d without an ACK) over %d cycles (latency "
+                  "%d, output queue %d)", len(bench.entries), acks, len(bench.entries) - acks, bench.cycle, L, Q)
 
 
 # ------------------------------------------------------------------- randomized test
 
 
-def check_reference(path: str, z: dict) -> tuple[int, int]:
+def check_reference(path: str, z: dict) -> tuple[int, int, int]:
     """`AckRef` over the vectors at `path` (the model's outputs): every output every cycle
-    after the header's settle. Returns (cycles, ACK cycles)."""
+    after the header's settle. Returns (cycles, cycles with an ACK on m, cycles with a DATA
+    packet's entry without an ACK on m)."""
     header = read_header(path)
     settle_cycles = int(header.get("settle", 0))
     ref = AckRef(**z)
-    n = beats = 0
+    n = beats = quiet_beats = 0
     with open(path) as f:
         f.readline()
         for n, line in enumerate(f):
@@ -674,10 +898,11 @@ def check_reference(path: str, z: dict) -> tuple[int, int]:
             exp = c["out"]
             bad = {p: (exp[p], want[p]) for p in ALWAYS if exp[p] != want[p]}
             if exp["m_valid"] == 1:
-                beats += 1
+                beats += exp["m_ack"]
+                quiet_beats += 1 - exp["m_ack"]
                 bad.update({p: (exp[p], want.get(p)) for p in M_FIELDS if exp[p] != want.get(p)})
             assert not bad, f"{path}: cycle {n}: the Python reference differs from the model (model, reference): {bad}"
-    return n + 1, beats
+    return n + 1, beats, quiet_beats
 
 
 class Traffic:
@@ -803,8 +1028,10 @@ async def random_backpressure(dut):
     z = sizes()
     path = os.environ.get("MRNIC_RANDOM_VECTORS")
     assert path, "set MRNIC_RANDOM_VECTORS to `mrnic vectors --block ackgen --no-resets` vectors"
-    vcycles, vbeats = check_reference(path, z)
-    dut._log.info("the Python reference equals the model on %s: %d cycles, %d with an ACK on m", path, vcycles, vbeats)
+    vcycles, vbeats, vquiet = check_reference(path, z)
+    assert vquiet > 0 or vcycles < 1000, f"{path}: no entry without an ACK in {vcycles} cycles of vectors"
+    dut._log.info("the Python reference equals the model on %s: %d cycles, %d with an ACK on m, %d with a DATA "
+                  "packet's entry without one", path, vcycles, vbeats, vquiet)
 
     streams = {s["name"]: s for s in read_header(path)["streams"]}
     ref = AckRef(**z)
@@ -819,7 +1046,8 @@ async def random_backpressure(dut):
     start_clock(dut)
     drive(dut, {**IDLE, "rst": 1, "now": traffic.now})
     mon_task = cocotb.start_soon(mon.run())
-    stat = {"acks": 0, "timer": 0, "held": 0, "s_held": 0, "cfg_held": 0, "max_level": 0}
+    stat = {"entries": 0, "acks": 0, "quiet": 0, "timer": 0, "held": 0, "s_held": 0, "cfg_held": 0, "max_level": 0}
+    since_rst = {"packets": 0, "data_entries": 0}  # DATA packets taken, their entries (m_timer 0) transferred
     recent: deque = deque(maxlen=3)
     for cyc in range(n):
         rst = cyc in rst_cycles
@@ -841,10 +1069,22 @@ async def random_backpressure(dut):
             raise AssertionError("\n".join(lines))
         if want["m_valid"]:
             if i["m_ready"]:
-                stat["acks"] += 1
+                stat["entries"] += 1
+                stat["acks"] += want["m_ack"]
+                stat["quiet"] += 1 - want["m_ack"]
                 stat["timer"] += want["m_timer"]
+                since_rst["data_entries"] += 1 - want["m_timer"]
             else:
                 stat["held"] += 1
+        if rst:
+            since_rst = {"packets": 0, "data_entries": 0}
+        else:
+            since_rst["packets"] += i["s_valid"] and want["s_ready"]
+            # one entry per packet: never more entries than packets, and at most Q packets
+            # taken whose entries are still in the pipeline or the queue (the room rule)
+            inflight = since_rst["packets"] - since_rst["data_entries"]
+            assert 0 <= inflight <= ref.Q, f"random_backpressure cycle {cyc}: {since_rst}: {inflight} DATA packets " \
+                                           f"without their entry on m (0 to {ref.Q} expected)"
         stat["s_held"] += i["s_valid"] and not want["s_ready"]
         stat["cfg_held"] += i["s_cfg_valid"] and not want["s_cfg_ready"]
         stat["max_level"] = max(stat["max_level"], want["stat_fifo_level"])
@@ -855,12 +1095,15 @@ async def random_backpressure(dut):
     await next_cycle(dut)
     mon_task.cancel()
     assert not mon.errors, mon.errors[0]
-    assert mon.transfers == stat["acks"], f"the monitor saw {mon.transfers} ACKs, the reference {stat['acks']}"
+    assert mon.transfers == stat["entries"], \
+        f"the monitor saw {mon.transfers} entries on m, the reference {stat['entries']}"
     last = ref.stats
     if n >= 3000:  # a full-size run (not a MRNIC_COCOTB_SCALE smoke run) exercised every kind of event
         assert stat["acks"] > 300 and stat["timer"] > 20 and stat["held"] > 100 and stat["s_held"] > 50, stat
+        assert stat["quiet"] > 300, stat
         assert last["stat_stale_pops"] > 0 and last["stat_path_gaps"] > 0 and last["stat_bad_path"] > 0, last
-    dut._log.info("random_backpressure: %d cycles, every output equal to the reference; %d ACKs (%d by the timer), "
-                  "an ACK held %d cycles, DATA held %d, a config write held %d, FIFO level up to %d; traffic %s; "
-                  "counters since the mid-run reset %s", n, stat["acks"], stat["timer"], stat["held"], stat["s_held"],
+    dut._log.info("random_backpressure: %d cycles, every output equal to the reference; %d entries on m: %d ACKs (%d "
+                  "by the timer), %d DATA packets without an ACK; an entry held %d cycles, DATA held %d, a config "
+                  "write held %d, FIFO level up to %d; traffic %s; counters since the mid-run reset %s", n,
+                  stat["entries"], stat["acks"], stat["timer"], stat["quiet"], stat["held"], stat["s_held"],
                   stat["cfg_held"], stat["max_level"], traffic.mix, last)

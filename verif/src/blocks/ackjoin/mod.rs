@@ -130,8 +130,24 @@ impl JoinPorts {
         }
     }
     pub fn write_inputs(&self, s: &JoinShellIn, v: &mut Values) {
-        let (a, f) = (&s.s_gen.ack, &s.s_gen.ack.fields);
-        let vals = [
+        for (k, x) in input_values(s).into_iter().enumerate() {
+            if k == BITMAP_INPUT {
+                v.set_wide(self.i[k], &s.s_sack.bitmap.0);
+            } else {
+                v.set(self.i[k], x);
+            }
+        }
+    }
+}
+
+/// The index of `s_sack_bitmap` in [`port::INPUTS`] (wide: [`input_values`] has 0 there).
+pub const BITMAP_INPUT: usize = 4;
+
+/// The values of the join's inputs in [`port::INPUTS`] order, the bitmap's slot 0 (set it
+/// from `s.s_sack.bitmap`).
+pub fn input_values(s: &JoinShellIn) -> [u64; 19] {
+    let (a, f) = (&s.s_gen.ack, &s.s_gen.ack.fields);
+    [
             s.rst as u64,
             s.s_sack_valid as u64,
             u64::from(s.s_sack.conn),
@@ -151,15 +167,7 @@ impl JoinPorts {
             a.timer as u64,
             s.s_gen.sent as u64,
             s.m_ready as u64,
-        ];
-        for (k, x) in vals.into_iter().enumerate() {
-            if k == 4 {
-                v.set_wide(self.i[4], &s.s_sack.bitmap.0);
-            } else {
-                v.set(self.i[k], x);
-            }
-        }
-    }
+    ]
 }
 
 /// The values of an ACK record's ports `m_conn` ..= `m_timer` ([`port::OUTPUTS`] 3..16),
@@ -545,7 +553,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // connection misses that packet's result
     ("timer_behind_its_packet_misses_it", "fwd_hit$d = write_enable & (write_address == read_address);", "fwd_hit$d = 1'b0;"),
     // a held stage A re-reads the next entry's row, not its own
-    ("held_timer_reads_the_next_row", "        ram$read_address = a_conn$q;", "        ram$read_address = s_gen_conn;"),
+    ("held_timer_reads_the_next_row", "        raddr = a_conn$q;", "        raddr = s_gen_conn;"),
     // a timer ACK waits for a SACK result it does not need
     ("timer_waits_for_a_result", "s_gen_ready = ~rst & a_moves & (nonempty | s_gen_timer);", "s_gen_ready = ~rst & a_moves & nonempty;"),
     // a packet without ACK leaves as an ACK
