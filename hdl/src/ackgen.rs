@@ -92,8 +92,10 @@
 //!
 //! **Reset** clears the stages' valid bits, the configuration register, the FIFO and output
 //! queue pointers and the counters; the rows and connection words are data and keep their
-//! values (each row is written through `s_cfg` before it is used). The row and connection
-//! RAMs are zero at power-up (an `initial` block, loaded with the bitstream).
+//! values (each row is written through `s_cfg` before it is used). At power-up (an `initial`
+//! block, loaded with the bitstream) every row is a path started at path ISN 0 (expected 0,
+//! highest 0xffffff, nothing pending, not armed), as the model's `AckGen::new` starts them,
+//! and the connection words are zero.
 
 use crate::prim::BlockRamReg;
 use mrnic_model::config::ConfigError;
@@ -473,7 +475,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             stat_fifo_full: Default::default(),
             stat_fifo_level: Default::default(),
             // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
-            ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), 0.into())).collect()),
+            // every row as path ISN 0 starts it (expected 0, highest 0xffffff), as the model's
+            // `AckGen::new` does
+            ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), Bits::<177>::from(0xff_ffffu64 << 24))).collect()),
             ram_conn: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), 0.into())).collect()),
             ram_fa: Default::default(),
             ram_fb: Default::default(),

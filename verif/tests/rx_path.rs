@@ -554,8 +554,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         let ai = AckShellIn {
             rst: i.rst,
             now: (c as u32).wrapping_mul(cycle_ns),
-            // (a packet only once every row is written: the rows are data, undefined before)
-            s_valid: ack_q.front().is_some() && ack_cfg.is_empty(),
+            // (packets race the rows' configuration writes at the start: a row not yet
+            // written is as the model's `AckGen::new` starts it, path ISN 0)
+            s_valid: ack_q.front().is_some(),
             s: ack_q.front().copied().unwrap_or_default(),
             s_cfg_valid: ack_cfg.front().is_some(),
             s_cfg: ack_cfg.front().copied().unwrap_or_default(),
