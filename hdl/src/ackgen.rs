@@ -474,9 +474,9 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             stat_stale_pops: Default::default(),
             stat_fifo_full: Default::default(),
             stat_fifo_level: Default::default(),
-            // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
+            // initial contents, loaded with the bitstream (simulators would start from X):
             // every row as path ISN 0 starts it (expected 0, highest 0xffffff), as the model's
-            // `AckGen::new` does
+            // `AckGen::new` does; the connection words zero
             ram_row: BlockRamReg::with_init((0..1u64 << RB).map(|a| (Bits::<RB>::from(a), Bits::<177>::from(0xff_ffffu64 << 24))).collect()),
             ram_conn: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), 0.into())).collect()),
             ram_fa: Default::default(),
@@ -1195,7 +1195,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.hint.next = self.d_hb.q.val() - self.prod_sh.val().get_bits::<32>(0);
         self.o_entry.next = self.d_base.q.val() | (bit_cast::<OW, 32>(self.hint.val()) << 48);
         self.c_push.next = self.d_v.q.val() & (self.d_ack.q.val() | self.d_op.q.val());
-        // ---- the output queue (4 registers)
+        // ---- the output queue (8 registers)
         self.o_head.next = self.o_e0.q.val();
         if self.o_rp.q.val() == self.k_q1.val() {
             self.o_head.next = self.o_e1.q.val();

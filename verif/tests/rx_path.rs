@@ -779,7 +779,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 let (want, bm) = ackjoin::record_values(&r);
                 let rtl: Vec<u64> = ackjoin::RECORD_PORTS.iter().map(|n| k.get(n)).collect();
                 let rbm = k.wide("m_bitmap");
-                if rtl[..] != want[..] || rbm != mrnic_model::sack::Bitmap(bm).to_u32_words(core.sack.window) {
+                if rtl[..] != want[..] || rbm != bm.to_u32_words(core.sack.window) {
                     return Err(format!("cycle {c}: ackjoin ACK {rtl:x?} bitmap {rbm:x?}, its model {r:x?}"));
                 }
                 if ji.m_ready {

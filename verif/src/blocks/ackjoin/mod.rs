@@ -80,6 +80,8 @@ pub mod port {
 pub struct JoinPorts {
     pub i: [usize; 19],
     pub o: [usize; 21],
+    /// The outputs of [`RECORD_PORTS`], in its order.
+    pub rec: [usize; 12],
 }
 
 fn bitmap_of(words: &[u64]) -> Bitmap {
@@ -92,12 +94,15 @@ fn bitmap_of(words: &[u64]) -> Bitmap {
 
 impl JoinPorts {
     pub fn resolve(io: &Io) -> Result<JoinPorts, KitError> {
-        let mut p = JoinPorts { i: [0; 19], o: [0; 21] };
+        let mut p = JoinPorts { i: [0; 19], o: [0; 21], rec: [0; 12] };
         for (k, n) in port::INPUTS.iter().enumerate() {
             p.i[k] = io.input(n)?;
         }
         for (k, n) in port::OUTPUTS.iter().enumerate() {
             p.o[k] = io.output(n)?;
+        }
+        for (k, n) in RECORD_PORTS.iter().enumerate() {
+            p.rec[k] = io.output(n)?;
         }
         Ok(p)
     }
@@ -170,9 +175,9 @@ pub fn input_values(s: &JoinShellIn) -> [u64; 19] {
     ]
 }
 
-/// The values of an ACK record's ports `m_conn` ..= `m_timer` ([`port::OUTPUTS`] 3..16),
-/// the bitmap (index 3 here) as its words.
-pub fn record_values(r: &AckRecord) -> ([u64; 12], [u64; 4]) {
+/// The values of an ACK record's ports [`RECORD_PORTS`] (`m_conn` ..= `m_timer` without
+/// the bitmap), and its bitmap (`m_bitmap`).
+pub fn record_values(r: &AckRecord) -> ([u64; 12], Bitmap) {
     let (a, f) = (&r.ack, &r.ack.fields);
     (
         [
@@ -189,7 +194,7 @@ pub fn record_values(r: &AckRecord) -> ([u64; 12], [u64; 4]) {
             u64::from(f.sport),
             a.timer as u64,
         ],
-        r.bitmap.0,
+        r.bitmap,
     )
 }
 
@@ -219,11 +224,10 @@ impl CycleModel for JoinModel {
         o.set(p[2], out.m.is_some() as u64);
         if let Some(r) = out.m {
             let (vals, bm) = record_values(&r);
-            for (k, n) in RECORD_PORTS.iter().enumerate() {
-                let idx = port::OUTPUTS.iter().position(|x| x == n).expect("a record port");
-                o.set(p[idx], vals[k]);
+            for (k, x) in vals.into_iter().enumerate() {
+                o.set(self.p.rec[k], x);
             }
-            o.set_wide(p[6], &bm);
+            o.set_wide(p[6], &bm.0);
             if i.m_ready {
                 self.acks_out += 1;
                 self.timer_acks_out += r.ack.timer as u64;
