@@ -87,7 +87,7 @@ import cocotb
 from cocotb.utils import get_sim_time
 
 from common.stream import StreamMonitor, default_backpressure, default_idle
-from common.tb import drive, fmt, next_cycle, read, settle, start_clock
+from common.tb import compare_outputs, drive, fmt, next_cycle, read_outputs, settle, start_clock
 from common.vectors import read_header, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
@@ -259,21 +259,11 @@ def join(rows: list, sacks: list[dict], gens: list[dict], z: Sizes) -> tuple[lis
 
 def compare(what: str, got: dict, want: dict, recent=()) -> None:
     """Every output in ALWAYS, the payload while the reference's m_valid is 1."""
-    names = [*ALWAYS, *(OUT_FIELDS if want["m_valid"] == 1 else ())]
-    bad = [(n, want[n], got.get(n)) for n in names if got.get(n) != want[n]]
-    if bad:
-        lines = [f"{what}: {len(bad)} output(s) differ from the Python reference (expected, actual):"]
-        lines += [f"  {n}: {fmt(w)} {fmt(g)}" for n, w, g in bad]
-        lines += [f"  inputs {len(recent) - k - 1} cycle(s) before: { {n: fmt(_int(v)) for n, v in x.items()} }"
-                  for k, x in enumerate(recent)]
-        raise AssertionError("\n".join(lines))
+    compare_outputs(what, got, want, ALWAYS, OUT_FIELDS, recent, show=lambda x: {n: fmt(_int(v)) for n, v in x.items()})
 
 
 def outputs(dut, payload: bool = True) -> dict:
-    o = {n: read(getattr(dut, n)) for n in ALWAYS}
-    if payload:
-        o.update({n: read(getattr(dut, n)) for n in OUT_FIELDS})
-    return o
+    return read_outputs(dut, ALWAYS, OUT_FIELDS if payload else ())
 
 
 def check_reference(path: str, z: Sizes) -> tuple[int, int]:

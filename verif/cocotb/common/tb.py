@@ -92,3 +92,22 @@ def zero_memories(dut, paths: list[str]) -> dict[str, tuple[int, int]]:
         out[path] = (len(words), unknown)
         dut._log.info("%s: %d words zeroed (%d were X/Z at power-up)", path, len(words), unknown)
     return out
+
+
+def read_outputs(dut, always, payload=()) -> dict:
+    """The ports named in `always` and `payload`, by name."""
+    return {n: read(getattr(dut, n)) for n in (*always, *payload)}
+
+
+def compare_outputs(what: str, got: dict, want: dict, always, payload, recent=(), show=str) -> None:
+    """Every port of `always`, and those of `payload` while the reference's `m_valid` is 1, of
+    `got` (the DUT) against `want` (a Python reference); on a difference an AssertionError
+    naming each port (expected, actual) and the inputs of the `recent` cycles (oldest first,
+    each formatted by `show`)."""
+    names = [*always, *(payload if want["m_valid"] == 1 else ())]
+    bad = [(n, want[n], got.get(n)) for n in names if got.get(n) != want[n]]
+    if bad:
+        lines = [f"{what}: {len(bad)} output(s) differ from the Python reference (expected, actual):"]
+        lines += [f"  {n}: {fmt(w)} {fmt(g)}" for n, w, g in bad]
+        lines += [f"  inputs {len(recent) - k - 1} cycle(s) before: {show(x)}" for k, x in enumerate(recent)]
+        raise AssertionError("\n".join(lines))
