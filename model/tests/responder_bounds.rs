@@ -201,6 +201,48 @@ fn a_dma_write_error_on_a_send_completes_both_sides_with_an_error() {
     assert_eq!(l.b.rsp.mem.violations, 0);
 }
 
+/// A write that fails after its packet was committed (the SACK engine commits at the
+/// header decision, the write answers later): its message is fatal (NAK RemoteOpError),
+/// the bit stays in the SACK state, and nothing the responder sends from then on covers
+/// the failed PSN: not the packet's own ACK, not the ACKs of an earlier message's later
+/// packets, not the NAKs, not a PROBE_REPLY. The earlier message still completes.
+#[test]
+fn a_write_failing_after_its_commit_is_never_covered_by_what_the_responder_sends() {
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    r.mem.inject_write_error(REGION + 65536, 4096, Bresp::SlvErr);
+    // Message 0: PSNs 0 and 1 (4 KiB each at REGION); message 1: PSNs 2 and 3 at
+    // REGION + 64 KiB, PSN 2's write fails. Every packet asks for an ACK (A bit).
+    let ext = |pp: u32, msn: u32, off: u32, last: bool| DataExt { path_id: 0, path_psn: pp, msn, pkt_offset: off, flags: u8::from(last), ssn: 0, timestamp: 0 };
+    let sent = |r: &mut Responder, psn: u32, msn: u32, off: u32, last: bool, va: u64| {
+        r.on_data(HwTime(1000 + psn), psn, true, false, Write, &ext(psn, msn, off, last), &Placement { va, rkey: RKEY }, &[7; 4096], false, 0xC000);
+        std::iter::from_fn(|| r.poll_tx_on(None)).map(|o| (o.psn, o.body)).collect::<Vec<_>>()
+    };
+    let ack_of = |out: &[(u32, Body)]| -> Vec<(u32, u32)> {
+        out.iter().filter_map(|(psn, b)| if let Body::Ack(a) = b { Some((*psn, a.sack.0[0] as u32)) } else { None }).collect()
+    };
+    let out = sent(&mut r, 0, 0, 0, false, REGION);
+    assert_eq!(ack_of(&out), vec![(1, 0)], "PSN 0 acknowledged");
+    let out = sent(&mut r, 2, 1, 0, false, REGION + 65536);
+    assert!(matches!(out[0].1, Body::Nak(n) if n.code == NakCode::RemoteOpError && n.msn == 1 && n.cumulative == 1), "{out:?}");
+    assert_eq!(ack_of(&out), vec![(1, 0)], "the failed PSN 2 is committed (bit 1 of base 1) but its own ACK clears it");
+    assert_eq!((r.sack.base, r.sack.bitmap.get(1)), (1, true), "the SACK state holds the commit");
+    assert_eq!(r.error, Some((NakCode::RemoteOpError, 1)));
+    let out = sent(&mut r, 1, 0, 1, true, REGION + 4096);
+    assert_eq!(r.sack.base, 3, "PSNs 0-2 committed");
+    assert_eq!(ack_of(&out), vec![(2, 0)], "message 0's last ACK stops below PSN 2");
+    assert_eq!(r.stats.messages_completed, 1, "message 0 completes");
+    let out = sent(&mut r, 3, 1, 1, true, REGION + 65536 + 4096);
+    assert!(ack_of(&out).is_empty(), "message 1 is in error: no ACK");
+    assert_eq!(r.reported(), (2, Default::default()));
+    let probe = mrnic_model::wire::Probe { path_id: 0, port: 0xC000, seq: 1, timestamp: 0 };
+    r.on_probe(&probe, 0xC000);
+    assert_eq!(r.poll_tx_on(None).map(|o| o.psn), Some(2), "the PROBE_REPLY's cumulative PSN is clipped too");
+    let s = r.stats;
+    assert_eq!((s.data_new, s.write_errors, s.data_in_error, s.messages_completed), (3, 1, 1, 1));
+    assert_eq!(s.bytes_placed, 2 * 4096, "the failed write counts no bytes");
+}
+
 fn ext_on(path_id: u8, path_psn: u32, msn: u32, last: bool) -> DataExt {
     DataExt { path_id, path_psn, msn, pkt_offset: 0, flags: u8::from(last), ssn: 0, timestamp: 0 }
 }

@@ -2,10 +2,15 @@
 //!
 //! For each DATA packet, in this order: path PSN gap bookkeeping, classification by
 //! the SACK state (new / duplicate / out of window), for a new packet the message and
-//! placement checks ([`placement::check`]), then the SACK update, the DMA write and
-//! the message bookkeeping, and last the ACK decision (immediately on a path gap, a
+//! placement checks ([`placement::check`]), then two steps as the hardware splits them:
+//! at the header decision the SACK commit and the message's shape (kind, first PSN,
+//! SSN, last offset), at the write's response the message's progress (packets, bytes)
+//! and the in-order completions; last the ACK decision (immediately on a path gap, a
 //! BTH A bit, a duplicate or an out-of-window PSN; otherwise every N packets or T ns
-//! per path). Completions of SEND messages are delivered in MSN order, exactly once.
+//! per path). Completions of SEND messages are delivered in MSN order, exactly once,
+//! never before the last write of their message answered OKAY. A write that fails
+//! after its commit makes its message fatal, and nothing sent afterwards covers its
+//! PSN ([`Responder::reported`]; `docs/design/receiver-rtl.md` §2.8).
 
 use super::ackgen::{AckDecision, AckRow};
 use super::path::Plane;
@@ -13,7 +18,7 @@ use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, Placem
 use super::qp::Out;
 use super::{seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
 use crate::time::HwTime;
-use crate::sack::{Class, SackState};
+use crate::sack::{psn_distance, Bitmap, Class, SackState, MAX_WINDOW};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -45,9 +50,8 @@ pub struct RecvCompletion {
 
 /// Why [`Responder::accept`] did not accept a new packet.
 enum Refusal {
-    /// Answer with this NAK; `Some(ssn)`: a SEND whose DMA write failed (its buffer
-    /// completes with [`RecvStatus::WriteError`] in message order).
-    Nak(NakCode, Option<u32>),
+    /// Answer with this NAK.
+    Nak(NakCode),
     /// The MSN is `msg_window` or more ahead of the next message to complete: no room
     /// to track it. Dropped without an answer and counted.
     BeyondMsgWindow,
@@ -79,6 +83,10 @@ pub struct RxStats {
     pub probes_answered: u64,
     pub bytes_placed: u64,
     pub messages_completed: u64,
+    /// Committed new packets whose DMA write failed (`bresp` SLVERR/DECERR; also
+    /// counted in `data_new`): each makes its message fatal.
+    #[serde(default)]
+    pub write_errors: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
@@ -123,6 +131,10 @@ pub struct Responder {
     /// The SSN of the error message when it is a SEND whose DMA write failed: its
     /// receive buffer completes with an error once every earlier message completed.
     error_send: Option<u32>,
+    /// The first PSN whose DMA write failed (its bit is committed): what the responder
+    /// sends is clipped below it ([`Responder::reported`]).
+    #[serde(default)]
+    clip_psn: Option<u32>,
     /// When the last fatal NAK was sent (the rate limit of one per `rto_min`).
     last_error_nak: Option<HwTime>,
     /// `T` (`ack_timeout_ns`) and `rto_min` as hardware durations, below 2^31 ns
@@ -165,6 +177,7 @@ impl Responder {
             mem: HostMemory::default(),
             error: None,
             error_send: None,
+            clip_psn: None,
             last_error_nak: None,
             ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
             nak_holdoff: cfg.rto_min_ns.min(MAX_TIME_NS) as u32,
@@ -304,19 +317,26 @@ impl Responder {
         let mut flags = 0;
         if new {
             match self.accept(psn, solicited, kind, ext, pl, payload) {
-                Ok(()) => {}
+                Ok(true) => {}
+                Ok(false) => {
+                    // The write failed after the commit: the fatal NAK at once (hardware:
+                    // at `bresp`), then this packet's ACK decision as for any new packet
+                    // (its ACK, clipped, does not cover the PSN).
+                    self.send_nak(psn, NakCode::RemoteOpError, p, ext.msn, sport);
+                    self.last_error_nak = Some(now);
+                }
                 Err(Refusal::BeyondMsgWindow) => {
                     self.stats.data_beyond_msg_window += 1;
                     return;
                 }
-                Err(Refusal::Nak(code, failed_send)) => {
+                Err(Refusal::Nak(code)) => {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
                         let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
                         if self.error.is_none_or(|(_, e)| earlier(e)) {
                             self.error = Some((code, ext.msn));
-                            self.error_send = failed_send;
+                            self.error_send = None;
                             self.deliver();
                         }
                         self.last_error_nak = Some(now);
@@ -357,8 +377,8 @@ impl Responder {
         ext: &DataExt,
         pl: &Placement,
         payload: &[u8],
-    ) -> Result<(), Refusal> {
-        let nak = |c| Refusal::Nak(c, None);
+    ) -> Result<bool, Refusal> {
+        let nak = Refusal::Nak;
         let send = kind == DataKind::Send;
         // The message: within a window of the next completion, consistent with its
         // earlier packets (kind, first PSN, SSN, LAST).
@@ -387,14 +407,9 @@ impl Responder {
         let req = PlacementRequest { kind, va: pl.va, rkey: pl.rkey, len: payload.len() as u32, ssn: ext.ssn };
         let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq).map_err(nak)?;
 
-        // The DMA write; its SACK bit is committed only with an OKAY response, so a
-        // failed write is refused like a failed check (the cumulative PSN stops at it).
-        match self.mem.write(addr, payload) {
-            Ok(()) => self.stats.bytes_placed += payload.len() as u64,
-            Err(DmaError::Bresp { .. }) => return Err(Refusal::Nak(NakCode::RemoteOpError, send.then_some(ext.ssn))),
-            Err(DmaError::Outside(_)) => {} // counted by HostMemory::violations (a model bug)
-        }
-        // Accepted: SACK, message bookkeeping, completions.
+        // Step 1, the header decision: the checks passed, so the SACK bit is committed
+        // and the message's shape is recorded (hardware: the SACK engine's commit and the
+        // ring row's shape write, in packet order, before the write is issued).
         self.sack.receive(psn, self.cfg.window as usize);
         self.stats.data_new += 1;
         while self.msgs.len() <= k as usize {
@@ -404,15 +419,68 @@ impl Responder {
         if !m.known {
             *m = RxMsg { known: true, send, first_psn, ssn: ext.ssn, ..RxMsg::default() };
         }
-        m.received += 1;
-        m.bytes += payload.len() as u64;
         m.max_offset = m.max_offset.max(ext.pkt_offset);
         if ext.last() {
             m.last_offset = Some(ext.pkt_offset);
             m.solicited = solicited;
         }
-        self.deliver();
-        Ok(())
+        // Step 2, the write's response (hardware: `bresp`, in write order, later): the
+        // message's progress and the in-order completions on OKAY; an error is fatal.
+        let ok = match self.mem.write(addr, payload) {
+            Ok(()) => true,
+            Err(DmaError::Bresp { .. }) => false,
+            Err(DmaError::Outside(_)) => true, // counted by HostMemory::violations (a model bug)
+        };
+        self.placed(k, psn, send.then_some(ext.ssn), payload.len() as u32, ok);
+        Ok(ok)
+    }
+
+    /// The write of a committed packet of message `next_msn + k` answered: `ok` counts
+    /// its packet and bytes in the message's row and completes what is complete; an
+    /// error (SLVERR/DECERR) makes the message fatal, as a refused check does (NAK
+    /// RemoteOpError, later messages not placed, a SEND's buffer completes with
+    /// [`RecvStatus::WriteError`]), and from then on no ACK, NAK or PROBE_REPLY covers
+    /// the PSN: [`Responder::reported`] clips them below it (its bit is already in the
+    /// SACK state, committed at the decision).
+    fn placed(&mut self, k: u32, psn: u32, ssn: Option<u32>, len: u32, ok: bool) {
+        let msn = self.next_msn.wrapping_add(k);
+        if ok {
+            let m = &mut self.msgs[k as usize];
+            m.received += 1;
+            m.bytes += u64::from(len);
+            self.stats.bytes_placed += u64::from(len);
+            self.deliver();
+            return;
+        }
+        self.stats.write_errors += 1;
+        let before = |a: u32, b: u32| psn_distance(b, a).wrapping_sub(1) < (1 << 23) - 1;
+        if self.clip_psn.is_none_or(|c| before(psn, c)) {
+            self.clip_psn = Some(psn);
+        }
+        let earlier = |e: u32| k < e.wrapping_sub(self.next_msn);
+        if self.error.is_none_or(|(_, e)| earlier(e)) {
+            self.error = Some((NakCode::RemoteOpError, msn));
+            self.error_send = ssn;
+            self.deliver();
+        }
+    }
+
+    /// The cumulative PSN and bitmap an ACK, NAK or PROBE_REPLY carries: the SACK state,
+    /// clipped below the first PSN whose write failed (none: the state itself). Nothing
+    /// the responder sends after a write error covers that PSN or a later one, so the
+    /// requester never completes its message (hardware: the ACK output waits for the
+    /// responses of the writes decided before it, and clips the same way).
+    pub fn reported(&self) -> (u32, Bitmap) {
+        let Some(c) = self.clip_psn else { return (self.sack.base, self.sack.bitmap) };
+        let d = psn_distance(c, self.sack.base) as usize;
+        if d >= MAX_WINDOW {
+            return (c, Bitmap::default()); // the base moved past it
+        }
+        let mut b = self.sack.bitmap;
+        for i in d..MAX_WINDOW {
+            b.0[i / 64] &= !(1 << (i % 64));
+        }
+        (self.sack.base, b)
     }
 
     fn deliver(&mut self) {
@@ -451,7 +519,7 @@ impl Responder {
     pub fn on_probe(&mut self, probe: &Probe, sport: u16) {
         self.stats.probes_answered += 1;
         self.out.push_back(Out {
-            psn: self.sack.base,
+            psn: self.reported().0,
             ack_req: false,
             solicited: false,
             sport,
@@ -461,6 +529,7 @@ impl Responder {
 
     fn send_ack(&mut self, p: usize, flags: u8, now: HwTime) {
         let rate_hint = self.rate_hint();
+        let (cumulative, sack) = self.reported();
         let due = self.paths[p].ack_due;
         let f = self.paths[p].take(flags, now);
         let ack = Ack {
@@ -472,7 +541,7 @@ impl Responder {
             rate_hint,
             ts_echo: f.ts_echo,
             ack_delay: f.ack_delay,
-            sack: self.sack.bitmap,
+            sack,
         };
         if let Some(t) = due {
             // The FIFO entry of this deadline: the head when the timer fired, else stale.
@@ -480,7 +549,7 @@ impl Responder {
             self.ack_fifo.remove(i);
         }
         self.stats.acks_sent += 1;
-        self.out.push_back(Out { psn: self.sack.base, ack_req: false, solicited: false, sport: f.sport, body: Body::Ack(ack) });
+        self.out.push_back(Out { psn: cumulative, ack_req: false, solicited: false, sport: f.sport, body: Body::Ack(ack) });
     }
 
     fn send_nak(&mut self, psn: u32, code: NakCode, p: usize, msn: u32, sport: u16) {
@@ -491,7 +560,7 @@ impl Responder {
             ack_req: false,
             solicited: false,
             sport,
-            body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.sack.base }),
+            body: Body::Nak(Nak { code, path_id: p as u8, rnr_delay_us: rnr, msn, cumulative: self.reported().0 }),
         });
     }
 }
