@@ -7,6 +7,7 @@ pub use rust_hdl;
 
 pub mod ackgen;
 pub mod ackjoin;
+pub mod cmpl;
 pub mod conn_chk;
 pub mod fbuf;
 pub mod parser;

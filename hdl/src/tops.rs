@@ -22,7 +22,7 @@ pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path"];
 
 /// Every block [`block`] generates by name: [`BLOCKS`] and the receive-path blocks that are
 /// generated one at a time (`mrnic gen --block`, `mrnic vectors`, `mrnic synth`).
-pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen", "conn_chk", "ackjoin"];
+pub const NAMED_BLOCKS: &[&str] = &["sack", "parser", "rtx", "place_chk", "path", "placement", "fbuf", "realign", "ackgen", "conn_chk", "ackjoin", "cmpl"];
 
 /// Longest configuration name written into a header (longer ones are cut, marked `...`).
 pub const MAX_HEADER_NAME: usize = 64;
@@ -458,6 +458,24 @@ fn ackjoin(cfg: &Config) -> Result<Generated, GenError> {
     ]))
 }
 
+/// The completion unit (block `cmpl`: each message's progress at its writes' responses,
+/// completions in message order) of `cfg`.
+fn cmpl(cfg: &Config) -> Result<Generated, GenError> {
+    cfg.validate()?;
+    let module = "mrnic_cmpl";
+    let mw = cfg.transport.msg_window as usize;
+    let (verilog, ports) = crate::with_cmpl!(cfg.connections, mw, C => {
+        let mut uut = C::try_new(cfg.connections, mw)?;
+        uut.connect_all();
+        (crate::verilog::generate(&uut, module)?, top_ports(&uut))
+    })?;
+    let params = BTreeMap::from([("connections".to_string(), cfg.connections as u64), ("msg_window".to_string(), mw as u64)]);
+    Ok(assemble("cmpl", module, cfg, verilog, ports, params, mrnic_model::transport::cmpl::CMPL_LATENCY, vec![
+        stream("s", PortDir::In, &["op", "conn", "msn", "len", "off", "last", "send", "ssn", "solicited", "ok"]),
+        stream("m", PortDir::Out, &["conn", "msn", "ssn", "bytes", "solicited", "status"]),
+    ]))
+}
+
 /// The DMA placement unit's checks (block `place_chk`) of `cfg`.
 fn place_chk(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
@@ -540,6 +558,7 @@ pub fn block(cfg: &Config, name: &str) -> Result<Generated, GenError> {
         "ackgen" => ackgen(cfg),
         "conn_chk" => conn_chk(cfg),
         "ackjoin" => ackjoin(cfg),
+        "cmpl" => cmpl(cfg),
         _ => Err(GenError::UnknownBlock { name: name.to_owned() }),
     }
 }
@@ -619,7 +638,7 @@ mod tests {
     #[test]
     fn an_unknown_block_is_refused_naming_the_known_ones() {
         let e = block(&Config::preset("small").unwrap(), "sacks").unwrap_err().to_string();
-        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen, conn_chk, ackjoin");
+        assert_eq!(e, "unknown block \"sacks\": the blocks are sack, parser, rtx, place_chk, path, placement, fbuf, realign, ackgen, conn_chk, ackjoin, cmpl");
     }
 
     #[test]

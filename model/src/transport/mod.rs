@@ -21,6 +21,7 @@
 pub mod ackgen;
 pub mod ackgen_shell;
 pub mod ackjoin;
+pub mod cmpl;
 pub mod conn_chk_shell;
 pub mod conn_table;
 pub mod exchange;
@@ -51,7 +52,7 @@ pub enum TransportError {
     ErrorState,
     #[error("work request {wr_id}: data has {data} bytes, len says {len}")]
     DataLength { wr_id: u64, data: u64, len: u64 },
-    #[error("work request {wr_id}: {len} bytes is too many packets")]
+    #[error("work request {wr_id}: {len} bytes is too long (a message is at most 2^32 - 1 bytes and 2^24 - 1 packets)")]
     TooLong { wr_id: u64, len: u64 },
     #[error("rkey {rkey:#x} is already registered")]
     RkeyInUse { rkey: u32 },

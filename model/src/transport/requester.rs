@@ -240,8 +240,10 @@ impl Requester {
                 return Err(TransportError::DataLength { wr_id: wr.wr_id, data: d.len() as u64, len: wr.len });
             }
         }
+        // The responder's completion unit counts a message's packets in 24 bits and its
+        // bytes in 32 (`transport::cmpl`): a message is below 4 GiB and 2^24 - 1 packets.
         let npkts = wr.len.div_ceil(u64::from(self.cfg.mtu)).max(1);
-        if npkts > u64::from(u32::MAX) {
+        if npkts >= 1 << 24 || wr.len > u64::from(u32::MAX) {
             return Err(TransportError::TooLong { wr_id: wr.wr_id, len: wr.len });
         }
         let msn = self.next_msn;

@@ -13,6 +13,7 @@
 //! PSN ([`Responder::reported`]; `docs/design/receiver-rtl.md` §2.8).
 
 use super::ackgen::{AckDecision, AckRow};
+use super::cmpl::{Cmpl, CmplOp, CmplOut, CmplStatus, WrDone};
 use super::path::Plane;
 use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
@@ -89,23 +90,16 @@ pub struct RxStats {
     pub write_errors: u64,
 }
 
+/// A message's shape, checked and written at the header decision (its progress is the
+/// completion unit's, [`Cmpl`]).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 struct RxMsg {
     known: bool,
     send: bool,
     first_psn: u32,
     ssn: u32,
-    received: u32,
-    bytes: u64,
     last_offset: Option<u32>,
     max_offset: u32,
-    solicited: bool,
-}
-
-impl RxMsg {
-    fn complete(&self) -> bool {
-        self.known && self.last_offset.is_some_and(|l| self.received == l.wrapping_add(1))
-    }
 }
 
 /// The responder half of a connection end.
@@ -117,6 +111,9 @@ pub struct Responder {
     /// Messages `next_msn ..` seen so far (index = MSN - next_msn), at most
     /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
     msgs: VecDeque<RxMsg>,
+    /// The messages' progress and the in-order completions: the completion unit's own
+    /// model (`mrnic_cmpl`), one connection.
+    cmpl: Cmpl,
     /// Messages tracked at once (`msg_window`).
     pub msg_window: u32,
     /// MSN of the next message to complete.
@@ -128,9 +125,6 @@ pub struct Responder {
     /// Fatal NAK sent for message `.1`: nothing of that message or later ones is
     /// placed (earlier messages still complete).
     pub error: Option<(NakCode, u32)>,
-    /// The SSN of the error message when it is a SEND whose DMA write failed: its
-    /// receive buffer completes with an error once every earlier message completed.
-    error_send: Option<u32>,
     /// The first PSN whose DMA write failed (its bit is committed): what the responder
     /// sends is clipped below it ([`Responder::reported`]).
     #[serde(default)]
@@ -169,6 +163,7 @@ impl Responder {
             sack,
             paths: vec![p; cfg.paths as usize],
             msgs: VecDeque::new(),
+            cmpl: Self::open_cmpl(cfg.msg_window, 0),
             msg_window: cfg.msg_window,
             next_msn: 0,
             pd,
@@ -176,7 +171,6 @@ impl Responder {
             rq: RecvQueue::new(cfg.rq_depth),
             mem: HostMemory::default(),
             error: None,
-            error_send: None,
             clip_psn: None,
             last_error_nak: None,
             ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
@@ -198,6 +192,7 @@ impl Responder {
             return Err(TransportError::AlreadyStarted);
         }
         self.next_msn = msn;
+        self.cmpl = Self::open_cmpl(self.msg_window, msn);
         self.rq.head_ssn = ssn & super::SEQ_MASK;
         Ok(())
     }
@@ -336,9 +331,9 @@ impl Responder {
                         let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
                         if self.error.is_none_or(|(_, e)| earlier(e)) {
                             self.error = Some((code, ext.msn));
-                            self.error_send = None;
-                            self.deliver();
                         }
+                        let out = self.cmpl.apply(&CmplOp::Fatal { conn: 0, msn: ext.msn });
+                        self.deliver(out);
                         self.last_error_nak = Some(now);
                     }
                     return;
@@ -422,7 +417,6 @@ impl Responder {
         m.max_offset = m.max_offset.max(ext.pkt_offset);
         if ext.last() {
             m.last_offset = Some(ext.pkt_offset);
-            m.solicited = solicited;
         }
         // Step 2, the write's response (hardware: `bresp`, in write order, later): the
         // message's progress and the in-order completions on OKAY; an error is fatal.
@@ -431,38 +425,34 @@ impl Responder {
             Err(DmaError::Bresp { .. }) => false,
             Err(DmaError::Outside(_)) => true, // counted by HostMemory::violations (a model bug)
         };
-        self.placed(k, psn, send.then_some(ext.ssn), payload.len() as u32, ok);
+        let done = WrDone { conn: 0, msn: ext.msn, len: payload.len() as u32, offset: ext.pkt_offset, last: ext.last(), send, ssn: ext.ssn, solicited, ok };
+        self.placed(psn, &done);
         Ok(ok)
     }
 
-    /// The write of a committed packet of message `next_msn + k` answered: `ok` counts
-    /// its packet and bytes in the message's row and completes what is complete; an
-    /// error (SLVERR/DECERR) makes the message fatal, as a refused check does (NAK
-    /// RemoteOpError, later messages not placed, a SEND's buffer completes with
-    /// [`RecvStatus::WriteError`]), and from then on no ACK, NAK or PROBE_REPLY covers
-    /// the PSN: [`Responder::reported`] clips them below it (its bit is already in the
-    /// SACK state, committed at the decision).
-    fn placed(&mut self, k: u32, psn: u32, ssn: Option<u32>, len: u32, ok: bool) {
-        let msn = self.next_msn.wrapping_add(k);
-        if ok {
-            let m = &mut self.msgs[k as usize];
-            m.received += 1;
-            m.bytes += u64::from(len);
-            self.stats.bytes_placed += u64::from(len);
-            self.deliver();
-            return;
+    /// The write of a committed packet answered (`d.ok`: OKAY): the completion unit
+    /// counts the packet and its bytes in the message's row and completes what is complete,
+    /// in order. An error (SLVERR/DECERR) makes the message fatal, as a refused check
+    /// does (NAK RemoteOpError, later messages not placed, a SEND's buffer completes with
+    /// [`RecvStatus::WriteError`] when it is the head), and from then on no ACK, NAK or
+    /// PROBE_REPLY covers the PSN: [`Responder::reported`] clips them below it (its bit
+    /// is already in the SACK state, committed at the decision).
+    fn placed(&mut self, psn: u32, d: &WrDone) {
+        if d.ok {
+            self.stats.bytes_placed += u64::from(d.len);
+        } else {
+            self.stats.write_errors += 1;
+            let before = |a: u32, b: u32| psn_distance(b, a).wrapping_sub(1) < (1 << 23) - 1;
+            if self.clip_psn.is_none_or(|c| before(psn, c)) {
+                self.clip_psn = Some(psn);
+            }
+            let k = d.msn.wrapping_sub(self.next_msn);
+            if self.error.is_none_or(|(_, e)| k < e.wrapping_sub(self.next_msn)) {
+                self.error = Some((NakCode::RemoteOpError, d.msn));
+            }
         }
-        self.stats.write_errors += 1;
-        let before = |a: u32, b: u32| psn_distance(b, a).wrapping_sub(1) < (1 << 23) - 1;
-        if self.clip_psn.is_none_or(|c| before(psn, c)) {
-            self.clip_psn = Some(psn);
-        }
-        let earlier = |e: u32| k < e.wrapping_sub(self.next_msn);
-        if self.error.is_none_or(|(_, e)| earlier(e)) {
-            self.error = Some((NakCode::RemoteOpError, msn));
-            self.error_send = ssn;
-            self.deliver();
-        }
+        let out = self.cmpl.apply(&CmplOp::Done(*d));
+        self.deliver(out);
     }
 
     /// The cumulative PSN and bitmap an ACK, NAK or PROBE_REPLY carries: the SACK state,
@@ -483,36 +473,31 @@ impl Responder {
         (self.sack.base, b)
     }
 
-    fn deliver(&mut self) {
-        while self.msgs.front().is_some_and(RxMsg::complete) {
-            let m = self.msgs.pop_front().expect("front exists");
-            if m.send {
-                if let Some(b) = self.rq.consume(m.ssn) {
-                    self.completions.push(RecvCompletion {
-                        wr_id: b.wr_id,
-                        ssn: m.ssn,
-                        msn: self.next_msn,
-                        bytes: m.bytes,
-                        solicited: m.solicited,
-                        status: RecvStatus::Success,
-                    });
-                }
+    /// The completion unit's records: each SEND's receive buffer consumed and its
+    /// completion delivered; the message rows the unit completed leave the shape ring.
+    fn deliver(&mut self, out: Vec<CmplOut>) {
+        for c in out {
+            if let Some(b) = self.rq.consume(c.ssn) {
+                let status = match c.status {
+                    CmplStatus::Success => RecvStatus::Success,
+                    CmplStatus::WriteError => RecvStatus::WriteError,
+                };
+                self.completions.push(RecvCompletion { wr_id: b.wr_id, ssn: c.ssn, msn: c.msn, bytes: u64::from(c.bytes), solicited: c.solicited, status });
             }
+        }
+        let next = self.cmpl.conn(0).next_msn;
+        while self.next_msn != next {
+            self.msgs.pop_front();
             self.stats.messages_completed += 1;
             self.next_msn = self.next_msn.wrapping_add(1);
         }
-        // A SEND whose DMA write failed: every earlier message is complete, so its
-        // buffer is the head one; it completes with the error (the message never does).
-        if let (Some((_, emsn)), Some(ssn)) = (self.error, self.error_send) {
-            if emsn == self.next_msn {
-                let bytes = self.msgs.front().map_or(0, |m| m.bytes);
-                if let Some(b) = self.rq.consume(ssn) {
-                    self.completions.push(RecvCompletion { wr_id: b.wr_id, ssn, msn: emsn, bytes, solicited: false, status: RecvStatus::WriteError });
-                }
-                self.error_send = None;
-            }
-        }
         debug_assert!(self.msgs.len() <= self.msg_window as usize);
+    }
+
+    fn open_cmpl(msg_window: u32, msn: u32) -> Cmpl {
+        let mut c = Cmpl::new(1, msg_window.clamp(1, 256).next_power_of_two()).expect("a power of two in 1..=256");
+        c.apply(&CmplOp::Open { conn: 0, msn });
+        c
     }
 
     /// A PROBE: answered at once on the probe's own source port.

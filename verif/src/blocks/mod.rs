@@ -6,6 +6,7 @@
 pub mod ackgen;
 pub mod conn_chk;
 pub mod ackjoin;
+pub mod cmpl;
 pub mod fbuf;
 pub mod parser;
 pub mod path;
@@ -97,6 +98,10 @@ fn ackjoin_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(ackjoin::JoinBench::new(cfg)?))
 }
 
+fn cmpl_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
+    Ok(Box::new(cmpl::CmplBench::new(cfg)?))
+}
+
 fn placement_testbench(cfg: &Config) -> Result<Box<dyn Testbench>, KitError> {
     Ok(Box::new(placement::PlaceBench::new(cfg)?))
 }
@@ -177,6 +182,13 @@ pub static BLOCKS: &[BlockSpec] = &[BlockSpec {
     testbench: ackjoin_testbench,
     mutants: ackjoin::mutants,
     directed: ackjoin::PROFILES,
+    ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
+    full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
+}, BlockSpec {
+    name: "cmpl",
+    testbench: cmpl_testbench,
+    mutants: cmpl::mutants,
+    directed: cmpl::PROFILES,
     ci: Sizes { seeds: 2, cycles: 500_000, directed_cycles: 100_000, power_up_seeds: 1, power_up_cycles: 50_000 },
     full: Sizes { seeds: 8, cycles: 5_000_000, directed_cycles: 1_000_000, power_up_seeds: 4, power_up_cycles: 500_000 },
 }];

@@ -1,0 +1,660 @@
+//! # Completion unit (`mrnic_cmpl`, issue 12)
+//!
+//! **Purpose.** Counts each message's progress at its writes' responses and completes the
+//! messages of every connection **in message order, exactly once, never before every byte
+//! of the message was written** (the `bresp` of its last write). Each AXI write response,
+//! with the tag its write carried, is one `Done` op; the header path's fatal refusals come
+//! as `Fatal`; a connection starts with `Open`. A SEND leaves one completion record
+//! (Success, or WriteError for a SEND whose write failed); a WRITE completes silently.
+//! Semantics: the block model `mrnic_model::transport::cmpl::Cmpl` (which the model's
+//! responder itself uses) and the cycle shell `CmplShell`, against which the generated
+//! Verilog is compared every cycle (`verif/tests/cmpl_diff.rs`); `docs/blocks/cmpl.md`.
+//!
+//! **Ports** (CB = connection bits, MB = log2 msg_window, AB = CB + MB).
+//! - inputs: `clock`, `rst` (synchronous, active high); ops `s_valid`/`s_ready` with `s_op`
+//!   (2: bit 1 = Open, else bit 0 = Fatal, else Done), `s_conn` (CB), `s_msn` (32), `s_len`
+//!   (16, payload bytes), `s_off` (24, the packet's offset in its message), `s_last`,
+//!   `s_send`, `s_ssn` (24), `s_solicited`, `s_ok` (`bresp` OKAY); `m_ready`.
+//! - outputs: completions `m_valid`/`m_ready` with `m_conn` (CB), `m_msn` (32), `m_ssn`
+//!   (24), `m_bytes` (32), `m_solicited`, `m_status` (1 = WriteError).
+//! - config: const generics CB, MB, AB, checked by [`Cmpl::try_new`] (msg_window >= 2).
+//! - status: `stat_msgs` (messages completed, SEND and WRITE), `stat_cmpls` (records out),
+//!   `stat_write_errors` (`Done` with an error response), `stat_stray` (`Done` of a message
+//!   outside the window: no row, ignored), 32-bit wrapping, counted at the event and shown
+//!   from the next cycle.
+//!
+//! **State.** The row RAM (`prim::BlockRam`), 2^AB rows of 107 bits: packets written 24,
+//! bytes 32, last offset valid 1 + 24, SEND 1, SSN 24, SE 1 (row `conn · msg_window + MSN
+//! mod msg_window`). The connection RAM, 2^CB rows of 90 bits: next MSN 32, fatal valid 1 +
+//! MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
+//!
+//! **Timing.** A state machine, one op at a time. Cycle t: an op is taken (`s_ready` =
+//! `!rst`, idle, and the output register empty or taken); both RAMs are read at its row
+//! and connection. t + 1 (EXEC): the row's read-modify-write and the connection's; a
+//! completion or a failed SEND's record is loaded into the output register (offered from
+//! t + 2: **latency** 2). An OKAY that completes the head message goes on (WALK) from t + 2:
+//! one row per cycle, each complete row cleared, the next MSN moved on, a SEND's record out
+//! (a step waits while the output register is full); the walk ends at the first incomplete
+//! row, with the failed SEND's record if that row is the fatal message. `Open` clears one
+//! row per cycle from t + 1. **II**: 2 for an op that completes nothing; 2 + the messages
+//! it completes (+ 1 for a failed SEND at the end); 1 + msg_window for `Open`. The write
+//! responses this block takes come at most one per write burst, so II 2 costs nothing in
+//! the receive path at 64 bits (a minimum DATA frame is 10 beats).
+//!
+//! ```text
+//! cycle       0        1         2          3          4
+//! s (taken)   D(c,7)
+//! RAM read    row 7    row 8     row 9
+//! st          IDLE     EXEC      WALK       WALK       IDLE
+//! m                              msn 7      msn 8      (row 9 incomplete: the walk ends)
+//! ```
+//!
+//! **Combinational paths.** `m_ready` -> `s_ready`; `s_conn`, `s_msn` -> the RAMs' read
+//! addresses. None to `m_*`.
+//!
+//! **Hazards.** None between ops: one op at a time, and a row or connection written in a
+//! cycle is read at the earliest in the next (the RAMs' write-first contract covers the
+//! read issued in the cycle of the write in EXEC and WALK, at another row: the walk writes
+//! row `n` and reads `n + 1`, which differ because msg_window >= 2).
+//!
+//! **Reset** holds `m_valid` and `s_ready` low while `rst` is high, writes neither RAM in
+//! a cycle with `rst`, and clears the state machine, the output register's valid bit and
+//! the counters; the RAMs are data and keep their rows. An op in flight is dropped whole
+//! (no write); a walk stops between two rows (each row's step is whole: the row cleared
+//! and the next MSN written in one cycle); an `Open` may be left half done. So after a
+//! reset the rows are consistent but an op may be lost: `Open` the connections again.
+
+use crate::prim::BlockRam;
+use mrnic_model::config::ConfigError;
+use rust_hdl::prelude::*;
+
+/// Row word width: packets 24, bytes 32, last valid 1, last offset 24, SEND 1, SSN 24, SE 1.
+pub const ROW_W: usize = 107;
+/// Connection word width: next MSN 32, fatal valid 1 + MSN 32, failed SEND valid 1 + SSN 24.
+pub const CONN_W: usize = 90;
+
+#[derive(LogicBlock)]
+pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, bool>,
+    pub s_valid: Signal<In, bool>,
+    pub s_op: Signal<In, Bits<2>>,
+    pub s_conn: Signal<In, Bits<CB>>,
+    pub s_msn: Signal<In, Bits<32>>,
+    pub s_len: Signal<In, Bits<16>>,
+    pub s_off: Signal<In, Bits<24>>,
+    pub s_last: Signal<In, bool>,
+    pub s_send: Signal<In, bool>,
+    pub s_ssn: Signal<In, Bits<24>>,
+    pub s_solicited: Signal<In, bool>,
+    pub s_ok: Signal<In, bool>,
+    pub m_ready: Signal<In, bool>,
+    pub s_ready: Signal<Out, bool>,
+    pub m_valid: Signal<Out, bool>,
+    pub m_conn: Signal<Out, Bits<CB>>,
+    pub m_msn: Signal<Out, Bits<32>>,
+    pub m_ssn: Signal<Out, Bits<24>>,
+    pub m_bytes: Signal<Out, Bits<32>>,
+    pub m_solicited: Signal<Out, bool>,
+    pub m_status: Signal<Out, bool>,
+    pub stat_msgs: Signal<Out, Bits<32>>,
+    pub stat_cmpls: Signal<Out, Bits<32>>,
+    pub stat_write_errors: Signal<Out, Bits<32>>,
+    pub stat_stray: Signal<Out, Bits<32>>,
+    rows: BlockRam<ROW_W, AB>,
+    conns: BlockRam<CONN_W, CB>,
+    st: DFF<Bits<2>>,
+    op_open: DFF<bool>,
+    op_fatal: DFF<bool>,
+    op_conn: DFF<Bits<CB>>,
+    op_msn: DFF<Bits<32>>,
+    op_len: DFF<Bits<16>>,
+    op_off: DFF<Bits<24>>,
+    op_last: DFF<bool>,
+    op_send: DFF<bool>,
+    op_ssn: DFF<Bits<24>>,
+    op_sol: DFF<bool>,
+    op_ok: DFF<bool>,
+    w_next: DFF<Bits<32>>,
+    w_ev: DFF<bool>,
+    w_em: DFF<Bits<32>>,
+    w_fv: DFF<bool>,
+    w_fs: DFF<Bits<24>>,
+    clr_j: DFF<Bits<MB>>,
+    o_v: DFF<bool>,
+    o_conn: DFF<Bits<CB>>,
+    o_msn: DFF<Bits<32>>,
+    o_ssn: DFF<Bits<24>>,
+    o_bytes: DFF<Bits<32>>,
+    o_sol: DFF<bool>,
+    o_err: DFF<bool>,
+    n_msgs: DFF<Bits<32>>,
+    n_cmpls: DFF<Bits<32>>,
+    n_werr: DFF<Bits<32>>,
+    n_stray: DFF<Bits<32>>,
+    // the row read (fields) and the row after an OKAY
+    r_pk: Signal<Local, Bits<24>>,
+    r_by: Signal<Local, Bits<32>>,
+    r_lv: Signal<Local, bool>,
+    r_lo: Signal<Local, Bits<24>>,
+    r_sd: Signal<Local, bool>,
+    r_ss: Signal<Local, Bits<24>>,
+    r_so: Signal<Local, bool>,
+    r_done: Signal<Local, bool>,
+    u_pk: Signal<Local, Bits<24>>,
+    u_by: Signal<Local, Bits<32>>,
+    u_lo: Signal<Local, Bits<24>>,
+    u_so: Signal<Local, bool>,
+    u_lv: Signal<Local, bool>,
+    u_done: Signal<Local, bool>,
+    u_word: Signal<Local, Bits<ROW_W>>,
+    // the connection read
+    c_next: Signal<Local, Bits<32>>,
+    c_ev: Signal<Local, bool>,
+    c_em: Signal<Local, Bits<32>>,
+    c_fv: Signal<Local, bool>,
+    c_fs: Signal<Local, Bits<24>>,
+    k: Signal<Local, Bits<32>>,
+    k0: Signal<Local, bool>,
+    inwin: Signal<Local, bool>,
+    earlier: Signal<Local, bool>,
+    // the walk
+    w_fail: Signal<Local, bool>,
+    o_free: Signal<Local, bool>,
+    advance: Signal<Local, bool>,
+    next1: Signal<Local, Bits<32>>,
+    w_next1: Signal<Local, Bits<32>>,
+    w_nidx: Signal<Local, Bits<MB>>,
+    take: Signal<Local, bool>,
+    raddr: Signal<Local, Bits<AB>>,
+    waddr: Signal<Local, Bits<AB>>,
+    wdata: Signal<Local, Bits<ROW_W>>,
+    wen: Signal<Local, bool>,
+    cdata: Signal<Local, Bits<CONN_W>>,
+    cen: Signal<Local, bool>,
+    conn_hi: Signal<Local, Bits<AB>>,
+    k_mw: Constant<Bits<32>>,
+    k_ev: Constant<Bits<CONN_W>>,
+    k_mlast: Constant<Bits<MB>>,
+    k_mb: Constant<Bits<16>>,
+    k_one24: Constant<Bits<24>>,
+    k_one32: Constant<Bits<32>>,
+    k_one_mb: Constant<Bits<MB>>,
+    k_z32: Constant<Bits<32>>,
+    k_z24: Constant<Bits<24>>,
+    k_zmb: Constant<Bits<MB>>,
+    k_zrow: Constant<Bits<ROW_W>>,
+    k_idle: Constant<Bits<2>>,
+    k_exec: Constant<Bits<2>>,
+    k_walk: Constant<Bits<2>>,
+    k_clear: Constant<Bits<2>>,
+}
+
+/// The generics (CB, MB) of `connections` and `msg_window`.
+pub fn cmpl_bits(connections: usize, msg_window: usize) -> (usize, usize) {
+    (connections.trailing_zeros() as usize, msg_window.trailing_zeros() as usize)
+}
+
+impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
+    /// The block for `connections` connections and `msg_window` message rows each; refused
+    /// when the generics do not match them, `connections` is not a power of two in
+    /// 2..=65536, or `msg_window` not one in 2..=256 (a walk writes one row and reads the
+    /// next in the same cycle: with one row they would be the same).
+    pub fn try_new(connections: usize, msg_window: usize) -> Result<Self, ConfigError> {
+        if !connections.is_power_of_two() || !(2..=1 << 16).contains(&connections) {
+            return Err(ConfigError::invalid("cmpl", format!("connections = {connections} must be a power of two in 2..=65536")));
+        }
+        if !msg_window.is_power_of_two() || !(2..=256).contains(&msg_window) {
+            return Err(ConfigError::invalid("cmpl", format!("msg_window = {msg_window} must be a power of two in 2..=256 (the completion unit's walk needs two rows)")));
+        }
+        let (cb, mb) = cmpl_bits(connections, msg_window);
+        for (f, want, got) in [("CB", cb, CB), ("MB", mb, MB), ("AB", cb + mb, AB)] {
+            if want != got {
+                return Err(ConfigError::invalid(format!("Cmpl.{f}"), format!("the generic is {got}, the configuration says {want}")));
+            }
+        }
+        Ok(Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            s_valid: Default::default(),
+            s_op: Default::default(),
+            s_conn: Default::default(),
+            s_msn: Default::default(),
+            s_len: Default::default(),
+            s_off: Default::default(),
+            s_last: Default::default(),
+            s_send: Default::default(),
+            s_ssn: Default::default(),
+            s_solicited: Default::default(),
+            s_ok: Default::default(),
+            m_ready: Default::default(),
+            s_ready: Default::default(),
+            m_valid: Default::default(),
+            m_conn: Default::default(),
+            m_msn: Default::default(),
+            m_ssn: Default::default(),
+            m_bytes: Default::default(),
+            m_solicited: Default::default(),
+            m_status: Default::default(),
+            stat_msgs: Default::default(),
+            stat_cmpls: Default::default(),
+            stat_write_errors: Default::default(),
+            stat_stray: Default::default(),
+            // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
+            rows: BlockRam::with_init((0..1u64 << AB).map(|a| (Bits::<AB>::from(a), Bits::<ROW_W>::default())).collect()),
+            conns: BlockRam::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), Bits::<CONN_W>::default())).collect()),
+            st: Default::default(),
+            op_open: Default::default(),
+            op_fatal: Default::default(),
+            op_conn: Default::default(),
+            op_msn: Default::default(),
+            op_len: Default::default(),
+            op_off: Default::default(),
+            op_last: Default::default(),
+            op_send: Default::default(),
+            op_ssn: Default::default(),
+            op_sol: Default::default(),
+            op_ok: Default::default(),
+            w_next: Default::default(),
+            w_ev: Default::default(),
+            w_em: Default::default(),
+            w_fv: Default::default(),
+            w_fs: Default::default(),
+            clr_j: Default::default(),
+            o_v: Default::default(),
+            o_conn: Default::default(),
+            o_msn: Default::default(),
+            o_ssn: Default::default(),
+            o_bytes: Default::default(),
+            o_sol: Default::default(),
+            o_err: Default::default(),
+            n_msgs: Default::default(),
+            n_cmpls: Default::default(),
+            n_werr: Default::default(),
+            n_stray: Default::default(),
+            r_pk: Default::default(),
+            r_by: Default::default(),
+            r_lv: Default::default(),
+            r_lo: Default::default(),
+            r_sd: Default::default(),
+            r_ss: Default::default(),
+            r_so: Default::default(),
+            r_done: Default::default(),
+            u_pk: Default::default(),
+            u_by: Default::default(),
+            u_lo: Default::default(),
+            u_so: Default::default(),
+            u_lv: Default::default(),
+            u_done: Default::default(),
+            u_word: Default::default(),
+            c_next: Default::default(),
+            c_ev: Default::default(),
+            c_em: Default::default(),
+            c_fv: Default::default(),
+            c_fs: Default::default(),
+            k: Default::default(),
+            k0: Default::default(),
+            inwin: Default::default(),
+            earlier: Default::default(),
+            w_fail: Default::default(),
+            o_free: Default::default(),
+            advance: Default::default(),
+            next1: Default::default(),
+            w_next1: Default::default(),
+            w_nidx: Default::default(),
+            take: Default::default(),
+            raddr: Default::default(),
+            waddr: Default::default(),
+            wdata: Default::default(),
+            wen: Default::default(),
+            cdata: Default::default(),
+            cen: Default::default(),
+            conn_hi: Default::default(),
+            k_mw: Constant::new(Bits::<32>::from(msg_window as u64)),
+            k_ev: Constant::new(Bits::<CONN_W>::from(1u64 << 32)),
+            k_mlast: Constant::new(Bits::<MB>::from(msg_window as u64 - 1)),
+            k_mb: Constant::new(Bits::<16>::from(MB as u64)),
+            k_one24: Constant::new(Bits::<24>::from(1u64)),
+            k_one32: Constant::new(Bits::<32>::from(1u64)),
+            k_one_mb: Constant::new(Bits::<MB>::from(1u64)),
+            k_z32: Constant::new(Bits::<32>::from(0u64)),
+            k_z24: Constant::new(Bits::<24>::from(0u64)),
+            k_zmb: Constant::new(Bits::<MB>::from(0u64)),
+            k_zrow: Constant::new(Bits::<ROW_W>::from(0u64)),
+            k_idle: Constant::new(Bits::<2>::from(0u64)),
+            k_exec: Constant::new(Bits::<2>::from(1u64)),
+            k_walk: Constant::new(Bits::<2>::from(2u64)),
+            k_clear: Constant::new(Bits::<2>::from(3u64)),
+        })
+    }
+}
+
+impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, AB> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, st, op_open, op_fatal, op_conn, op_msn, op_len, op_off, op_last, op_send, op_ssn, op_sol, op_ok, w_next, w_ev, w_em, w_fv, w_fs, clr_j, o_v, o_conn, o_msn, o_ssn,
+            o_bytes, o_sol, o_err, n_msgs, n_cmpls, n_werr, n_stray
+        );
+        self.rows.clock.next = self.clock.val();
+        self.conns.clock.next = self.clock.val();
+        // ---- defaults: every register holds
+        self.st.d.next = self.st.q.val();
+        self.op_open.d.next = self.op_open.q.val();
+        self.op_fatal.d.next = self.op_fatal.q.val();
+        self.op_conn.d.next = self.op_conn.q.val();
+        self.op_msn.d.next = self.op_msn.q.val();
+        self.op_len.d.next = self.op_len.q.val();
+        self.op_off.d.next = self.op_off.q.val();
+        self.op_last.d.next = self.op_last.q.val();
+        self.op_send.d.next = self.op_send.q.val();
+        self.op_ssn.d.next = self.op_ssn.q.val();
+        self.op_sol.d.next = self.op_sol.q.val();
+        self.op_ok.d.next = self.op_ok.q.val();
+        self.w_next.d.next = self.w_next.q.val();
+        self.w_ev.d.next = self.w_ev.q.val();
+        self.w_em.d.next = self.w_em.q.val();
+        self.w_fv.d.next = self.w_fv.q.val();
+        self.w_fs.d.next = self.w_fs.q.val();
+        self.clr_j.d.next = self.clr_j.q.val();
+        self.o_v.d.next = self.o_v.q.val() & !self.m_ready.val();
+        self.o_conn.d.next = self.o_conn.q.val();
+        self.o_msn.d.next = self.o_msn.q.val();
+        self.o_ssn.d.next = self.o_ssn.q.val();
+        self.o_bytes.d.next = self.o_bytes.q.val();
+        self.o_sol.d.next = self.o_sol.q.val();
+        self.o_err.d.next = self.o_err.q.val();
+        self.n_msgs.d.next = self.n_msgs.q.val();
+        self.n_cmpls.d.next = self.n_cmpls.q.val();
+        self.n_werr.d.next = self.n_werr.q.val();
+        self.n_stray.d.next = self.n_stray.q.val();
+        // ---- handshake
+        self.o_free.next = !self.o_v.q.val() | self.m_ready.val();
+        self.s_ready.next = !self.rst.val() & (self.st.q.val() == self.k_idle.val()) & self.o_free.val();
+        self.take.next = self.s_valid.val() & self.s_ready.val();
+        // ---- the row read: fields, complete, and the row after an OKAY of the op
+        self.r_pk.next = self.rows.read_data.val().get_bits::<24>(0);
+        self.r_by.next = self.rows.read_data.val().get_bits::<32>(24);
+        self.r_lv.next = self.rows.read_data.val().get_bit(56);
+        self.r_lo.next = self.rows.read_data.val().get_bits::<24>(57);
+        self.r_sd.next = self.rows.read_data.val().get_bit(81);
+        self.r_ss.next = self.rows.read_data.val().get_bits::<24>(82);
+        self.r_so.next = self.rows.read_data.val().get_bit(106);
+        self.r_done.next = self.r_lv.val() & (self.r_pk.val() == self.r_lo.val() + self.k_one24.val());
+        self.u_pk.next = self.r_pk.val() + self.k_one24.val();
+        self.u_by.next = self.r_by.val() + bit_cast::<32, 16>(self.op_len.q.val());
+        self.u_lv.next = self.r_lv.val() | self.op_last.q.val();
+        self.u_lo.next = self.r_lo.val();
+        self.u_so.next = self.r_so.val();
+        if self.op_last.q.val() {
+            self.u_lo.next = self.op_off.q.val();
+            self.u_so.next = self.op_sol.q.val();
+        }
+        self.u_done.next = self.u_lv.val() & (self.u_pk.val() == self.u_lo.val() + self.k_one24.val());
+        self.u_word.next = bit_cast::<ROW_W, 24>(self.u_pk.val())
+            | (bit_cast::<ROW_W, 32>(self.u_by.val()) << 24)
+            | (bit_cast::<ROW_W, 1>(self.u_lv.val().into()) << 56)
+            | (bit_cast::<ROW_W, 24>(self.u_lo.val()) << 57)
+            | (bit_cast::<ROW_W, 1>(self.op_send.q.val().into()) << 81)
+            | (bit_cast::<ROW_W, 24>(self.op_ssn.q.val()) << 82)
+            | (bit_cast::<ROW_W, 1>(self.u_so.val().into()) << 106);
+        // ---- the connection read, the op's message index and its checks
+        self.c_next.next = self.conns.read_data.val().get_bits::<32>(0);
+        self.c_ev.next = self.conns.read_data.val().get_bit(32);
+        self.c_em.next = self.conns.read_data.val().get_bits::<32>(33);
+        self.c_fv.next = self.conns.read_data.val().get_bit(65);
+        self.c_fs.next = self.conns.read_data.val().get_bits::<24>(66);
+        self.k.next = self.op_msn.q.val() - self.c_next.val();
+        self.k0.next = self.k.val() == self.k_z32.val();
+        self.inwin.next = self.k.val() < self.k_mw.val();
+        self.earlier.next = !self.c_ev.val() | (self.k.val() < (self.c_em.val() - self.c_next.val()));
+        // ---- the walk: the head row complete, or the failed SEND at the head
+        self.w_fail.next = self.w_ev.q.val() & self.w_fv.q.val() & (self.w_em.q.val() == self.w_next.q.val());
+        self.advance.next = (self.st.q.val() == self.k_walk.val()) & self.r_done.val() & (!self.r_sd.val() | self.o_free.val());
+        self.next1.next = self.c_next.val() + self.k_one32.val();
+        // (sums in locals of their own width: inside a wider bit_cast the carry would land
+        // in the next field)
+        self.w_next1.next = self.w_next.q.val() + self.k_one32.val();
+        self.w_nidx.next = self.w_next.q.val().get_bits::<MB>(0) + self.k_one_mb.val();
+        // ---- RAM ports (one assignment each, from locals)
+        self.conn_hi.next = bit_cast::<AB, CB>(self.op_conn.q.val()) << self.k_mb.val();
+        self.raddr.next = (bit_cast::<AB, CB>(self.s_conn.val()) << self.k_mb.val()) | bit_cast::<AB, MB>(self.s_msn.val().get_bits::<MB>(0));
+        if self.st.q.val() == self.k_exec.val() {
+            self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.next1.val().get_bits::<MB>(0));
+        }
+        if self.st.q.val() == self.k_walk.val() {
+            self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_next.q.val().get_bits::<MB>(0));
+            if self.advance.val() {
+                self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_nidx.val());
+            }
+        }
+        self.rows.read_address.next = self.raddr.val();
+        self.conns.read_address.next = self.s_conn.val();
+        self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.op_msn.q.val().get_bits::<MB>(0));
+        self.wdata.next = self.k_zrow.val();
+        self.wen.next = false;
+        self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+            | (bit_cast::<CONN_W, 1>(self.c_ev.val().into()) << 32)
+            | (bit_cast::<CONN_W, 32>(self.c_em.val()) << 33)
+            | (bit_cast::<CONN_W, 1>(self.c_fv.val().into()) << 65)
+            | (bit_cast::<CONN_W, 24>(self.c_fs.val()) << 66);
+        self.cen.next = false;
+        // ---- IDLE: take an op
+        if self.take.val() {
+            self.op_open.d.next = self.s_op.val().get_bit(1);
+            self.op_fatal.d.next = self.s_op.val().get_bit(0);
+            self.op_conn.d.next = self.s_conn.val();
+            self.op_msn.d.next = self.s_msn.val();
+            self.op_len.d.next = self.s_len.val();
+            self.op_off.d.next = self.s_off.val();
+            self.op_last.d.next = self.s_last.val();
+            self.op_send.d.next = self.s_send.val();
+            self.op_ssn.d.next = self.s_ssn.val();
+            self.op_sol.d.next = self.s_solicited.val();
+            self.op_ok.d.next = self.s_ok.val();
+            self.clr_j.d.next = self.k_zmb.val();
+            self.st.d.next = self.k_exec.val();
+            if self.s_op.val().get_bit(1) {
+                self.st.d.next = self.k_clear.val();
+            }
+        }
+        // ---- EXEC: the op's read-modify-write
+        if self.st.q.val() == self.k_exec.val() {
+            self.st.d.next = self.k_idle.val();
+            self.w_next.d.next = self.next1.val();
+            self.w_ev.d.next = self.c_ev.val();
+            self.w_em.d.next = self.c_em.val();
+            self.w_fv.d.next = self.c_fv.val();
+            self.w_fs.d.next = self.c_fs.val();
+            if self.op_fatal.q.val() {
+                // a refused check: the fatal message if earlier, nothing to complete
+                if self.earlier.val() {
+                    self.cen.next = true;
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                        | self.k_ev.val()
+                        | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33);
+                }
+            } else if !self.inwin.val() {
+                self.n_stray.d.next = self.n_stray.q.val() + self.k_one32.val();
+            } else if self.op_ok.q.val() {
+                self.wen.next = true;
+                self.wdata.next = self.u_word.val();
+                if self.k0.val() & self.u_done.val() {
+                    // the head completes: cleared, next MSN + 1, its record; then walk
+                    self.wdata.next = self.k_zrow.val();
+                    self.n_msgs.d.next = self.n_msgs.q.val() + self.k_one32.val();
+                    self.cen.next = true;
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.next1.val())
+                        | (bit_cast::<CONN_W, 1>(self.c_ev.val().into()) << 32)
+                        | (bit_cast::<CONN_W, 32>(self.c_em.val()) << 33)
+                        | (bit_cast::<CONN_W, 1>(self.c_fv.val().into()) << 65)
+                        | (bit_cast::<CONN_W, 24>(self.c_fs.val()) << 66);
+                    self.st.d.next = self.k_walk.val();
+                    if self.op_send.q.val() {
+                        self.o_v.d.next = true;
+                        self.o_conn.d.next = self.op_conn.q.val();
+                        self.o_msn.d.next = self.c_next.val();
+                        self.o_ssn.d.next = self.op_ssn.q.val();
+                        self.o_bytes.d.next = self.u_by.val();
+                        self.o_sol.d.next = self.u_so.val();
+                        self.o_err.d.next = false;
+                        self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
+                    }
+                }
+            } else {
+                // an error response: the fatal message if earlier; a failed SEND at the
+                // head completes at once
+                self.n_werr.d.next = self.n_werr.q.val() + self.k_one32.val();
+                if self.earlier.val() {
+                    self.cen.next = true;
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                        | self.k_ev.val()
+                        | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33)
+                        | (bit_cast::<CONN_W, 1>(self.op_send.q.val().into()) << 65)
+                        | (bit_cast::<CONN_W, 24>(self.op_ssn.q.val()) << 66);
+                    if self.k0.val() & self.op_send.q.val() {
+                        self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                            | self.k_ev.val()
+                            | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33)
+                            | (bit_cast::<CONN_W, 24>(self.op_ssn.q.val()) << 66);
+                        self.o_v.d.next = true;
+                        self.o_conn.d.next = self.op_conn.q.val();
+                        self.o_msn.d.next = self.op_msn.q.val();
+                        self.o_ssn.d.next = self.op_ssn.q.val();
+                        self.o_bytes.d.next = self.r_by.val();
+                        self.o_sol.d.next = false;
+                        self.o_err.d.next = true;
+                        self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
+                    }
+                }
+            }
+        }
+        // ---- WALK: one head row per cycle
+        if self.st.q.val() == self.k_walk.val() {
+            self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_next.q.val().get_bits::<MB>(0));
+            self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next.q.val())
+                | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)
+                | (bit_cast::<CONN_W, 32>(self.w_em.q.val()) << 33)
+                | (bit_cast::<CONN_W, 1>(self.w_fv.q.val().into()) << 65)
+                | (bit_cast::<CONN_W, 24>(self.w_fs.q.val()) << 66);
+            if self.r_done.val() {
+                if self.advance.val() {
+                    self.wen.next = true;
+                    self.n_msgs.d.next = self.n_msgs.q.val() + self.k_one32.val();
+                    self.w_next.d.next = self.w_next1.val();
+                    self.cen.next = true;
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next1.val())
+                        | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)
+                        | (bit_cast::<CONN_W, 32>(self.w_em.q.val()) << 33)
+                        | (bit_cast::<CONN_W, 1>(self.w_fv.q.val().into()) << 65)
+                        | (bit_cast::<CONN_W, 24>(self.w_fs.q.val()) << 66);
+                    if self.r_sd.val() {
+                        self.o_v.d.next = true;
+                        self.o_conn.d.next = self.op_conn.q.val();
+                        self.o_msn.d.next = self.w_next.q.val();
+                        self.o_ssn.d.next = self.r_ss.val();
+                        self.o_bytes.d.next = self.r_by.val();
+                        self.o_sol.d.next = self.r_so.val();
+                        self.o_err.d.next = false;
+                        self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
+                    }
+                }
+            } else if self.w_fail.val() {
+                if self.o_free.val() {
+                    self.w_fv.d.next = false;
+                    self.cen.next = true;
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next.q.val())
+                        | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)
+                        | (bit_cast::<CONN_W, 32>(self.w_em.q.val()) << 33)
+                        | (bit_cast::<CONN_W, 24>(self.w_fs.q.val()) << 66);
+                    self.o_v.d.next = true;
+                    self.o_conn.d.next = self.op_conn.q.val();
+                    self.o_msn.d.next = self.w_next.q.val();
+                    self.o_ssn.d.next = self.w_fs.q.val();
+                    self.o_bytes.d.next = self.r_by.val();
+                    self.o_sol.d.next = false;
+                    self.o_err.d.next = true;
+                    self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
+                    self.st.d.next = self.k_idle.val();
+                }
+            } else {
+                self.st.d.next = self.k_idle.val();
+            }
+        }
+        // ---- CLEAR (Open): the connection's word at row 0's cycle, one row per cycle
+        if self.st.q.val() == self.k_clear.val() {
+            self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.clr_j.q.val());
+            self.wen.next = true;
+            self.clr_j.d.next = self.clr_j.q.val() + self.k_one_mb.val();
+            if self.clr_j.q.val() == self.k_zmb.val() {
+                self.cen.next = true;
+                self.cdata.next = bit_cast::<CONN_W, 32>(self.op_msn.q.val());
+            }
+            if self.clr_j.q.val() == self.k_mlast.val() {
+                self.st.d.next = self.k_idle.val();
+            }
+        }
+        // (no write under reset: the op in flight is dropped whole, as the model drops it)
+        self.rows.write_enable.next = self.wen.val() & !self.rst.val();
+        self.rows.write_address.next = self.waddr.val();
+        self.rows.write_data.next = self.wdata.val();
+        self.conns.write_enable.next = self.cen.val() & !self.rst.val();
+        self.conns.write_address.next = self.op_conn.q.val();
+        self.conns.write_data.next = self.cdata.val();
+        // ---- outputs
+        self.m_valid.next = self.o_v.q.val() & !self.rst.val();
+        self.m_conn.next = self.o_conn.q.val();
+        self.m_msn.next = self.o_msn.q.val();
+        self.m_ssn.next = self.o_ssn.q.val();
+        self.m_bytes.next = self.o_bytes.q.val();
+        self.m_solicited.next = self.o_sol.q.val();
+        self.m_status.next = self.o_err.q.val();
+        self.stat_msgs.next = self.n_msgs.q.val();
+        self.stat_cmpls.next = self.n_cmpls.q.val();
+        self.stat_write_errors.next = self.n_werr.q.val();
+        self.stat_stray.next = self.n_stray.q.val();
+        // ---- reset: control state (not the RAMs, not the data registers)
+        if self.rst.val() {
+            self.st.d.next = self.k_idle.val();
+            self.o_v.d.next = false;
+            self.n_msgs.d.next = self.k_z32.val();
+            self.n_cmpls.d.next = self.k_z32.val();
+            self.n_werr.d.next = self.k_z32.val();
+            self.n_stray.d.next = self.k_z32.val();
+        }
+    }
+}
+
+/// Runs `$body` with `$ty` the `Cmpl` of (connections, msg_window), or a `ConfigError`
+/// naming the sizes with no instantiation.
+#[macro_export]
+macro_rules! with_cmpl {
+    ($connections:expr, $msg_window:expr, $ty:ident => $body:expr) => {{
+        match $crate::cmpl::cmpl_bits($connections, $msg_window) {
+            (8, 2) => {
+                type $ty = $crate::cmpl::Cmpl<8, 2, 10>;
+                Ok($body)
+            }
+            (4, 3) => {
+                type $ty = $crate::cmpl::Cmpl<4, 3, 7>;
+                Ok($body)
+            }
+            (10, 5) => {
+                type $ty = $crate::cmpl::Cmpl<10, 5, 15>;
+                Ok($body)
+            }
+            (8, 5) => {
+                type $ty = $crate::cmpl::Cmpl<8, 5, 13>;
+                Ok($body)
+            }
+            (4, 5) => {
+                type $ty = $crate::cmpl::Cmpl<4, 5, 9>;
+                Ok($body)
+            }
+            (cb, mb) => Err($crate::mrnic_model::config::ConfigError::invalid(
+                "cmpl",
+                format!("no Cmpl is instantiated for connections = 2^{cb}, msg_window = 2^{mb} (add the row to with_cmpl!)"),
+            )),
+        }
+    }};
+}

@@ -1,0 +1,595 @@
+//! The completion unit of the receive path (issue 12; `docs/design/receiver-rtl.md` 2.8):
+//! the block model and the cycle shell of `mrnic_cmpl`, which counts each message's
+//! progress at its writes' responses and completes the messages **in message order,
+//! exactly once, never before every byte of the message was written** (its last `bresp`).
+//!
+//! **Where it stands.** The header path checks each new packet against its message's
+//! *shape* (kind, first PSN, SSN, last offset) and commits it; the placement unit writes its
+//! payload; the AXI write responses come back in write order. Each response, with the tag
+//! the write carried (connection, MSN, length, packet offset, LAST, SEND, SSN, SE), is one
+//! [`CmplOp::Done`] here. The header path's fatal refusals (`docs/protocol.md` §6.11) come
+//! as [`CmplOp::Fatal`], and a connection starts with [`CmplOp::Open`]. The model's
+//! responder ([`super::Responder`]) calls these same functions, so the block model is the
+//! responder's own bookkeeping, not a copy of it.
+//!
+//! **State.** Per connection and message row (`msg_window` rows, row `MSN mod msg_window`):
+//! packets written 24, bytes 32, last offset 24 + valid, SEND, SSN 24, SE (107 bits). Per
+//! connection: next MSN 32, the fatal message (valid + MSN 32) and the failed SEND's SSN
+//! (valid + 24): 90 bits.
+//!
+//! **Semantics.**
+//! - `Done` with OKAY, of message `k = msn - next_msn < msg_window`: the row counts the
+//!   packet and its bytes; a LAST packet gives the last offset and SE. A row is complete
+//!   when its last offset is known and `packets == last offset + 1` (the header path's
+//!   checks make each offset one PSN, committed once). When the head row (k = 0) becomes
+//!   complete, the walk completes it and every complete row behind it, in order: a SEND
+//!   gives a [`CmplOut`] (status Success), a WRITE none; each row is cleared and the next
+//!   MSN moves on.
+//! - `Done` with an error response: the message becomes the connection's fatal message if
+//!   it is earlier than the current one (or there is none); a SEND remembers its SSN. When
+//!   the fatal message is the head (every earlier message complete), a failed SEND's
+//!   buffer completes at once with [`CmplStatus::WriteError`] and the bytes written before
+//!   the failure; otherwise the walk that reaches it does. Counted in `write_errors`.
+//! - `Fatal` (a refused check): the same, with no SSN (nothing to complete).
+//! - `Done` of a message outside `0 <= k < msg_window` (no row: the header path never
+//!   sends one) changes nothing and is counted in `stray`.
+//! - `Open`: the connection's next MSN, no fatal message, every row cleared.
+
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmplOp {
+    /// A write's response with its tag.
+    Done(WrDone),
+    /// A fatal refusal at the header path of a packet of message `msn`.
+    Fatal { conn: u32, msn: u32 },
+    /// A connection (re)starts at message `msn`.
+    Open { conn: u32, msn: u32 },
+}
+
+impl CmplOp {
+    pub fn conn(&self) -> u32 {
+        match *self {
+            CmplOp::Done(d) => d.conn,
+            CmplOp::Fatal { conn, .. } | CmplOp::Open { conn, .. } => conn,
+        }
+    }
+}
+
+/// A write's response and the tag its write carried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrDone {
+    pub conn: u32,
+    pub msn: u32,
+    /// Payload bytes (16 bits).
+    pub len: u32,
+    /// The packet's offset in its message (24 bits).
+    pub offset: u32,
+    pub last: bool,
+    pub send: bool,
+    /// The SEND's SSN (24 bits).
+    pub ssn: u32,
+    pub solicited: bool,
+    /// `bresp` OKAY.
+    pub ok: bool,
+}
+
+/// A completion's status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CmplStatus {
+    #[default]
+    Success,
+    WriteError,
+}
+
+/// A SEND's receive completion (the host finds its buffer's `wr_id` by SSN).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmplOut {
+    pub conn: u32,
+    pub msn: u32,
+    pub ssn: u32,
+    pub bytes: u32,
+    pub solicited: bool,
+    pub status: CmplStatus,
+}
+
+/// Counters (`stat_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CmplStats {
+    /// Messages completed (SEND and WRITE).
+    pub msgs: u64,
+    /// Completion records out (SENDs: Success and WriteError).
+    pub cmpls: u64,
+    pub write_errors: u64,
+    pub stray: u64,
+}
+
+/// One message row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MsgRow {
+    pub packets: u32,
+    pub bytes: u32,
+    pub last: Option<u32>,
+    pub send: bool,
+    pub ssn: u32,
+    pub solicited: bool,
+}
+
+pub const OFF_MASK: u32 = 0xFF_FFFF;
+
+impl MsgRow {
+    /// Every packet written: the last offset known and `packets == last + 1` (24 bits).
+    pub fn complete(&self) -> bool {
+        self.last.is_some_and(|l| self.packets == (l + 1) & OFF_MASK)
+    }
+    /// The row after an OKAY response of `d`.
+    pub fn written(&self, d: &WrDone) -> MsgRow {
+        MsgRow {
+            packets: (self.packets + 1) & OFF_MASK,
+            bytes: self.bytes.wrapping_add(d.len & 0xFFFF),
+            last: if d.last { Some(d.offset & OFF_MASK) } else { self.last },
+            send: d.send,
+            ssn: d.ssn & OFF_MASK,
+            solicited: if d.last { d.solicited } else { self.solicited },
+        }
+    }
+}
+
+/// A connection's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnCmpl {
+    pub next_msn: u32,
+    /// The fatal message: nothing from it on completes.
+    pub fatal: Option<u32>,
+    /// Its SSN when it is a SEND whose write failed (its buffer completes with an error).
+    pub failed_ssn: Option<u32>,
+}
+
+impl ConnCmpl {
+    /// `msn` is before the fatal message (or there is none).
+    pub fn before_fatal(&self, msn: u32) -> bool {
+        self.fatal.is_none_or(|e| msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn))
+    }
+}
+
+/// The block model: every connection's rows and state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Cmpl {
+    msg_window: u32,
+    rows: Vec<MsgRow>,
+    conns: Vec<ConnCmpl>,
+    pub stats: CmplStats,
+}
+
+impl Cmpl {
+    /// `connections`: a power of two, 1..=65536; `msg_window`: a power of two, 1..=256.
+    pub fn new(connections: u32, msg_window: u32) -> Result<Cmpl, String> {
+        if !connections.is_power_of_two() || connections > 1 << 16 {
+            return Err(format!("connections = {connections} must be a power of two in 1..=65536"));
+        }
+        if !msg_window.is_power_of_two() || msg_window > 256 {
+            return Err(format!("msg_window = {msg_window} must be a power of two in 1..=256"));
+        }
+        Ok(Cmpl {
+            msg_window,
+            rows: vec![MsgRow::default(); (connections * msg_window) as usize],
+            conns: vec![ConnCmpl::default(); connections as usize],
+            stats: CmplStats::default(),
+        })
+    }
+
+    pub fn msg_window(&self) -> u32 {
+        self.msg_window
+    }
+
+    fn c(&self, conn: u32) -> usize {
+        conn as usize & (self.conns.len() - 1)
+    }
+
+    /// The row index of message `msn` of `conn`.
+    pub fn row_index(&self, conn: u32, msn: u32) -> usize {
+        self.c(conn) * self.msg_window as usize + (msn & (self.msg_window - 1)) as usize
+    }
+
+    pub fn conn(&self, conn: u32) -> &ConnCmpl {
+        &self.conns[self.c(conn)]
+    }
+
+    pub fn row(&self, conn: u32, msn: u32) -> &MsgRow {
+        &self.rows[self.row_index(conn, msn)]
+    }
+
+    /// One operation; its completions in order.
+    pub fn apply(&mut self, op: &CmplOp) -> Vec<CmplOut> {
+        let mut out = Vec::new();
+        match *op {
+            CmplOp::Open { conn, msn } => {
+                let c = self.c(conn);
+                self.conns[c] = ConnCmpl { next_msn: msn, fatal: None, failed_ssn: None };
+                let mw = self.msg_window as usize;
+                self.rows[c * mw..(c + 1) * mw].fill(MsgRow::default());
+            }
+            CmplOp::Fatal { conn, msn } => {
+                let c = self.c(conn);
+                if self.conns[c].before_fatal(msn) {
+                    self.conns[c].fatal = Some(msn);
+                    self.conns[c].failed_ssn = None;
+                }
+            }
+            CmplOp::Done(d) => {
+                let c = self.c(d.conn);
+                let k = d.msn.wrapping_sub(self.conns[c].next_msn);
+                if k >= self.msg_window {
+                    self.stats.stray += 1;
+                    return out;
+                }
+                let ri = self.row_index(d.conn, d.msn);
+                if d.ok {
+                    self.rows[ri] = self.rows[ri].written(&d);
+                    if k == 0 {
+                        self.walk(d.conn, &mut out);
+                    }
+                } else {
+                    self.stats.write_errors += 1;
+                    if self.conns[c].before_fatal(d.msn) {
+                        self.conns[c].fatal = Some(d.msn);
+                        self.conns[c].failed_ssn = d.send.then_some(d.ssn & OFF_MASK);
+                        if k == 0 {
+                            self.failed_send(d.conn, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Completes the head message and every complete one behind it, then a failed SEND at
+    /// the head.
+    fn walk(&mut self, conn: u32, out: &mut Vec<CmplOut>) {
+        let c = self.c(conn);
+        loop {
+            let ri = self.row_index(conn, self.conns[c].next_msn);
+            let r = self.rows[ri];
+            if !r.complete() {
+                break;
+            }
+            if r.send {
+                self.stats.cmpls += 1;
+                out.push(CmplOut { conn: c as u32, msn: self.conns[c].next_msn, ssn: r.ssn, bytes: r.bytes, solicited: r.solicited, status: CmplStatus::Success });
+            }
+            self.stats.msgs += 1;
+            self.rows[ri] = MsgRow::default();
+            self.conns[c].next_msn = self.conns[c].next_msn.wrapping_add(1);
+        }
+        self.failed_send(conn, out);
+    }
+
+    /// The failed SEND's completion when its message is the head.
+    fn failed_send(&mut self, conn: u32, out: &mut Vec<CmplOut>) {
+        let c = self.c(conn);
+        let s = self.conns[c];
+        if let (Some(e), Some(ssn)) = (s.fatal, s.failed_ssn) {
+            if e == s.next_msn {
+                let bytes = self.rows[self.row_index(conn, e)].bytes;
+                self.stats.cmpls += 1;
+                out.push(CmplOut { conn: c as u32, msn: e, ssn, bytes, solicited: false, status: CmplStatus::WriteError });
+                self.conns[c].failed_ssn = None;
+            }
+        }
+    }
+}
+
+/// Cycles from an op's transfer to its first completion's offer on `m`.
+pub const CMPL_LATENCY: u32 = 2;
+
+/// One cycle's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CmplShellIn {
+    pub rst: bool,
+    pub s_valid: bool,
+    pub s: CmplOp,
+    pub m_ready: bool,
+}
+
+impl Default for CmplShellIn {
+    fn default() -> Self {
+        CmplShellIn { rst: false, s_valid: false, s: CmplOp::Fatal { conn: 0, msn: 0 }, m_ready: false }
+    }
+}
+
+/// One cycle's outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CmplShellOut {
+    pub s_ready: bool,
+    pub m: Option<CmplOut>,
+    pub stats: CmplStats,
+}
+
+/// The shell's states (the RTL's `st`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    Idle,
+    /// The op taken in the last cycle (its row and connection read).
+    Exec(CmplOp),
+    /// The walk of `conn`: its head row read in the last cycle.
+    Walk(u32),
+    /// Clearing row `j` of an opening connection.
+    Clear { conn: u32, msn: u32, j: u32 },
+}
+
+/// The completion unit cycle by cycle: [`Cmpl`]'s steps with the RTL's states, one row
+/// per cycle, one output register.
+///
+/// Timing: an op is taken in cycle t (`s_ready` = idle and the output register free or
+/// taken); t + 1 executes it (the row's read-modify-write; a completion or a failed SEND's
+/// record goes into the output register, offered from t + 2); an OKAY that completes the
+/// head goes on walking from t + 2, one row per cycle, each complete row's SEND one record
+/// (a walk step holds while the output register is full); `Open` clears one row per cycle
+/// from t + 1 (msg_window cycles). So **II** 2 for an op that completes nothing, 2 + the
+/// messages it completes otherwise, 1 + msg_window for `Open`.
+#[derive(Clone, Debug)]
+pub struct CmplShell {
+    pub g: Cmpl,
+    st: St,
+    o: Option<CmplOut>,
+}
+
+impl CmplShell {
+    pub fn new(connections: u32, msg_window: u32) -> Result<CmplShell, String> {
+        Ok(CmplShell { g: Cmpl::new(connections, msg_window)?, st: St::Idle, o: None })
+    }
+
+    pub fn outputs(&self, i: &CmplShellIn) -> CmplShellOut {
+        CmplShellOut {
+            s_ready: !i.rst && self.st == St::Idle && (self.o.is_none() || i.m_ready),
+            m: if i.rst { None } else { self.o },
+            stats: self.g.stats,
+        }
+    }
+
+    /// The shell is idle (no op in flight).
+    pub fn idle(&self) -> bool {
+        self.st == St::Idle
+    }
+
+    pub fn step(&mut self, i: &CmplShellIn) -> CmplShellOut {
+        let out = self.outputs(i);
+        if i.rst {
+            self.st = St::Idle;
+            self.o = None;
+            self.g.stats = CmplStats::default();
+            return out;
+        }
+        let o_free = self.o.is_none() || i.m_ready;
+        if self.o.is_some() && i.m_ready {
+            self.o = None;
+        }
+        match self.st {
+            St::Idle => {
+                if i.s_valid && out.s_ready {
+                    self.st = match i.s {
+                        CmplOp::Open { conn, msn } => St::Clear { conn, msn, j: 0 },
+                        op => St::Exec(op),
+                    };
+                }
+            }
+            St::Exec(op) => {
+                // One step of the model: the op's row update and at most one record; an
+                // OKAY completing the head continues as a walk.
+                let conn = op.conn();
+                let c = self.g.c(conn);
+                let before = self.g.conns[c].next_msn;
+                let k = match op {
+                    CmplOp::Done(d) => d.msn.wrapping_sub(before),
+                    _ => u32::MAX,
+                };
+                match op {
+                    CmplOp::Done(d) if d.ok && k < self.g.msg_window => {
+                        let ri = self.g.row_index(conn, d.msn);
+                        let r = self.g.rows[ri].written(&d);
+                        if k == 0 && r.complete() {
+                            if r.send {
+                                self.g.stats.cmpls += 1;
+                                self.o = Some(CmplOut { conn: c as u32, msn: before, ssn: r.ssn, bytes: r.bytes, solicited: r.solicited, status: CmplStatus::Success });
+                            }
+                            self.g.stats.msgs += 1;
+                            self.g.rows[ri] = MsgRow::default();
+                            self.g.conns[c].next_msn = before.wrapping_add(1);
+                            self.st = St::Walk(conn);
+                        } else {
+                            self.g.rows[ri] = r;
+                            self.st = St::Idle;
+                        }
+                    }
+                    _ => {
+                        let mut v = Vec::new();
+                        v.extend(self.g.apply(&op));
+                        debug_assert!(v.len() <= 1);
+                        self.o = self.o.or(v.first().copied());
+                        self.st = St::Idle;
+                    }
+                }
+            }
+            St::Walk(conn) => {
+                let c = self.g.c(conn);
+                let s = self.g.conns[c];
+                let ri = self.g.row_index(conn, s.next_msn);
+                let r = self.g.rows[ri];
+                if r.complete() {
+                    if !(r.send && !o_free) {
+                        if r.send {
+                            self.g.stats.cmpls += 1;
+                            self.o = Some(CmplOut { conn: c as u32, msn: s.next_msn, ssn: r.ssn, bytes: r.bytes, solicited: r.solicited, status: CmplStatus::Success });
+                        }
+                        self.g.stats.msgs += 1;
+                        self.g.rows[ri] = MsgRow::default();
+                        self.g.conns[c].next_msn = s.next_msn.wrapping_add(1);
+                    }
+                } else if s.failed_ssn.is_some() && s.fatal == Some(s.next_msn) {
+                    if o_free {
+                        let mut v = Vec::new();
+                        self.g.failed_send(conn, &mut v);
+                        self.o = v.first().copied();
+                        self.st = St::Idle;
+                    }
+                } else {
+                    self.st = St::Idle;
+                }
+            }
+            St::Clear { conn, msn, j } => {
+                let c = self.g.c(conn);
+                if j == 0 {
+                    self.g.conns[c] = ConnCmpl { next_msn: msn, fatal: None, failed_ssn: None };
+                }
+                let ri = self.g.row_index(conn, j);
+                self.g.rows[ri] = MsgRow::default();
+                self.st = if j + 1 == self.g.msg_window { St::Idle } else { St::Clear { conn, msn, j: j + 1 } };
+            }
+        }
+        out
+    }
+}
+
+/// Drives a shell with `ops` (sink always ready) until idle; its records in order.
+pub fn run_shell(sh: &mut CmplShell, ops: &[CmplOp]) -> Vec<CmplOut> {
+    let mut q: VecDeque<CmplOp> = ops.iter().copied().collect();
+    let mut out = Vec::new();
+    let mut idle_cycles = 0;
+    while idle_cycles < 3 {
+        let i = CmplShellIn { rst: false, s_valid: !q.is_empty(), s: q.front().copied().unwrap_or(CmplOp::Fatal { conn: 0, msn: 0 }), m_ready: true };
+        let o = sh.step(&i);
+        if let Some(r) = o.m {
+            out.push(r);
+        }
+        if i.s_valid && o.s_ready {
+            q.pop_front();
+        }
+        idle_cycles = if q.is_empty() && sh.idle() && o.m.is_none() { idle_cycles + 1 } else { 0 };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done(conn: u32, msn: u32, offset: u32, last: bool, send: bool, ok: bool) -> CmplOp {
+        CmplOp::Done(WrDone { conn, msn, len: 100 + offset, offset, last, send, ssn: 40 + msn, solicited: last, ok })
+    }
+
+    #[test]
+    fn messages_complete_in_order_once_each_and_only_after_every_write() {
+        let mut g = Cmpl::new(4, 4).unwrap();
+        g.apply(&CmplOp::Open { conn: 1, msn: 7 });
+        // message 8 (SEND, 2 packets) completes first but waits for 7 (WRITE, 1 packet)
+        assert!(g.apply(&done(1, 8, 1, true, true, true)).is_empty());
+        assert!(g.apply(&done(1, 8, 0, false, true, true)).is_empty());
+        assert_eq!(g.conn(1).next_msn, 7);
+        // message 7's write: 7 completes (a WRITE: no record), then 8
+        let out = g.apply(&done(1, 7, 0, true, false, true));
+        assert_eq!(out, vec![CmplOut { conn: 1, msn: 8, ssn: 48, bytes: 201, solicited: true, status: CmplStatus::Success }]);
+        assert_eq!((g.conn(1).next_msn, g.stats.msgs, g.stats.cmpls), (9, 2, 1));
+        assert_eq!(*g.row(1, 7), MsgRow::default(), "rows cleared");
+        // a message 4 ahead has no row: stray
+        assert!(g.apply(&done(1, 13, 0, true, true, true)).is_empty());
+        assert_eq!(g.stats.stray, 1);
+    }
+
+    #[test]
+    fn a_failed_send_completes_with_an_error_in_order_and_later_messages_never() {
+        let mut g = Cmpl::new(2, 4).unwrap();
+        g.apply(&CmplOp::Open { conn: 0, msn: 0 });
+        assert!(g.apply(&done(0, 1, 0, false, true, true)).is_empty());
+        assert!(g.apply(&done(0, 1, 1, true, true, false)).is_empty(), "message 0 not complete yet");
+        assert!(g.apply(&done(0, 2, 0, true, true, true)).is_empty());
+        let out = g.apply(&done(0, 0, 0, true, true, true));
+        assert_eq!(out.len(), 2);
+        assert_eq!((out[0].msn, out[0].status), (0, CmplStatus::Success));
+        assert_eq!((out[1].msn, out[1].ssn, out[1].bytes, out[1].status), (1, 41, 100, CmplStatus::WriteError));
+        assert_eq!(g.conn(0).next_msn, 1, "the failed message never completes");
+        // an earlier fatal refusal replaces a later failed SEND (nothing to complete)
+        let mut g = Cmpl::new(2, 4).unwrap();
+        g.apply(&done(0, 2, 0, true, true, false));
+        g.apply(&CmplOp::Fatal { conn: 0, msn: 1 });
+        assert_eq!(*g.conn(0), ConnCmpl { next_msn: 0, fatal: Some(1), failed_ssn: None });
+        assert!(g.apply(&done(0, 0, 0, true, true, true)).len() == 1);
+        // a failed SEND at the head completes at once
+        let out = g.apply(&done(1, 0, 0, false, true, false));
+        assert_eq!(out[0].status, CmplStatus::WriteError);
+        assert!(Cmpl::new(3, 4).is_err() && Cmpl::new(4, 3).is_err() && Cmpl::new(4, 512).is_err());
+    }
+
+    #[test]
+    fn the_shell_gives_the_models_records_in_order_on_random_ops_and_holds_a_stalled_walk() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for (conns, mw) in [(4u32, 4u32), (2, 1), (8, 8)] {
+            let mut g = Cmpl::new(conns, mw).unwrap();
+            let mut sh = CmplShell::new(conns, mw).unwrap();
+            let mut ops = Vec::new();
+            for c in 0..conns {
+                ops.push(CmplOp::Open { conn: c, msn: rng.gen() });
+            }
+            let mut want = Vec::new();
+            for op in &ops {
+                want.extend(g.apply(op));
+            }
+            // per connection: the messages of the window, each the offsets not yet written
+            let mut plan: Vec<std::collections::BTreeMap<u32, (Vec<u32>, u32, bool)>> = vec![Default::default(); conns as usize];
+            for _ in 0..20_000 {
+                let conn = rng.gen_range(0..conns);
+                let base = g.conn(conn).next_msn;
+                let pl = &mut plan[conn as usize];
+                pl.retain(|&m, _| m.wrapping_sub(base) < mw);
+                let op = match rng.gen_range(0..200) {
+                    0 => CmplOp::Fatal { conn, msn: base.wrapping_add(rng.gen_range(0..mw + 1)) },
+                    1 => {
+                        pl.clear();
+                        CmplOp::Open { conn, msn: rng.gen() }
+                    }
+                    2 => CmplOp::Done(WrDone { conn, msn: base.wrapping_add(mw + rng.gen_range(0..mw)), len: 1, offset: 0, last: true, send: true, ssn: 1, solicited: false, ok: true }),
+                    _ => {
+                        let msn = base.wrapping_add(rng.gen_range(0..mw));
+                        let e = pl.entry(msn).or_insert_with(|| {
+                            let n = rng.gen_range(1..4);
+                            let mut offs: Vec<u32> = (0..n).collect();
+                            for i in (1..offs.len()).rev() {
+                                offs.swap(i, rng.gen_range(0..=i));
+                            }
+                            (offs, n, rng.gen())
+                        });
+                        match e.0.pop() {
+                            None => continue,
+                            Some(off) => CmplOp::Done(WrDone { conn, msn, len: rng.gen_range(0..5000), offset: off, last: off + 1 == e.1, send: e.2, ssn: msn ^ 0x5a5a, solicited: rng.gen(), ok: rng.gen_ratio(499, 500) }),
+                        }
+                    }
+                };
+                want.extend(g.apply(&op));
+                ops.push(op);
+            }
+            let got = run_shell(&mut sh, &ops);
+            assert_eq!(got, want, "conns {conns} mw {mw}");
+            assert_eq!(sh.g.stats, g.stats);
+            assert!(g.stats.msgs > 1000 && g.stats.cmpls > 300, "{:?}", g.stats);
+        }
+        // a stalled sink holds the walk; nothing is lost
+        let mut sh = CmplShell::new(2, 4).unwrap();
+        let ops = [done(0, 1, 0, true, true, true), done(0, 2, 0, true, true, true), done(0, 0, 0, true, true, true)];
+        let mut got = Vec::new();
+        let mut q: VecDeque<CmplOp> = ops.into_iter().collect();
+        for t in 0..40 {
+            let i = CmplShellIn { rst: false, s_valid: !q.is_empty(), s: q.front().copied().unwrap_or(CmplOp::Fatal { conn: 0, msn: 0 }), m_ready: t % 7 == 6 };
+            let o = sh.step(&i);
+            if let (Some(r), true) = (o.m, i.m_ready) {
+                got.push(r.msn);
+            }
+            if i.s_valid && o.s_ready {
+                q.pop_front();
+            }
+        }
+        assert_eq!(got, vec![0, 1, 2]);
+    }
+}

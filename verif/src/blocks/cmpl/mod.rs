@@ -1,0 +1,559 @@
+//! The completion unit (`mrnic_cmpl`) on the kit: the model cycle shell
+//! ([`mrnic_model::transport::cmpl::CmplShell`]) as a [`CycleModel`], the seeded stimulus
+//! and the mutants.
+//!
+//! Stimulus. Per connection, the messages of its window (from the shadow's next MSN) are
+//! planned as the header path would make them: 1 to 4 packets (sometimes more), SEND or
+//! WRITE, each offset's write response once, in a random order within and across messages;
+//! the connections are drawn from a few hot ones (walks over several complete messages) or
+//! all. Now and then a write fails (`s_ok` = 0: a SEND's buffer completes with WriteError at
+//! the head), the header path refuses a packet (`Fatal`), or a response names a message
+//! outside the window (`stray`); a connection that became fatal is opened again a few ops
+//! later (`Open`, a random MSN), as the host would after the error; half the failed writes
+//! are followed at once by another fatal event of the connection, before or after it (the
+//! earlier one must stay). The sink stalls in
+//! random and long runs. A shadow [`CmplShell`] is stepped with every cycle's inputs, so the
+//! generator knows each connection's next MSN and what was taken (an offer is held until
+//! taken). After a reset (which may drop an op in flight) every connection is opened again,
+//! at once or each after a random number of ops.
+//! Options: `power_up` holds reset for three cycles; `no_resets` drops the random resets;
+//! profile `walks`: one or two connections, messages of one packet whose responses come in
+//! reverse order, so most ops complete several messages at once, with the sink mostly ready.
+
+use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
+use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplShell, CmplShellIn, CmplStatus, WrDone};
+use mrnic_model::Config;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, VecDeque};
+
+pub const PROFILES: &[&str] = &["walks"];
+
+/// Names of the unit's ports (as the manifest lists them), clock excluded.
+pub mod port {
+    pub const INPUTS: [&str; 13] =
+        ["rst", "s_valid", "s_op", "s_conn", "s_msn", "s_len", "s_off", "s_last", "s_send", "s_ssn", "s_solicited", "s_ok", "m_ready"];
+    pub const OUTPUTS: [&str; 12] = [
+        "s_ready",
+        "m_valid",
+        "m_conn",
+        "m_msn",
+        "m_ssn",
+        "m_bytes",
+        "m_solicited",
+        "m_status",
+        "stat_msgs",
+        "stat_cmpls",
+        "stat_write_errors",
+        "stat_stray",
+    ];
+}
+
+/// `s_op`'s codes.
+pub const OP_DONE: u64 = 0;
+pub const OP_FATAL: u64 = 1;
+pub const OP_OPEN: u64 = 2;
+
+/// Input and output indices of the unit's ports in an [`Io`].
+#[derive(Clone, Copy, Debug)]
+pub struct CmplPorts {
+    pub i: [usize; 13],
+    pub o: [usize; 12],
+}
+
+impl CmplPorts {
+    pub fn resolve(io: &Io) -> Result<CmplPorts, KitError> {
+        let mut p = CmplPorts { i: [0; 13], o: [0; 12] };
+        for (k, n) in port::INPUTS.iter().enumerate() {
+            p.i[k] = io.input(n)?;
+        }
+        for (k, n) in port::OUTPUTS.iter().enumerate() {
+            p.o[k] = io.output(n)?;
+        }
+        Ok(p)
+    }
+
+    pub fn read_inputs(&self, v: &Values) -> CmplShellIn {
+        let g = |k: usize| v.get(self.i[k]);
+        let (conn, msn) = (g(3) as u32, g(4) as u32);
+        let op = g(2);
+        let s = if op & 2 != 0 {
+            CmplOp::Open { conn, msn }
+        } else if op & 1 != 0 {
+            CmplOp::Fatal { conn, msn }
+        } else {
+            CmplOp::Done(WrDone {
+                conn,
+                msn,
+                len: g(5) as u32,
+                offset: g(6) as u32,
+                last: g(7) != 0,
+                send: g(8) != 0,
+                ssn: g(9) as u32,
+                solicited: g(10) != 0,
+                ok: g(11) != 0,
+            })
+        };
+        CmplShellIn { rst: g(0) != 0, s_valid: g(1) != 0, s, m_ready: g(12) != 0 }
+    }
+
+    pub fn write_inputs(&self, s: &CmplShellIn, v: &mut Values) {
+        for (k, x) in input_values(s).into_iter().enumerate() {
+            v.set(self.i[k], x);
+        }
+    }
+}
+
+/// The values of the unit's inputs in [`port::INPUTS`] order.
+pub fn input_values(s: &CmplShellIn) -> [u64; 13] {
+    let (op, d) = match s.s {
+        CmplOp::Done(d) => (OP_DONE, d),
+        CmplOp::Fatal { conn, msn } => (OP_FATAL, WrDone { conn, msn, ..WrDone::default() }),
+        CmplOp::Open { conn, msn } => (OP_OPEN, WrDone { conn, msn, ..WrDone::default() }),
+    };
+    [
+        s.rst as u64,
+        s.s_valid as u64,
+        op,
+        u64::from(d.conn),
+        u64::from(d.msn),
+        u64::from(d.len),
+        u64::from(d.offset),
+        d.last as u64,
+        d.send as u64,
+        u64::from(d.ssn),
+        d.solicited as u64,
+        d.ok as u64,
+        s.m_ready as u64,
+    ]
+}
+
+/// The values of a completion record's ports (`m_conn` ..= `m_status`).
+pub fn record_values(r: &CmplOut) -> [u64; 6] {
+    [u64::from(r.conn), u64::from(r.msn), u64::from(r.ssn), u64::from(r.bytes), r.solicited as u64, (r.status == CmplStatus::WriteError) as u64]
+}
+
+/// The shell as a [`CycleModel`]; counts the records out.
+pub struct CmplModel {
+    pub shell: CmplShell,
+    p: CmplPorts,
+    out: u64,
+    write_error_out: u64,
+    stalled: u64,
+    busy: u64,
+    msgs: u64,
+}
+
+impl CycleModel for CmplModel {
+    #[inline]
+    fn step(&mut self, v: &Values, o: &mut Values) {
+        let i = self.p.read_inputs(v);
+        let busy = !self.shell.idle();
+        let before = self.shell.g.stats.msgs;
+        let out = self.shell.step(&i);
+        if !i.rst {
+            self.msgs += self.shell.g.stats.msgs - before;
+        }
+        let p = &self.p.o;
+        o.set(p[0], out.s_ready as u64);
+        o.set(p[1], out.m.is_some() as u64);
+        if let Some(r) = out.m {
+            for (k, x) in record_values(&r).into_iter().enumerate() {
+                o.set(p[2 + k], x);
+            }
+            if i.m_ready {
+                self.out += 1;
+                self.write_error_out += (r.status == CmplStatus::WriteError) as u64;
+            } else {
+                self.stalled += 1;
+            }
+        }
+        let s = out.stats;
+        for (k, x) in [s.msgs, s.cmpls, s.write_errors, s.stray].into_iter().enumerate() {
+            o.set(p[8 + k], x & 0xFFFF_FFFF);
+        }
+        self.busy += (busy && !i.rst) as u64;
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        vec![
+            ("records_out".into(), self.out),
+            ("write_error_records_out".into(), self.write_error_out),
+            ("m_stalled_cycles".into(), self.stalled),
+            ("busy_cycles".into(), self.busy),
+            ("msgs".into(), self.msgs),
+        ]
+    }
+}
+
+/// What the generator produced, by kind.
+#[derive(Clone, Debug, Default)]
+pub struct CmplMix {
+    pub cycles: u64,
+    pub resets: u64,
+    pub ops: u64,
+    pub dones: u64,
+    pub errors: u64,
+    pub fatals: u64,
+    pub opens: u64,
+    pub strays: u64,
+    /// Ops taken that completed two or more messages (the walk went on).
+    pub multi_walks: u64,
+}
+
+impl CmplMix {
+    pub fn counters(&self) -> Vec<(String, u64)> {
+        [
+            ("cycles", self.cycles),
+            ("resets", self.resets),
+            ("ops", self.ops),
+            ("dones", self.dones),
+            ("errors", self.errors),
+            ("fatals", self.fatals),
+            ("opens", self.opens),
+            ("strays", self.strays),
+            ("multi_walks", self.multi_walks),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+}
+
+/// A planned message: the offsets whose responses are still to come, its size and kind.
+#[derive(Clone, Debug)]
+struct Planned {
+    offsets: Vec<u32>,
+    n: u32,
+    send: bool,
+}
+
+/// The seeded generator.
+pub struct CmplStimulus {
+    rng: SmallRng,
+    connections: u32,
+    msg_window: u32,
+    shadow: CmplShell,
+    /// Per connection: the planned messages by MSN.
+    plan: Vec<BTreeMap<u32, Planned>>,
+    /// Connections to open again: (connection, ops to wait).
+    reopen: Vec<(u32, u32)>,
+    /// Ops to offer before any other (opens after a reset).
+    queue: VecDeque<CmplOp>,
+    offer: Option<CmplOp>,
+    hot: Vec<u32>,
+    phase_left: u32,
+    p_s: f64,
+    p_m: f64,
+    p_err: f64,
+    reset_left: u32,
+    prologue_rst: u32,
+    msgs_at_take: Option<u64>,
+    opts: StimOpts,
+    pub mix: CmplMix,
+}
+
+impl CmplStimulus {
+    pub fn with_opts(seed: u64, connections: u32, msg_window: u32, opts: &StimOpts) -> Self {
+        Self {
+            rng: SmallRng::seed_from_u64(seed ^ 0x434d_504c),
+            connections,
+            msg_window,
+            shadow: CmplShell::new(connections, msg_window).expect("a valid size"),
+            plan: vec![BTreeMap::new(); connections as usize],
+            reopen: Vec::new(),
+            queue: VecDeque::new(),
+            offer: None,
+            hot: vec![0],
+            phase_left: 0,
+            p_s: 1.0,
+            p_m: 1.0,
+            p_err: 0.003,
+            reset_left: 0,
+            prologue_rst: if opts.power_up { 3 } else { 0 },
+            msgs_at_take: None,
+            opts: opts.clone(),
+            mix: CmplMix::default(),
+        }
+    }
+
+    pub fn settle_cycles(&self) -> u64 {
+        u64::from(self.opts.power_up)
+    }
+
+    fn walks(&self) -> bool {
+        self.opts.profile == "walks"
+    }
+
+    fn new_phase(&mut self) {
+        let r = &mut self.rng;
+        self.phase_left = r.gen_range(50..3000);
+        let mut p = || match r.gen_range(0..8) {
+            0..=3 => 1.0,
+            4 => r.gen_range(0.05..0.3),
+            _ => r.gen_range(0.3..1.0),
+        };
+        (self.p_s, self.p_m) = (p(), p());
+        self.p_err = [0.0, 0.002, 0.01][r.gen_range(0..3)];
+        let nh = [1, 2, 4, 16][r.gen_range(0..4)];
+        let n = self.connections;
+        self.hot = (0..nh).map(|_| r.gen_range(0..n)).collect();
+        if self.opts.profile == "walks" {
+            self.hot.truncate(2);
+            self.p_m = if r.gen_bool(0.8) { 1.0 } else { 0.5 };
+            self.p_err = 0.0;
+        }
+    }
+
+    fn open(&mut self, conn: u32) -> CmplOp {
+        self.plan[conn as usize].clear();
+        self.reopen.retain(|&(c, _)| c != conn);
+        CmplOp::Open { conn, msn: if self.rng.gen_bool(0.3) { u32::MAX - self.rng.gen_range(0..8) } else { self.rng.gen() } }
+    }
+
+    fn fatal_later(&mut self, conn: u32) {
+        if !self.reopen.iter().any(|&(c, _)| c == conn) {
+            let wait = self.rng.gen_range(0..200);
+            self.reopen.push((conn, wait));
+        }
+    }
+
+    /// The next op to offer.
+    fn make_op(&mut self) -> CmplOp {
+        if let Some(op) = self.queue.pop_front() {
+            return op;
+        }
+        if let Some(k) = self.reopen.iter().position(|&(_, w)| w == 0) {
+            let c = self.reopen[k].0;
+            return self.open(c);
+        }
+        for r in &mut self.reopen {
+            r.1 = r.1.saturating_sub(1);
+        }
+        let n = self.connections;
+        let conn = if self.rng.gen_bool(0.85) { self.hot[self.rng.gen_range(0..self.hot.len())] } else { self.rng.gen_range(0..n) };
+        let base = self.shadow.g.conn(conn).next_msn;
+        let mw = self.msg_window;
+        let c = conn as usize;
+        self.plan[c].retain(|&m, _| m.wrapping_sub(base) < mw);
+        let roll = self.rng.gen_range(0..1000);
+        if roll < 2 && !self.walks() {
+            self.fatal_later(conn);
+            return CmplOp::Fatal { conn, msn: base.wrapping_add(self.rng.gen_range(0..mw)) };
+        }
+        if roll < 4 && !self.walks() {
+            let k = if self.rng.gen_bool(0.5) { mw + self.rng.gen_range(0..mw) } else { 0u32.wrapping_sub(self.rng.gen_range(1..mw + 1)) };
+            return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(k), len: self.rng.gen_range(0..4096), offset: 0, last: true, send: true, ssn: self.rng.gen::<u32>() & 0xFF_FFFF, solicited: false, ok: self.rng.gen() });
+        }
+        // a message of the window with responses to come (a new one planned if needed)
+        let walks = self.walks();
+        let open_at = |pl: &BTreeMap<u32, Planned>, k: u32| pl.get(&base.wrapping_add(k)).is_none_or(|p| !p.offsets.is_empty());
+        let k = if walks {
+            // the newest message first: the head's response comes last and completes all
+            (0..mw).rev().find(|&k| open_at(&self.plan[c], k)).unwrap_or(0)
+        } else {
+            let k0 = self.rng.gen_range(0..mw);
+            (0..mw).map(|j| (k0 + j) % mw).find(|&k| open_at(&self.plan[c], k)).unwrap_or(k0)
+        };
+        let msn = base.wrapping_add(k);
+        let rng = &mut self.rng;
+        let p = self.plan[c].entry(msn).or_insert_with(|| {
+            let n = if walks { 1 } else if rng.gen_ratio(1, 20) { rng.gen_range(5..40) } else { rng.gen_range(1..5) };
+            let mut offsets: Vec<u32> = (0..n).collect();
+            for i in (1..offsets.len()).rev() {
+                offsets.swap(i, rng.gen_range(0..=i));
+            }
+            Planned { offsets, n, send: rng.gen_bool(0.6) }
+        });
+        let Some(off) = p.offsets.pop() else {
+            // every response of the window issued and the head incomplete (a failed write
+            // waiting for its reopen): a stray response
+            return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(mw), len: 1, offset: 0, last: true, send: false, ssn: 0, solicited: false, ok: true });
+        };
+        let (n, send) = (p.n, p.send);
+        let ok = !self.rng.gen_bool(self.p_err);
+        if !ok {
+            self.fatal_later(conn);
+            if self.rng.gen_bool(0.5) {
+                // another fatal event of the connection right behind, before or after it
+                let m = base.wrapping_add(self.rng.gen_range(0..mw));
+                self.queue.push_back(if self.rng.gen_bool(0.5) {
+                    CmplOp::Fatal { conn, msn: m }
+                } else {
+                    CmplOp::Done(WrDone { conn, msn: m, len: 8, offset: 0, last: false, send: true, ssn: 0x77, solicited: false, ok: false })
+                });
+            }
+        }
+        let len = if self.rng.gen_ratio(1, 50) { 0xFFFF - self.rng.gen_range(0..16) } else { self.rng.gen_range(1..4097) };
+        CmplOp::Done(WrDone {
+            conn,
+            msn,
+            len,
+            offset: off,
+            last: off + 1 == n,
+            send,
+            ssn: msn.wrapping_mul(7) & 0xFF_FFFF,
+            solicited: self.rng.gen(),
+            ok,
+        })
+    }
+
+    pub fn next_inputs(&mut self) -> CmplShellIn {
+        self.mix.cycles += 1;
+        if self.phase_left == 0 {
+            self.new_phase();
+        }
+        self.phase_left -= 1;
+        let mut rst = false;
+        if self.prologue_rst > 0 {
+            self.prologue_rst -= 1;
+            rst = true;
+        } else if self.reset_left > 0 {
+            self.reset_left -= 1;
+            rst = true;
+        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 10_000) {
+            self.reset_left = self.rng.gen_range(0..3);
+            rst = true;
+            self.mix.resets += 1;
+        }
+        if self.offer.is_none() {
+            self.offer = Some(self.make_op());
+        }
+        let s = self.offer.expect("made");
+        // the sink mostly stalls across a reset (a waiting record must go with it)
+        let m_ready = if rst { self.rng.gen_bool(0.2) } else { self.rng.gen_bool(self.p_m) };
+        let i = CmplShellIn { rst, s_valid: self.rng.gen_bool(self.p_s), s, m_ready };
+        if let Some(m) = self.msgs_at_take {
+            if self.shadow.idle() {
+                self.mix.multi_walks += (self.shadow.g.stats.msgs >= m + 2) as u64;
+                self.msgs_at_take = None;
+            }
+        }
+        let o = self.shadow.step(&i);
+        if rst {
+            // an op in flight may be lost: open every connection again (the plans restart),
+            // at once or (half the time) each after a random number of ops, so that the
+            // state a reset left behind is used first
+            self.queue.clear();
+            let now = self.rng.gen_bool(0.5);
+            for c in 0..self.connections {
+                if now {
+                    let op = self.open(c);
+                    self.queue.push_back(op);
+                } else {
+                    self.reopen.retain(|&(x, _)| x != c);
+                    let wait = self.rng.gen_range(0..3000);
+                    self.reopen.push((c, wait));
+                }
+            }
+            self.offer = None;
+            self.msgs_at_take = None;
+            return i;
+        }
+        if i.s_valid && o.s_ready {
+            self.mix.ops += 1;
+            match s {
+                CmplOp::Done(d) => {
+                    self.mix.dones += 1;
+                    self.mix.errors += !d.ok as u64;
+                    let k = d.msn.wrapping_sub(self.shadow.g.conn(d.conn).next_msn);
+                    self.mix.strays += (k >= self.msg_window) as u64;
+                }
+                CmplOp::Fatal { .. } => self.mix.fatals += 1,
+                CmplOp::Open { .. } => self.mix.opens += 1,
+            }
+            self.msgs_at_take = Some(self.shadow.g.stats.msgs);
+            self.offer = None;
+        }
+        i
+    }
+}
+
+/// [`CmplStimulus`] as a kit [`Stimulus`].
+pub struct CmplStim {
+    pub gen: CmplStimulus,
+    p: CmplPorts,
+}
+
+impl Stimulus for CmplStim {
+    #[inline]
+    fn next(&mut self, _taken: &[bool], v: &mut Values) {
+        let i = self.gen.next_inputs();
+        self.p.write_inputs(&i, v);
+    }
+    fn settle_cycles(&self) -> u64 {
+        self.gen.settle_cycles()
+    }
+    fn counters(&self) -> Vec<(String, u64)> {
+        self.gen.mix.counters()
+    }
+}
+
+/// The unit's testbench at one configuration.
+#[derive(Clone, Debug)]
+pub struct CmplBench {
+    pub connections: u32,
+    pub msg_window: u32,
+}
+
+impl CmplBench {
+    pub fn new(cfg: &Config) -> Result<CmplBench, KitError> {
+        cfg.validate().map_err(|e| KitError::Config(e.to_string()))?;
+        Ok(CmplBench { connections: cfg.connections as u32, msg_window: cfg.transport.msg_window })
+    }
+}
+
+impl Testbench for CmplBench {
+    fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
+        let p = CmplPorts::resolve(io)?;
+        let cw = io.inputs.width(p.i[3]);
+        let want = self.connections.trailing_zeros() as usize;
+        if cw != want {
+            return Err(KitError::Interface { block: "cmpl".into(), reason: format!("s_conn is {cw} bits wide, the configuration's {} connections need {want}", self.connections) });
+        }
+        Ok(Box::new(CmplModel { shell: CmplShell::new(self.connections, self.msg_window).map_err(KitError::Config)?, p, out: 0, write_error_out: 0, stalled: 0, busy: 0, msgs: 0 }))
+    }
+    fn stimulus(&self, io: &Io, seed: u64, opts: &StimOpts) -> Result<Box<dyn Stimulus>, KitError> {
+        crate::kit::check_profile("cmpl", PROFILES, &opts.profile)?;
+        Ok(Box::new(CmplStim { gen: CmplStimulus::with_opts(seed, self.connections, self.msg_window, opts), p: CmplPorts::resolve(io)? }))
+    }
+}
+
+/// The generated Verilog's mutants: each a deliberate bug the differential test must catch.
+pub fn mutants() -> Vec<Mutant> {
+    Mutant::table(MUTANTS)
+}
+
+const MUTANTS: &[(&str, &str, &str)] = &[
+    // a message completes when its LAST packet is written, before the others (the
+    // "completion at the header decision" class: not every byte written)
+    ("completes_at_its_last_packet", "u_done = u_lv & (u_pk == u_lo + k_one24);", "u_done = u_lv;"),
+    // the walk takes a row whose LAST packet is written as complete (the earlier packets
+    // of that message not yet)
+    ("walk_completes_a_row_with_only_its_last", "r_done = r_lv & (r_pk == r_lo + k_one24);", "r_done = r_lv;"),
+    // a walk step does not wait for the output register: a stalled record is overwritten
+    ("walk_overwrites_a_stalled_record", "advance = (st$q == k_walk) & r_done & (~r_sd | o_free);", "advance = (st$q == k_walk) & r_done;"),
+    // the walk stops after the op's own message (the complete ones behind it wait)
+    ("no_walk_after_the_head", "st$d = k_walk;", "st$d = k_idle;"),
+    // the walk re-reads the row it just cleared instead of the next one
+    ("walk_reads_the_cleared_row", "raddr = conn_hi | ((w_nidx) & 10'h3ff);", "raddr = conn_hi | ((w_next$q[(32'h0)+:(2)]) & 10'h3ff);"),
+    // a failed write counts as written
+    ("error_response_counted_as_written", "else if (op_ok$q) begin", "else if (1'b1) begin"),
+    // a failed SEND at the head never completes with its error
+    ("failed_send_at_the_head_not_completed", "if (k0 & op_send$q) begin", "if (1'b0) begin"),
+    // a later fatal message replaces an earlier one
+    ("later_fatal_replaces_the_earlier", "earlier = ~c_ev | (k < (c_em - c_next));", "earlier = 1'b1;"),
+    // a response outside the window updates a row (another message's)
+    ("stray_response_counted", "inwin = k < k_mw;", "inwin = 1'b1;"),
+    // Open does not clear the rows: a reopened connection inherits old progress
+    ("open_keeps_the_rows", "            waddr = conn_hi | ((clr_j$q) & 10'h3ff);\n            wen = 1'b1;", "            waddr = conn_hi | ((clr_j$q) & 10'h3ff);\n            wen = 1'b0;"),
+    // SE taken from every packet, not the LAST one
+    ("solicited_from_any_packet", "u_so = r_so;", "u_so = op_sol$q;"),
+    // a walked SEND's record carries the op's SSN, not its own row's
+    ("walk_record_with_the_ops_ssn", "o_ssn$d = r_ss;", "o_ssn$d = op_ssn$q;"),
+    // the bytes are not counted
+    ("bytes_not_counted", "u_by = r_by + ((op_len$q) & 32'hffffffff);", "u_by = r_by;"),
+    // reset leaves the state machine where it was (a walk or an Open goes on after it)
+    ("reset_keeps_the_state_machine", "        if (rst) begin\n            st$d = k_idle;", "        if (rst) begin"),
+    // reset keeps a record waiting in the output register
+    ("reset_keeps_the_waiting_record", "            st$d = k_idle;\n            o_v$d = 1'b0;", "            st$d = k_idle;"),
+];
