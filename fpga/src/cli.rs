@@ -14,7 +14,7 @@ use std::path::PathBuf;
 /// The arguments of `mrnic synth`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SynthArgs {
-    /// The block to put on the board (blocks with an FPGA harness: sack, rtx, parser, placement, path, place_chk, fbuf, realign, ackgen, conn_chk, ackjoin).
+    /// The block to put on the board (blocks with an FPGA harness: sack, rtx, parser, placement, path, place_chk, fbuf, realign, ackgen, conn_chk, ackjoin, cmpl).
     #[arg(long)]
     pub block: String,
     /// ulx3s (ECP5-85F) or icebreaker (iCE40 UP5K).

@@ -15,7 +15,7 @@
 //! untouched. `--cycles` is bounded by [`MAX_CYCLES`].
 //!
 //! Blocks: `sack` (its own stimulus through `SackShell`, settle 0) and the blocks on the
-//! verification kit, `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk` and `ackjoin` (`write_kit`: the kit bench's power-up stimulus through
+//! verification kit, `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk`, `ackjoin` and `cmpl` (`write_kit`: the kit bench's power-up stimulus through
 //! its model cycle shell, as `kit::run_differential` runs them; settle = the stimulus'
 //! `settle_cycles()`). `--rtl DIR` writes the block's Verilog and a one-block manifest.
 
@@ -38,14 +38,14 @@ use std::path::{Path, PathBuf};
 pub const MAX_CYCLES: u64 = 10_000_000;
 
 /// The blocks `mrnic vectors` knows.
-pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "path", "place_chk", "fbuf", "realign", "placement", "ackgen", "conn_chk", "ackjoin"];
+pub const BLOCKS: &[&str] = &["sack", "parser", "rtx", "path", "place_chk", "fbuf", "realign", "placement", "ackgen", "conn_chk", "ackjoin", "cmpl"];
 
 /// `mrnic vectors`: the golden model's cycle-by-cycle vectors of one block (JSON Lines).
 #[derive(clap::Args, Clone)]
 pub struct VectorsArgs {
     #[command(flatten)]
     cfg: crate::ConfigArgs,
-    /// The block (`sack`, `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk`, `ackjoin`).
+    /// The block (`sack`, `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk`, `ackjoin`, `cmpl`).
     #[arg(long, default_value = "sack")]
     pub block: String,
     /// Seed of the stimulus.
@@ -55,7 +55,7 @@ pub struct VectorsArgs {
     #[arg(long, default_value_t = 2000)]
     pub cycles: u64,
     /// No random resets after the power-up prologue (blocks on the verification kit:
-    /// `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk`, `ackjoin`), so the input transfers can be replayed with
+    /// `parser`, `rtx`, `path`, `place_chk`, `fbuf`, `realign`, `placement`, `ackgen`, `conn_chk`, `ackjoin`, `cmpl`), so the input transfers can be replayed with
     /// other timing.
     #[arg(long)]
     pub no_resets: bool,

@@ -39,6 +39,11 @@ fn ackjoin_core_preset_verilog_is_pinned() {
 }
 
 #[test]
+fn cmpl_core_preset_verilog_is_pinned() {
+    insta::assert_snapshot!("mrnic_cmpl_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "cmpl").unwrap().verilog);
+}
+
+#[test]
 fn conn_chk_core_preset_verilog_is_pinned() {
     insta::assert_snapshot!("mrnic_conn_chk_core", mrnic_hdl::tops::block(&Config::preset("core").unwrap(), "conn_chk").unwrap().verilog);
 }

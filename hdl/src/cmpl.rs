@@ -24,36 +24,50 @@
 //!   from the next cycle.
 //!
 //! **State.** The row RAM (`prim::BlockRam`), 2^AB rows of 107 bits: packets written 24,
-//! bytes 32, last offset valid 1 + 24, SEND 1, SSN 24, SE 1 (row `conn · msg_window + MSN
-//! mod msg_window`). The connection RAM, 2^CB rows of 90 bits: next MSN 32, fatal valid 1 +
+//! bytes 32, end offset valid 1 + 24 (the LAST packet's offset + 1, mod 2^24: a row is
+//! complete when its packets equal it, an equality with no carry chain), SEND 1, SSN 24,
+//! SE 1 (row `conn · msg_window + MSN mod msg_window`). The connection RAM, 2^CB rows of 90 bits: next MSN 32, fatal valid 1 +
 //! MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
 //!
 //! **Timing.** A state machine, one op at a time. Cycle t: an op is taken (`s_ready` =
-//! `!rst`, idle, and the output register empty or taken); both RAMs are read at its row
-//! and connection. t + 1 (EXEC): the row's read-modify-write and the connection's; a
-//! completion or a failed SEND's record is loaded into the output register (offered from
-//! t + 2: **latency** 2). An OKAY that completes the head message goes on (WALK) from t + 2:
-//! one row per cycle, each complete row cleared, the next MSN moved on, a SEND's record out
-//! (a step waits while the output register is full); the walk ends at the first incomplete
-//! row, with the failed SEND's record if that row is the fatal message. `Open` clears one
-//! row per cycle from t + 1. **II**: 2 for an op that completes nothing; 2 + the messages
-//! it completes (+ 1 for a failed SEND at the end); 1 + msg_window for `Open`. The write
-//! responses this block takes come at most one per write burst, so II 2 costs nothing in
-//! the receive path at 64 bits (a minimum DATA frame is 10 beats).
+//! `!rst`, idle, and the output register empty or taken; its end offset `s_off + 1`
+//! registered); both RAMs are read at its row and connection. t + 1 (READ): the words
+//! read, the row after the op, its completeness, the message index `k`, `k == 0`, `k <
+//! msg_window` and the fatal message's distance, into registers. t + 2 (EXEC), from
+//! flip-flops only: the row's and the connection's write; a completion or a failed SEND's
+//! record is loaded into the output register (offered from t + 3: **latency** 3). An OKAY
+//! that completes the head message goes on (WALK) from t + 3: one row per cycle, each
+//! complete row cleared, the next MSN moved on, a SEND's record out (a step waits while the
+//! output register is full); the walk ends at the first incomplete row, with the failed
+//! SEND's record if that row is the fatal message. `Open` clears one row per cycle from
+//! t + 1. **II**: 3 for an op that completes nothing; 3 + the messages it completes (a
+//! failed SEND's record at the end of a walk takes the walk's last step, the one at the
+//! incomplete row: no extra cycle); 1 + msg_window for `Open`; + the cycles a walk step
+//! waits for the output register. The write responses this
+//! block takes come at most one per write burst, so II 3 costs nothing in the receive path
+//! at 64 bits (a minimum DATA frame is 10 beats).
 //!
 //! ```text
-//! cycle       0        1         2          3          4
+//! cycle       0        1         2          3          4          5
 //! s (taken)   D(c,7)
-//! RAM read    row 7    row 8     row 9
-//! st          IDLE     EXEC      WALK       WALK       IDLE
-//! m                              msn 7      msn 8      (row 9 incomplete: the walk ends)
+//! RAM read    row 7              row 8      row 9
+//! st          IDLE     READ      EXEC       WALK       WALK       IDLE
+//! m                                         msn 7      msn 8      (row 9 incomplete: the walk ends)
 //! ```
+//!
+//! **The loops.** EXEC works from registers (READ's sums and compares: the 32-bit `k`, the
+//! fatal message's distance, the row's 24-bit packet count + 1): its longest path is one
+//! 32-bit compare (`k` < the fatal distance) into the write muxes. WALK's loop is the RAM's
+//! word -> a 24-bit equality (packets == end: the end is stored as offset + 1, so the walk
+//! needs no adder) -> the write enables; the next row's read address depends only on the
+//! output register being free (a walk step, SEND or WRITE, waits for it), not on the word.
 //!
 //! **Combinational paths.** `m_ready` -> `s_ready`; `s_conn`, `s_msn` -> the RAMs' read
 //! addresses. None to `m_*`.
 //!
-//! **Hazards.** None between ops: one op at a time, and a row or connection written in a
-//! cycle is read at the earliest in the next (the RAMs' write-first contract covers the
+//! **Hazards.** None between ops: one op at a time (nothing writes a RAM between an op's
+//! read at its take and its EXEC), and a row or connection written in a cycle is read at
+//! the earliest in the next (the RAMs' write-first contract covers the
 //! read issued in the cycle of the write in EXEC and WALK, at another row: the walk writes
 //! row `n` and reads `n + 1`, which differ because msg_window >= 2).
 //!
@@ -68,7 +82,7 @@ use crate::prim::BlockRam;
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
-/// Row word width: packets 24, bytes 32, last valid 1, last offset 24, SEND 1, SSN 24, SE 1.
+/// Row word width: packets 24, bytes 32, end valid 1, end offset 24, SEND 1, SSN 24, SE 1.
 pub const ROW_W: usize = 107;
 /// Connection word width: next MSN 32, fatal valid 1 + MSN 32, failed SEND valid 1 + SSN 24.
 pub const CONN_W: usize = 90;
@@ -103,18 +117,33 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     pub stat_stray: Signal<Out, Bits<32>>,
     rows: BlockRam<ROW_W, AB>,
     conns: BlockRam<CONN_W, CB>,
-    st: DFF<Bits<2>>,
+    st: DFF<Bits<3>>,
     op_open: DFF<bool>,
     op_fatal: DFF<bool>,
     op_conn: DFF<Bits<CB>>,
     op_msn: DFF<Bits<32>>,
     op_len: DFF<Bits<16>>,
-    op_off: DFF<Bits<24>>,
+    op_end: DFF<Bits<24>>,
     op_last: DFF<bool>,
     op_send: DFF<bool>,
     op_ssn: DFF<Bits<24>>,
     op_sol: DFF<bool>,
     op_ok: DFF<bool>,
+    x_k: DFF<Bits<32>>,
+    x_emrel: DFF<Bits<32>>,
+    x_k0: DFF<bool>,
+    x_inwin: DFF<bool>,
+    x_next: DFF<Bits<32>>,
+    x_next1: DFF<Bits<32>>,
+    x_ev: DFF<bool>,
+    x_em: DFF<Bits<32>>,
+    x_fv: DFF<bool>,
+    x_fs: DFF<Bits<24>>,
+    x_word: DFF<Bits<ROW_W>>,
+    x_done: DFF<bool>,
+    x_by: DFF<Bits<32>>,
+    x_rby: DFF<Bits<32>>,
+    x_so: DFF<bool>,
     w_next: DFF<Bits<32>>,
     w_ev: DFF<bool>,
     w_em: DFF<Bits<32>>,
@@ -136,14 +165,14 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     r_pk: Signal<Local, Bits<24>>,
     r_by: Signal<Local, Bits<32>>,
     r_lv: Signal<Local, bool>,
-    r_lo: Signal<Local, Bits<24>>,
+    r_end: Signal<Local, Bits<24>>,
     r_sd: Signal<Local, bool>,
     r_ss: Signal<Local, Bits<24>>,
     r_so: Signal<Local, bool>,
     r_done: Signal<Local, bool>,
     u_pk: Signal<Local, Bits<24>>,
     u_by: Signal<Local, Bits<32>>,
-    u_lo: Signal<Local, Bits<24>>,
+    u_end: Signal<Local, Bits<24>>,
     u_so: Signal<Local, bool>,
     u_lv: Signal<Local, bool>,
     u_done: Signal<Local, bool>,
@@ -181,13 +210,13 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     k_one32: Constant<Bits<32>>,
     k_one_mb: Constant<Bits<MB>>,
     k_z32: Constant<Bits<32>>,
-    k_z24: Constant<Bits<24>>,
     k_zmb: Constant<Bits<MB>>,
     k_zrow: Constant<Bits<ROW_W>>,
-    k_idle: Constant<Bits<2>>,
-    k_exec: Constant<Bits<2>>,
-    k_walk: Constant<Bits<2>>,
-    k_clear: Constant<Bits<2>>,
+    k_idle: Constant<Bits<3>>,
+    k_read: Constant<Bits<3>>,
+    k_exec: Constant<Bits<3>>,
+    k_walk: Constant<Bits<3>>,
+    k_clear: Constant<Bits<3>>,
 }
 
 /// The generics (CB, MB) of `connections` and `msg_window`.
@@ -249,12 +278,27 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             op_conn: Default::default(),
             op_msn: Default::default(),
             op_len: Default::default(),
-            op_off: Default::default(),
+            op_end: Default::default(),
             op_last: Default::default(),
             op_send: Default::default(),
             op_ssn: Default::default(),
             op_sol: Default::default(),
             op_ok: Default::default(),
+            x_k: Default::default(),
+            x_emrel: Default::default(),
+            x_k0: Default::default(),
+            x_inwin: Default::default(),
+            x_next: Default::default(),
+            x_next1: Default::default(),
+            x_ev: Default::default(),
+            x_em: Default::default(),
+            x_fv: Default::default(),
+            x_fs: Default::default(),
+            x_word: Default::default(),
+            x_done: Default::default(),
+            x_by: Default::default(),
+            x_rby: Default::default(),
+            x_so: Default::default(),
             w_next: Default::default(),
             w_ev: Default::default(),
             w_em: Default::default(),
@@ -275,14 +319,14 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             r_pk: Default::default(),
             r_by: Default::default(),
             r_lv: Default::default(),
-            r_lo: Default::default(),
+            r_end: Default::default(),
             r_sd: Default::default(),
             r_ss: Default::default(),
             r_so: Default::default(),
             r_done: Default::default(),
             u_pk: Default::default(),
             u_by: Default::default(),
-            u_lo: Default::default(),
+            u_end: Default::default(),
             u_so: Default::default(),
             u_lv: Default::default(),
             u_done: Default::default(),
@@ -318,13 +362,13 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             k_one32: Constant::new(Bits::<32>::from(1u64)),
             k_one_mb: Constant::new(Bits::<MB>::from(1u64)),
             k_z32: Constant::new(Bits::<32>::from(0u64)),
-            k_z24: Constant::new(Bits::<24>::from(0u64)),
             k_zmb: Constant::new(Bits::<MB>::from(0u64)),
             k_zrow: Constant::new(Bits::<ROW_W>::from(0u64)),
-            k_idle: Constant::new(Bits::<2>::from(0u64)),
-            k_exec: Constant::new(Bits::<2>::from(1u64)),
-            k_walk: Constant::new(Bits::<2>::from(2u64)),
-            k_clear: Constant::new(Bits::<2>::from(3u64)),
+            k_idle: Constant::new(Bits::<3>::from(0u64)),
+            k_read: Constant::new(Bits::<3>::from(1u64)),
+            k_exec: Constant::new(Bits::<3>::from(2u64)),
+            k_walk: Constant::new(Bits::<3>::from(3u64)),
+            k_clear: Constant::new(Bits::<3>::from(4u64)),
         })
     }
 }
@@ -333,7 +377,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, st, op_open, op_fatal, op_conn, op_msn, op_len, op_off, op_last, op_send, op_ssn, op_sol, op_ok, w_next, w_ev, w_em, w_fv, w_fs, clr_j, o_v, o_conn, o_msn, o_ssn,
+            self, clock, st, op_open, op_fatal, op_conn, op_msn, op_len, op_end, op_last, op_send, op_ssn, op_sol, op_ok, x_k, x_emrel, x_k0, x_inwin, x_next, x_next1, x_ev, x_em, x_fv, x_fs, x_word, x_done, x_by, x_rby, x_so, w_next, w_ev, w_em, w_fv, w_fs, clr_j, o_v, o_conn, o_msn, o_ssn,
             o_bytes, o_sol, o_err, n_msgs, n_cmpls, n_werr, n_stray
         );
         self.rows.clock.next = self.clock.val();
@@ -345,12 +389,27 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.op_conn.d.next = self.op_conn.q.val();
         self.op_msn.d.next = self.op_msn.q.val();
         self.op_len.d.next = self.op_len.q.val();
-        self.op_off.d.next = self.op_off.q.val();
+        self.op_end.d.next = self.op_end.q.val();
         self.op_last.d.next = self.op_last.q.val();
         self.op_send.d.next = self.op_send.q.val();
         self.op_ssn.d.next = self.op_ssn.q.val();
         self.op_sol.d.next = self.op_sol.q.val();
         self.op_ok.d.next = self.op_ok.q.val();
+        self.x_k.d.next = self.x_k.q.val();
+        self.x_emrel.d.next = self.x_emrel.q.val();
+        self.x_k0.d.next = self.x_k0.q.val();
+        self.x_inwin.d.next = self.x_inwin.q.val();
+        self.x_next.d.next = self.x_next.q.val();
+        self.x_next1.d.next = self.x_next1.q.val();
+        self.x_ev.d.next = self.x_ev.q.val();
+        self.x_em.d.next = self.x_em.q.val();
+        self.x_fv.d.next = self.x_fv.q.val();
+        self.x_fs.d.next = self.x_fs.q.val();
+        self.x_word.d.next = self.x_word.q.val();
+        self.x_done.d.next = self.x_done.q.val();
+        self.x_by.d.next = self.x_by.q.val();
+        self.x_rby.d.next = self.x_rby.q.val();
+        self.x_so.d.next = self.x_so.q.val();
         self.w_next.d.next = self.w_next.q.val();
         self.w_ev.d.next = self.w_ev.q.val();
         self.w_em.d.next = self.w_em.q.val();
@@ -376,25 +435,25 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.r_pk.next = self.rows.read_data.val().get_bits::<24>(0);
         self.r_by.next = self.rows.read_data.val().get_bits::<32>(24);
         self.r_lv.next = self.rows.read_data.val().get_bit(56);
-        self.r_lo.next = self.rows.read_data.val().get_bits::<24>(57);
+        self.r_end.next = self.rows.read_data.val().get_bits::<24>(57);
         self.r_sd.next = self.rows.read_data.val().get_bit(81);
         self.r_ss.next = self.rows.read_data.val().get_bits::<24>(82);
         self.r_so.next = self.rows.read_data.val().get_bit(106);
-        self.r_done.next = self.r_lv.val() & (self.r_pk.val() == self.r_lo.val() + self.k_one24.val());
+        self.r_done.next = self.r_lv.val() & (self.r_pk.val() == self.r_end.val());
         self.u_pk.next = self.r_pk.val() + self.k_one24.val();
         self.u_by.next = self.r_by.val() + bit_cast::<32, 16>(self.op_len.q.val());
         self.u_lv.next = self.r_lv.val() | self.op_last.q.val();
-        self.u_lo.next = self.r_lo.val();
+        self.u_end.next = self.r_end.val();
         self.u_so.next = self.r_so.val();
         if self.op_last.q.val() {
-            self.u_lo.next = self.op_off.q.val();
+            self.u_end.next = self.op_end.q.val();
             self.u_so.next = self.op_sol.q.val();
         }
-        self.u_done.next = self.u_lv.val() & (self.u_pk.val() == self.u_lo.val() + self.k_one24.val());
+        self.u_done.next = self.u_lv.val() & (self.u_pk.val() == self.u_end.val());
         self.u_word.next = bit_cast::<ROW_W, 24>(self.u_pk.val())
             | (bit_cast::<ROW_W, 32>(self.u_by.val()) << 24)
             | (bit_cast::<ROW_W, 1>(self.u_lv.val().into()) << 56)
-            | (bit_cast::<ROW_W, 24>(self.u_lo.val()) << 57)
+            | (bit_cast::<ROW_W, 24>(self.u_end.val()) << 57)
             | (bit_cast::<ROW_W, 1>(self.op_send.q.val().into()) << 81)
             | (bit_cast::<ROW_W, 24>(self.op_ssn.q.val()) << 82)
             | (bit_cast::<ROW_W, 1>(self.u_so.val().into()) << 106);
@@ -405,12 +464,12 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.c_fv.next = self.conns.read_data.val().get_bit(65);
         self.c_fs.next = self.conns.read_data.val().get_bits::<24>(66);
         self.k.next = self.op_msn.q.val() - self.c_next.val();
-        self.k0.next = self.k.val() == self.k_z32.val();
+        self.k0.next = self.op_msn.q.val() == self.c_next.val();
         self.inwin.next = self.k.val() < self.k_mw.val();
-        self.earlier.next = !self.c_ev.val() | (self.k.val() < (self.c_em.val() - self.c_next.val()));
+        self.earlier.next = !self.x_ev.q.val() | (self.x_k.q.val() < self.x_emrel.q.val());
         // ---- the walk: the head row complete, or the failed SEND at the head
         self.w_fail.next = self.w_ev.q.val() & self.w_fv.q.val() & (self.w_em.q.val() == self.w_next.q.val());
-        self.advance.next = (self.st.q.val() == self.k_walk.val()) & self.r_done.val() & (!self.r_sd.val() | self.o_free.val());
+        self.advance.next = (self.st.q.val() == self.k_walk.val()) & self.r_done.val() & self.o_free.val();
         self.next1.next = self.c_next.val() + self.k_one32.val();
         // (sums in locals of their own width: inside a wider bit_cast the carry would land
         // in the next field)
@@ -420,11 +479,13 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.conn_hi.next = bit_cast::<AB, CB>(self.op_conn.q.val()) << self.k_mb.val();
         self.raddr.next = (bit_cast::<AB, CB>(self.s_conn.val()) << self.k_mb.val()) | bit_cast::<AB, MB>(self.s_msn.val().get_bits::<MB>(0));
         if self.st.q.val() == self.k_exec.val() {
-            self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.next1.val().get_bits::<MB>(0));
+            self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.x_next1.q.val().get_bits::<MB>(0));
         }
         if self.st.q.val() == self.k_walk.val() {
             self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_next.q.val().get_bits::<MB>(0));
-            if self.advance.val() {
+            // the next row whenever a step could go (the output register free), whatever
+            // the row read says: no path from the RAM's word back to its address
+            if self.o_free.val() {
                 self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_nidx.val());
             }
         }
@@ -433,11 +494,11 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.op_msn.q.val().get_bits::<MB>(0));
         self.wdata.next = self.k_zrow.val();
         self.wen.next = false;
-        self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
-            | (bit_cast::<CONN_W, 1>(self.c_ev.val().into()) << 32)
-            | (bit_cast::<CONN_W, 32>(self.c_em.val()) << 33)
-            | (bit_cast::<CONN_W, 1>(self.c_fv.val().into()) << 65)
-            | (bit_cast::<CONN_W, 24>(self.c_fs.val()) << 66);
+        self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
+            | (bit_cast::<CONN_W, 1>(self.x_ev.q.val().into()) << 32)
+            | (bit_cast::<CONN_W, 32>(self.x_em.q.val()) << 33)
+            | (bit_cast::<CONN_W, 1>(self.x_fv.q.val().into()) << 65)
+            | (bit_cast::<CONN_W, 24>(self.x_fs.q.val()) << 66);
         self.cen.next = false;
         // ---- IDLE: take an op
         if self.take.val() {
@@ -446,57 +507,77 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
             self.op_conn.d.next = self.s_conn.val();
             self.op_msn.d.next = self.s_msn.val();
             self.op_len.d.next = self.s_len.val();
-            self.op_off.d.next = self.s_off.val();
+            self.op_end.d.next = self.s_off.val() + self.k_one24.val();
             self.op_last.d.next = self.s_last.val();
             self.op_send.d.next = self.s_send.val();
             self.op_ssn.d.next = self.s_ssn.val();
             self.op_sol.d.next = self.s_solicited.val();
             self.op_ok.d.next = self.s_ok.val();
             self.clr_j.d.next = self.k_zmb.val();
-            self.st.d.next = self.k_exec.val();
+            self.st.d.next = self.k_read.val();
             if self.s_op.val().get_bit(1) {
                 self.st.d.next = self.k_clear.val();
             }
         }
-        // ---- EXEC: the op's read-modify-write
+        // ---- READ: the row and the connection as read, and the sums and compares the
+        // write needs, into registers (EXEC then works from flip-flops only)
+        if self.st.q.val() == self.k_read.val() {
+            self.st.d.next = self.k_exec.val();
+            self.x_k.d.next = self.k.val();
+            self.x_emrel.d.next = self.c_em.val() - self.c_next.val();
+            self.x_k0.d.next = self.k0.val();
+            self.x_inwin.d.next = self.inwin.val();
+            self.x_next.d.next = self.c_next.val();
+            self.x_next1.d.next = self.next1.val();
+            self.x_ev.d.next = self.c_ev.val();
+            self.x_em.d.next = self.c_em.val();
+            self.x_fv.d.next = self.c_fv.val();
+            self.x_fs.d.next = self.c_fs.val();
+            self.x_word.d.next = self.u_word.val();
+            self.x_done.d.next = self.u_done.val();
+            self.x_by.d.next = self.u_by.val();
+            self.x_rby.d.next = self.r_by.val();
+            self.x_so.d.next = self.u_so.val();
+        }
+        // ---- EXEC: the op's row and connection writes
         if self.st.q.val() == self.k_exec.val() {
             self.st.d.next = self.k_idle.val();
-            self.w_next.d.next = self.next1.val();
-            self.w_ev.d.next = self.c_ev.val();
-            self.w_em.d.next = self.c_em.val();
-            self.w_fv.d.next = self.c_fv.val();
-            self.w_fs.d.next = self.c_fs.val();
+            self.w_next.d.next = self.x_next1.q.val();
+            self.w_ev.d.next = self.x_ev.q.val();
+            self.w_em.d.next = self.x_em.q.val();
+            self.w_fv.d.next = self.x_fv.q.val();
+            self.w_fs.d.next = self.x_fs.q.val();
             if self.op_fatal.q.val() {
                 // a refused check: the fatal message if earlier, nothing to complete
                 if self.earlier.val() {
                     self.cen.next = true;
-                    self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
                         | self.k_ev.val()
                         | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33);
                 }
-            } else if !self.inwin.val() {
+            } else if !self.x_inwin.q.val() {
                 self.n_stray.d.next = self.n_stray.q.val() + self.k_one32.val();
             } else if self.op_ok.q.val() {
                 self.wen.next = true;
-                self.wdata.next = self.u_word.val();
-                if self.k0.val() & self.u_done.val() {
+                self.wdata.next = self.x_word.q.val();
+                if self.x_k0.q.val() & self.x_done.q.val() {
                     // the head completes: cleared, next MSN + 1, its record; then walk
                     self.wdata.next = self.k_zrow.val();
                     self.n_msgs.d.next = self.n_msgs.q.val() + self.k_one32.val();
                     self.cen.next = true;
-                    self.cdata.next = bit_cast::<CONN_W, 32>(self.next1.val())
-                        | (bit_cast::<CONN_W, 1>(self.c_ev.val().into()) << 32)
-                        | (bit_cast::<CONN_W, 32>(self.c_em.val()) << 33)
-                        | (bit_cast::<CONN_W, 1>(self.c_fv.val().into()) << 65)
-                        | (bit_cast::<CONN_W, 24>(self.c_fs.val()) << 66);
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next1.q.val())
+                        | (bit_cast::<CONN_W, 1>(self.x_ev.q.val().into()) << 32)
+                        | (bit_cast::<CONN_W, 32>(self.x_em.q.val()) << 33)
+                        | (bit_cast::<CONN_W, 1>(self.x_fv.q.val().into()) << 65)
+                        | (bit_cast::<CONN_W, 24>(self.x_fs.q.val()) << 66);
                     self.st.d.next = self.k_walk.val();
                     if self.op_send.q.val() {
                         self.o_v.d.next = true;
                         self.o_conn.d.next = self.op_conn.q.val();
-                        self.o_msn.d.next = self.c_next.val();
+                        self.o_msn.d.next = self.x_next.q.val();
                         self.o_ssn.d.next = self.op_ssn.q.val();
-                        self.o_bytes.d.next = self.u_by.val();
-                        self.o_sol.d.next = self.u_so.val();
+                        self.o_bytes.d.next = self.x_by.q.val();
+                        self.o_sol.d.next = self.x_so.q.val();
                         self.o_err.d.next = false;
                         self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
                     }
@@ -507,13 +588,13 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                 self.n_werr.d.next = self.n_werr.q.val() + self.k_one32.val();
                 if self.earlier.val() {
                     self.cen.next = true;
-                    self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                    self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
                         | self.k_ev.val()
                         | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33)
                         | (bit_cast::<CONN_W, 1>(self.op_send.q.val().into()) << 65)
                         | (bit_cast::<CONN_W, 24>(self.op_ssn.q.val()) << 66);
-                    if self.k0.val() & self.op_send.q.val() {
-                        self.cdata.next = bit_cast::<CONN_W, 32>(self.c_next.val())
+                    if self.x_k0.q.val() & self.op_send.q.val() {
+                        self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
                             | self.k_ev.val()
                             | (bit_cast::<CONN_W, 32>(self.op_msn.q.val()) << 33)
                             | (bit_cast::<CONN_W, 24>(self.op_ssn.q.val()) << 66);
@@ -521,7 +602,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                         self.o_conn.d.next = self.op_conn.q.val();
                         self.o_msn.d.next = self.op_msn.q.val();
                         self.o_ssn.d.next = self.op_ssn.q.val();
-                        self.o_bytes.d.next = self.r_by.val();
+                        self.o_bytes.d.next = self.x_rby.q.val();
                         self.o_sol.d.next = false;
                         self.o_err.d.next = true;
                         self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();

@@ -126,6 +126,14 @@ fn ack_join_passes_yosys_validate() {
 }
 
 #[test]
+fn completion_unit_passes_yosys_validate() {
+    for preset in ["core", "tiny"] {
+        let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "cmpl").unwrap();
+        validate("cmpl", &t.module, &t.verilog);
+    }
+}
+
+#[test]
 fn ack_generator_passes_yosys_validate() {
     for preset in ["core", "tiny"] {
         let t = mrnic_hdl::tops::block(&Config::preset(preset).unwrap(), "ackgen").unwrap();

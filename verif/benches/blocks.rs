@@ -1,5 +1,5 @@
 //! `cargo bench -p mrnic-verif --bench blocks`: for every block the kit verifies (sack and
-//! parser at `default`; rtx, placement, path, place_chk, fbuf, realign, ackgen, conn_chk and ackjoin at `core`), through the kit: the
+//! parser at `default`; rtx, placement, path, place_chk, fbuf, realign, ackgen, conn_chk, ackjoin and cmpl at `core`), through the kit: the
 //! model's cycle shell and the Verilated generated Verilog in cycles/s, and the whole
 //! differential loop (stimulus + model + RTL + compare) in cycles/s; and the sender blocks'
 //! model functions (`RtxState::apply`, `PathTables::apply`) in operations/s. `MRNIC_BENCH_BLOCKS=rtx,parser` limits
@@ -16,7 +16,7 @@ use mrnic_verif::kit::{run_differential, DeviceFactory, RunOpts, StimOpts, Value
 use mrnic_verif::vl::{BuildOpts, Model};
 
 const N: u64 = 100_000;
-const BLOCKS: [(&str, &str); 11] = [("sack", "default"), ("parser", "default"), ("rtx", "core"), ("placement", "core"), ("path", "core"), ("place_chk", "core"), ("fbuf", "core"), ("realign", "core"), ("ackgen", "core"), ("conn_chk", "core"), ("ackjoin", "core")];
+const BLOCKS: [(&str, &str); 12] = [("sack", "default"), ("parser", "default"), ("rtx", "core"), ("placement", "core"), ("path", "core"), ("place_chk", "core"), ("fbuf", "core"), ("realign", "core"), ("ackgen", "core"), ("conn_chk", "core"), ("ackjoin", "core"), ("cmpl", "core")];
 
 fn wanted(block: &str) -> bool {
     std::env::var("MRNIC_BENCH_BLOCKS").map(|v| v.split(',').any(|b| b == block)).unwrap_or(true)

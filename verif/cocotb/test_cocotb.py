@@ -62,6 +62,13 @@ RUNS = [
     # the randomized test offers again (its Python reference is first checked on both vector
     # files), and a quarter of that in packets in each of its two Python-made traffic segments
     ("ackjoin", "verilator", "core", 119, 10000, 6000),
+    # cmpl: Verilator, preset core (256 connections, msg_window 4); random operations = cycles
+    # of the no-reset vectors whose ops the randomized test offers again (its Python reference
+    # is first checked on both vector files), and a third of that in ops in each of its two
+    # Python-made traffic segments. Seed 150: its vectors still hold records at
+    # MRNIC_COCOTB_SCALE=0.1 (after its power-up reset the kit may reopen all 256 connections,
+    # 1280 cycles, first) and its replay has a reset mid-run
+    ("cmpl", "verilator", "core", 150, 10000, 6000),
 ]
 TESTS = {
     "sack": ["vector_replay", "directed_semantics", "random_backpressure"],
@@ -75,6 +82,7 @@ TESTS = {
     "ackgen": ["vector_replay", "directed_semantics", "random_backpressure"],
     "conn_chk": ["vector_replay", "directed_semantics", "random_backpressure"],
     "ackjoin": ["vector_replay", "directed_semantics", "random_backpressure"],
+    "cmpl": ["vector_replay", "directed_semantics", "random_backpressure"],
 }
 
 
@@ -99,11 +107,13 @@ def _env(block: str, preset: str, vec, seed: int, ops: int) -> dict[str, str]:
         env["MRNIC_PATHS"] = str(params["paths"])
     if block == "ackjoin":
         env["MRNIC_WINDOW"] = str(params["window"])
+    if block == "cmpl":
+        env["MRNIC_MSG_WINDOW"] = str(params["msg_window"])
     if block == "ackgen":
         env.update({f"MRNIC_{k.upper()}": str(params[k]) for k in ("paths", "ack_every", "ack_timeout", "fifo_depth")})
     if block == "parser":
         env["MRNIC_FRAMES"] = str(runner.frames(seed, ops))
-    if block in ("rtx", "path", "place_chk", "ackgen", "conn_chk", "ackjoin"):
+    if block in ("rtx", "path", "place_chk", "ackgen", "conn_chk", "ackjoin", "cmpl"):
         env["MRNIC_RANDOM_VECTORS"] = str(vectors(block, preset, seed + 1000, ops, no_resets=True))
     return env
 
@@ -241,6 +251,16 @@ def test_corrupted_ackjoin_vector_is_detected():
     print(f"[cocotb] corrupted ackjoin vector at cycle {idx} detected in {facts['seconds']:.1f} s")
 
 
+@pytest.mark.block("cmpl")
+def test_corrupted_cmpl_vector_is_detected():
+    """The completion unit's replay can fail: bit 4 of one expected WriteError record's byte
+    count (the bytes a failed SEND had written) flipped."""
+    idx, facts = _corrupt_and_replay("cmpl", "core", 150, 1500,
+                                     lambda i, c: c["out"]["m_valid"] == 1 and c["out"]["m_status"] == 1,
+                                     "m_bytes", 4, "corrupted-cmpl")
+    print(f"[cocotb] corrupted cmpl vector at cycle {idx} detected in {facts['seconds']:.1f} s")
+
+
 def _mutant_run(block: str, sim: str, preset: str, mutant: str, testcase: str, *,
                 vec: tuple[int, int], env_seed: int, n_random: int) -> tuple[dict, str]:
     """Runs one cocotb testcase of `block` (on `sim`, at `preset`) on a copy of its generated
@@ -310,6 +330,23 @@ def test_corrupted_ackjoin_stall_is_detected():
                              vec=(seed, n), env_seed=seed, n_random=n)
     assert "differ from the Python reference" in msg and ("m_base" in msg or "m_bitmap" in msg), msg
     print(f"[cocotb] ackjoin held-timer mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
+@pytest.mark.block("cmpl")
+def test_corrupted_cmpl_stall_is_detected():
+    """The completion unit's randomized test can fail on the RTL, and its backpressure matters:
+    a copy of the generated Verilog whose walk completes the next SEND while the output
+    register still holds a record not taken (the kit's mutant walk_overwrites_a_stalled_record:
+    visible only while m_ready holds a record) must fail random_backpressure at a record. On
+    Verilator, as the block's run. Fixed sizes (not MRNIC_COCOTB_SCALE), so that a smoke run
+    still reaches the stall that shows the mutant; the block run's replay vectors (after its
+    power-up reset the kit may reopen every connection first: 2000 cycles may hold too few
+    records to check the Python reference on)."""
+    seed, n = 150, 2000
+    facts, msg = _mutant_run("cmpl", "verilator", "core", "walk_overwrites_a_stalled_record", "random_backpressure",
+                             vec=(seed, 10000), env_seed=seed, n_random=n)
+    assert "differ from the Python reference" in msg and "m_msn" in msg, msg
+    print(f"[cocotb] cmpl stalled-walk mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
 @pytest.mark.block("fbuf")

@@ -40,7 +40,7 @@ fn assert_covered(r: &RunReport, scale: u64) {
 fn cmpl_matches_the_shell_for_a_million_ops_at_core_with_errors_reopens_stalls_and_resets() {
     let s = setup("core");
     let dev = s.build("cmpl", &s.verilog);
-    let reps = s.check(&dev, "cmpl", &[1, 2], 1_500_000, StimOpts::default());
+    let reps = s.check(&dev, "cmpl", &[1, 2], 2_000_000, StimOpts::default());
     println!("{reps:#?}");
     let ops: u64 = reps.iter().map(|r| r.get("stim.ops")).sum();
     assert!(ops >= 1_000_000, "only {ops} ops");

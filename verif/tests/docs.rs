@@ -82,6 +82,11 @@ fn the_ackjoin_page_figures_match_the_generated_block_and_the_mutant_list() {
 }
 
 #[test]
+fn the_cmpl_page_figures_match_the_generated_block_and_the_mutant_list() {
+    check_page("cmpl", "core", false);
+}
+
+#[test]
 fn the_ackgen_page_figures_match_the_generated_block_and_the_mutant_list() {
     check_page("ackgen", "core", false);
 }

@@ -110,6 +110,13 @@ fn ackjoin_generated_verilog_is_lint_clean() {
     assert!(ok && !log.contains("%Warning"), "{log}");
 }
 
+/// The completion unit.
+#[test]
+fn cmpl_generated_verilog_is_lint_clean() {
+    let (ok, log) = lint_by_name("cmpl");
+    assert!(ok && !log.contains("%Warning"), "{log}");
+}
+
 /// Lints one primitive's generated Verilog (top `mrnic_prim_<name>`) with the waivers.
 fn lint_prim<U: rust_hdl::prelude::Block>(mut uut: U, name: &str) -> (bool, String) {
     uut.connect_all();

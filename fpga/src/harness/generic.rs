@@ -171,7 +171,7 @@ macro_rules! port_list_entry {
 }
 
 /// Every block on the port-list harness (each also a row of [`super::HARNESSES`]).
-pub const ENTRIES: &[HarnessEntry] = &[RTX, PARSER, PLACEMENT, PATH, PLACE_CHK, FBUF, REALIGN, ACKGEN, CONN_CHK, ACKJOIN];
+pub const ENTRIES: &[HarnessEntry] = &[RTX, PARSER, PLACEMENT, PATH, PLACE_CHK, FBUF, REALIGN, ACKGEN, CONN_CHK, ACKJOIN, CMPL];
 
 port_list_entry!(RTX, "rtx", "sender retransmit queue (mrnic_rtx), port-list harness", 1.0);
 port_list_entry!(PARSER, "parser", "receive frame parser (mrnic_parser, 64-bit AXI4-Stream beats), port-list harness", 1.0);
@@ -182,4 +182,5 @@ port_list_entry!(FBUF, "fbuf", "receive frame buffer (mrnic_fbuf, 64-bit beats, 
 port_list_entry!(REALIGN, "realign", "payload realigner (mrnic_realign, 64-bit beats, frame to lane-aligned payload), port-list harness", 1.0);
 port_list_entry!(CONN_CHK, "conn_chk", "connection checks (mrnic_conn_chk, destination QP -> connection, peer, P_Key, path id), port-list harness", 1.0);
 port_list_entry!(ACKJOIN, "ackjoin", "ACK join (mrnic_ackjoin, the SACK engine's cumulative PSN and bitmap into the ACK generator's ACKs), port-list harness", 1.0);
+port_list_entry!(CMPL, "cmpl", "completion unit (mrnic_cmpl, message progress at the write responses, completions in message order), port-list harness", 1.0);
 port_list_entry!(ACKGEN, "ackgen", "responder ACK generator (mrnic_ackgen, ACK decision and coalescing FIFO), port-list harness", 1.0);

@@ -49,7 +49,7 @@ pub struct HarnessEntry {
 }
 
 /// The block registry: every block with an FPGA harness.
-pub const HARNESSES: &[HarnessEntry] = &[sack::ENTRY, generic::RTX, generic::PARSER, generic::PLACEMENT, generic::PATH, generic::PLACE_CHK, generic::FBUF, generic::REALIGN, generic::ACKGEN, generic::CONN_CHK, generic::ACKJOIN];
+pub const HARNESSES: &[HarnessEntry] = &[sack::ENTRY, generic::RTX, generic::PARSER, generic::PLACEMENT, generic::PATH, generic::PLACE_CHK, generic::FBUF, generic::REALIGN, generic::ACKGEN, generic::CONN_CHK, generic::ACKJOIN, generic::CMPL];
 
 const _: () = assert!(HARNESSES.len() == 1 + generic::ENTRIES.len());
 

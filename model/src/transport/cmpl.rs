@@ -283,7 +283,7 @@ impl Cmpl {
 }
 
 /// Cycles from an op's transfer to its first completion's offer on `m`.
-pub const CMPL_LATENCY: u32 = 2;
+pub const CMPL_LATENCY: u32 = 3;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,7 +312,9 @@ pub struct CmplShellOut {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
     Idle,
-    /// The op taken in the last cycle (its row and connection read).
+    /// The op taken in the last cycle: its row and connection read, the sums registered.
+    Read(CmplOp),
+    /// The op read in the last cycle: its row's and connection's write.
     Exec(CmplOp),
     /// The walk of `conn`: its head row read in the last cycle.
     Walk(u32),
@@ -324,12 +326,13 @@ enum St {
 /// per cycle, one output register.
 ///
 /// Timing: an op is taken in cycle t (`s_ready` = idle and the output register free or
-/// taken); t + 1 executes it (the row's read-modify-write; a completion or a failed SEND's
-/// record goes into the output register, offered from t + 2); an OKAY that completes the
-/// head goes on walking from t + 2, one row per cycle, each complete row's SEND one record
-/// (a walk step holds while the output register is full); `Open` clears one row per cycle
-/// from t + 1 (msg_window cycles). So **II** 2 for an op that completes nothing, 2 + the
-/// messages it completes otherwise, 1 + msg_window for `Open`.
+/// taken); t + 1 registers what its row and connection give (the sums and compares);
+/// t + 2 executes it (the row's and the connection's write; a completion or a failed
+/// SEND's record goes into the output register, offered from t + 3); an OKAY that
+/// completes the head goes on walking from t + 3, one row per cycle, each complete row's
+/// SEND one record (a walk step, SEND or WRITE, holds while the output register is full); `Open` clears
+/// one row per cycle from t + 1 (msg_window cycles). So **II** 3 for an op that completes
+/// nothing, 3 + the messages it completes otherwise, 1 + msg_window for `Open`.
 #[derive(Clone, Debug)]
 pub struct CmplShell {
     pub g: Cmpl,
@@ -372,10 +375,11 @@ impl CmplShell {
                 if i.s_valid && out.s_ready {
                     self.st = match i.s {
                         CmplOp::Open { conn, msn } => St::Clear { conn, msn, j: 0 },
-                        op => St::Exec(op),
+                        op => St::Read(op),
                     };
                 }
             }
+            St::Read(op) => self.st = St::Exec(op),
             St::Exec(op) => {
                 // One step of the model: the op's row update and at most one record; an
                 // OKAY completing the head continues as a walk.
@@ -419,7 +423,10 @@ impl CmplShell {
                 let ri = self.g.row_index(conn, s.next_msn);
                 let r = self.g.rows[ri];
                 if r.complete() {
-                    if !(r.send && !o_free) {
+                    // a step waits while the output register is full, whether or not its
+                    // row leaves a record (so the next row's read address never depends on
+                    // the row read: the RTL's walk loop stays off the RAM's output)
+                    if o_free {
                         if r.send {
                             self.g.stats.cmpls += 1;
                             self.o = Some(CmplOut { conn: c as u32, msn: s.next_msn, ssn: r.ssn, bytes: r.bytes, solicited: r.solicited, status: CmplStatus::Success });

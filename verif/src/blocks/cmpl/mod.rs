@@ -7,8 +7,9 @@
 //! WRITE, each offset's write response once, in a random order within and across messages;
 //! the connections are drawn from a few hot ones (walks over several complete messages) or
 //! all. Now and then a write fails (`s_ok` = 0: a SEND's buffer completes with WriteError at
-//! the head), the header path refuses a packet (`Fatal`), or a response names a message
-//! outside the window (`stray`); a connection that became fatal is opened again a few ops
+//! the head), the header path refuses a packet (`Fatal`), a response names a message
+//! outside the window (`stray`), or a LAST packet's offset is far out (a message that
+//! never completes here: the offset's high bits); a connection that became fatal is opened again a few ops
 //! later (`Open`, a random MSN), as the host would after the error; half the failed writes
 //! are followed at once by another fatal event of the connection, before or after it (the
 //! earlier one must stay). The sink stalls in
@@ -344,6 +345,13 @@ impl CmplStimulus {
             let k = if self.rng.gen_bool(0.5) { mw + self.rng.gen_range(0..mw) } else { 0u32.wrapping_sub(self.rng.gen_range(1..mw + 1)) };
             return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(k), len: self.rng.gen_range(0..4096), offset: 0, last: true, send: true, ssn: self.rng.gen::<u32>() & 0xFF_FFFF, solicited: false, ok: self.rng.gen() });
         }
+        if roll < 6 && !self.walks() {
+            // a LAST far out (a message of millions of packets: the offset's high bits);
+            // it never completes here, so the connection is opened again later
+            self.fatal_later(conn);
+            let msn = base.wrapping_add(self.rng.gen_range(0..mw));
+            return CmplOp::Done(WrDone { conn, msn, len: self.rng.gen_range(1..4097), offset: self.rng.gen::<u32>() & 0xFF_FFFF, last: true, send: self.rng.gen(), ssn: msn.wrapping_mul(7) & 0xFF_FFFF, solicited: self.rng.gen(), ok: true });
+        }
         // a message of the window with responses to come (a new one planned if needed)
         let walks = self.walks();
         let open_at = |pl: &BTreeMap<u32, Planned>, k: u32| pl.get(&base.wrapping_add(k)).is_none_or(|p| !p.offsets.is_empty());
@@ -526,12 +534,12 @@ pub fn mutants() -> Vec<Mutant> {
 const MUTANTS: &[(&str, &str, &str)] = &[
     // a message completes when its LAST packet is written, before the others (the
     // "completion at the header decision" class: not every byte written)
-    ("completes_at_its_last_packet", "u_done = u_lv & (u_pk == u_lo + k_one24);", "u_done = u_lv;"),
+    ("completes_at_its_last_packet", "u_done = u_lv & (u_pk == u_end);", "u_done = u_lv;"),
     // the walk takes a row whose LAST packet is written as complete (the earlier packets
     // of that message not yet)
-    ("walk_completes_a_row_with_only_its_last", "r_done = r_lv & (r_pk == r_lo + k_one24);", "r_done = r_lv;"),
+    ("walk_completes_a_row_with_only_its_last", "r_done = r_lv & (r_pk == r_end);", "r_done = r_lv;"),
     // a walk step does not wait for the output register: a stalled record is overwritten
-    ("walk_overwrites_a_stalled_record", "advance = (st$q == k_walk) & r_done & (~r_sd | o_free);", "advance = (st$q == k_walk) & r_done;"),
+    ("walk_overwrites_a_stalled_record", "advance = (st$q == k_walk) & r_done & o_free;", "advance = (st$q == k_walk) & r_done;"),
     // the walk stops after the op's own message (the complete ones behind it wait)
     ("no_walk_after_the_head", "st$d = k_walk;", "st$d = k_idle;"),
     // the walk re-reads the row it just cleared instead of the next one
@@ -539,9 +547,9 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // a failed write counts as written
     ("error_response_counted_as_written", "else if (op_ok$q) begin", "else if (1'b1) begin"),
     // a failed SEND at the head never completes with its error
-    ("failed_send_at_the_head_not_completed", "if (k0 & op_send$q) begin", "if (1'b0) begin"),
+    ("failed_send_at_the_head_not_completed", "if (x_k0$q & op_send$q) begin", "if (1'b0) begin"),
     // a later fatal message replaces an earlier one
-    ("later_fatal_replaces_the_earlier", "earlier = ~c_ev | (k < (c_em - c_next));", "earlier = 1'b1;"),
+    ("later_fatal_replaces_the_earlier", "earlier = ~x_ev$q | (x_k$q < x_emrel$q);", "earlier = 1'b1;"),
     // a response outside the window updates a row (another message's)
     ("stray_response_counted", "inwin = k < k_mw;", "inwin = 1'b1;"),
     // Open does not clear the rows: a reopened connection inherits old progress
