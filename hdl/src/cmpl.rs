@@ -23,44 +23,46 @@
 //!   outside the window: no row, ignored), 32-bit wrapping, counted at the event and shown
 //!   from the next cycle.
 //!
-//! **State.** The row RAM (`prim::BlockRam`), 2^AB rows of 107 bits: packets written 24,
+//! **State.** The row RAM (`prim::BlockRamReg`), 2^AB rows of 107 bits: packets written 24,
 //! bytes 32, end offset valid 1 + 24 (the LAST packet's offset + 1, mod 2^24: a row is
 //! complete when its packets equal it, an equality with no carry chain), SEND 1, SSN 24,
 //! SE 1 (row `conn · msg_window + MSN mod msg_window`). The connection RAM, 2^CB rows of 90 bits: next MSN 32, fatal valid 1 +
 //! MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
 //!
-//! **Timing.** A state machine, one op at a time. Cycle t: an op is taken (`s_ready` =
+//! **Timing.** A state machine, one op at a time. Both RAMs have output registers
+//! (`prim::BlockRamReg`, loaded every cycle: the word two cycles after its address, with
+//! the writes of the cycles between forwarded). Cycle t: an op is taken (`s_ready` =
 //! `!rst`, idle, and the output register empty or taken; its end offset `s_off + 1`
-//! registered); both RAMs are read at its row and connection. t + 1 (READ): the words
-//! read, the row after the op, its completeness, the message index `k`, `k == 0`, `k <
-//! msg_window` and the fatal message's distance, into registers. t + 2 (EXEC), from
-//! flip-flops only: the row's and the connection's write; a completion or a failed SEND's
-//! record is loaded into the output register (offered from t + 3: **latency** 3). An OKAY
-//! that completes the head message goes on (WALK) from t + 3: one row per cycle, each
-//! complete row cleared, the next MSN moved on, a SEND's record out (a step waits while the
-//! output register is full); the walk ends at the first incomplete row, with the failed
-//! SEND's record if that row is the fatal message. `Open` clears one row per cycle from
-//! t + 1. **II**: 3 for an op that completes nothing; 3 + the messages it completes (a
-//! failed SEND's record at the end of a walk takes the walk's last step, the one at the
-//! incomplete row: no extra cycle); 1 + msg_window for `Open`; + the cycles a walk step
-//! waits for the output register. The write responses this
-//! block takes come at most one per write burst, so II 3 costs nothing in the receive path
-//! at 64 bits (a minimum DATA frame is 10 beats).
+//! registered); both RAMs are addressed at its row and connection. t + 1 (WAIT). t + 2
+//! (READ): the words, the row after the op, its completeness, the message index `k`,
+//! `k == 0`, `k < msg_window` and the fatal message's distance, into registers. t + 3
+//! (EXEC), from flip-flops only: the row's and the connection's write; a completion or a
+//! failed SEND's record is loaded into the output register (offered from t + 4:
+//! **latency** 4). An OKAY that completes the head message goes on walking: WWAIT, then
+//! WALK at t + 5 with the next row, a step every two cycles (each complete row cleared, the
+//! next MSN moved on, a SEND's record out; a step, SEND or WRITE, that finds the output
+//! register full tries again two cycles later); the walk ends at the first incomplete row,
+//! with the failed SEND's record if that row is the fatal message. `Open` clears one row
+//! per cycle from t + 1. **II**: 4 for an op that completes nothing; 4 + 2 per further
+//! message it completes (a failed SEND's record at the end of a walk takes the walk's last
+//! step, at the incomplete row); 1 + msg_window for `Open`; + the retries of a stalled
+//! walk. The write responses this block takes come at most one per write burst, so II 4
+//! costs nothing in the receive path at 64 bits (a minimum DATA frame is 10 beats).
 //!
 //! ```text
-//! cycle       0        1         2          3          4          5
+//! cycle       0        1        2        3        4        5        6        7
 //! s (taken)   D(c,7)
-//! RAM read    row 7              row 8      row 9
-//! st          IDLE     READ      EXEC       WALK       WALK       IDLE
-//! m                                         msn 7      msn 8      (row 9 incomplete: the walk ends)
+//! RAM addr    row 7                      row 8             row 9
+//! st          IDLE     WAIT     READ     EXEC     WWAIT    WALK     WWAIT    WALK -> IDLE
+//! m                                               msn 7             msn 8    (row 9 incomplete)
 //! ```
 //!
-//! **The loops.** EXEC works from registers (READ's sums and compares: the 32-bit `k`, the
-//! fatal message's distance, the row's 24-bit packet count + 1): its longest path is one
-//! 32-bit compare (`k` < the fatal distance) into the write muxes. WALK's loop is the RAM's
-//! word -> a 24-bit equality (packets == end: the end is stored as offset + 1, so the walk
-//! needs no adder) -> the write enables; the next row's read address depends only on the
-//! output register being free (a walk step, SEND or WRITE, waits for it), not on the word.
+//! **The loops.** Every stage starts at a flip-flop: READ at the RAMs' output registers
+//! (sums: the 32-bit `k`, the fatal distance, the packet count + 1, the bytes), EXEC at
+//! READ's registers (one 32-bit compare, `k` < the fatal distance, into the write muxes),
+//! WALK at the row RAM's output register (a 24-bit equality, packets == end: the end is
+//! stored as offset + 1 so the walk needs no adder, into the write enables). The next row's
+//! read address depends only on the output register being free, not on the row read.
 //!
 //! **Combinational paths.** `m_ready` -> `s_ready`; `s_conn`, `s_msn` -> the RAMs' read
 //! addresses. None to `m_*`.
@@ -68,8 +70,9 @@
 //! **Hazards.** None between ops: one op at a time (nothing writes a RAM between an op's
 //! read at its take and its EXEC), and a row or connection written in a cycle is read at
 //! the earliest in the next (the RAMs' write-first contract covers the
-//! read issued in the cycle of the write in EXEC and WALK, at another row: the walk writes
-//! row `n` and reads `n + 1`, which differ because msg_window >= 2).
+//! read issued in the cycle of the write in EXEC and WALK, and `BlockRamReg` forwards the
+//! writes made while a word is on its way out; the walk writes row `n` and addresses `n + 1`
+//! in the same cycle, which differ because msg_window >= 2).
 //!
 //! **Reset** holds `m_valid` and `s_ready` low while `rst` is high, writes neither RAM in
 //! a cycle with `rst`, and clears the state machine, the output register's valid bit and
@@ -78,7 +81,7 @@
 //! and the next MSN written in one cycle); an `Open` may be left half done. So after a
 //! reset the rows are consistent but an op may be lost: `Open` the connections again.
 
-use crate::prim::BlockRam;
+use crate::prim::BlockRamReg;
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
@@ -115,8 +118,8 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     pub stat_cmpls: Signal<Out, Bits<32>>,
     pub stat_write_errors: Signal<Out, Bits<32>>,
     pub stat_stray: Signal<Out, Bits<32>>,
-    rows: BlockRam<ROW_W, AB>,
-    conns: BlockRam<CONN_W, CB>,
+    rows: BlockRamReg<ROW_W, AB>,
+    conns: BlockRamReg<CONN_W, CB>,
     st: DFF<Bits<3>>,
     op_open: DFF<bool>,
     op_fatal: DFF<bool>,
@@ -213,6 +216,8 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     k_zmb: Constant<Bits<MB>>,
     k_zrow: Constant<Bits<ROW_W>>,
     k_idle: Constant<Bits<3>>,
+    k_wait: Constant<Bits<3>>,
+    k_wwait: Constant<Bits<3>>,
     k_read: Constant<Bits<3>>,
     k_exec: Constant<Bits<3>>,
     k_walk: Constant<Bits<3>>,
@@ -270,8 +275,8 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             stat_write_errors: Default::default(),
             stat_stray: Default::default(),
             // zeroed at power-up, as FPGA block RAM is (simulators would start from X)
-            rows: BlockRam::with_init((0..1u64 << AB).map(|a| (Bits::<AB>::from(a), Bits::<ROW_W>::default())).collect()),
-            conns: BlockRam::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), Bits::<CONN_W>::default())).collect()),
+            rows: BlockRamReg::with_init((0..1u64 << AB).map(|a| (Bits::<AB>::from(a), Bits::<ROW_W>::default())).collect()),
+            conns: BlockRamReg::with_init((0..1u64 << CB).map(|a| (Bits::<CB>::from(a), Bits::<CONN_W>::default())).collect()),
             st: Default::default(),
             op_open: Default::default(),
             op_fatal: Default::default(),
@@ -365,6 +370,8 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             k_zmb: Constant::new(Bits::<MB>::from(0u64)),
             k_zrow: Constant::new(Bits::<ROW_W>::from(0u64)),
             k_idle: Constant::new(Bits::<3>::from(0u64)),
+            k_wait: Constant::new(Bits::<3>::from(5u64)),
+            k_wwait: Constant::new(Bits::<3>::from(6u64)),
             k_read: Constant::new(Bits::<3>::from(1u64)),
             k_exec: Constant::new(Bits::<3>::from(2u64)),
             k_walk: Constant::new(Bits::<3>::from(3u64)),
@@ -382,6 +389,9 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         );
         self.rows.clock.next = self.clock.val();
         self.conns.clock.next = self.clock.val();
+        // the RAMs' output registers load every cycle: a word two cycles after its address
+        self.rows.ce.next = true;
+        self.conns.ce.next = true;
         // ---- defaults: every register holds
         self.st.d.next = self.st.q.val();
         self.op_open.d.next = self.op_open.q.val();
@@ -514,13 +524,19 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
             self.op_sol.d.next = self.s_solicited.val();
             self.op_ok.d.next = self.s_ok.val();
             self.clr_j.d.next = self.k_zmb.val();
-            self.st.d.next = self.k_read.val();
+            self.st.d.next = self.k_wait.val();
             if self.s_op.val().get_bit(1) {
                 self.st.d.next = self.k_clear.val();
             }
         }
         // ---- READ: the row and the connection as read, and the sums and compares the
         // write needs, into registers (EXEC then works from flip-flops only)
+        if self.st.q.val() == self.k_wait.val() {
+            self.st.d.next = self.k_read.val();
+        }
+        if self.st.q.val() == self.k_wwait.val() {
+            self.st.d.next = self.k_walk.val();
+        }
         if self.st.q.val() == self.k_read.val() {
             self.st.d.next = self.k_exec.val();
             self.x_k.d.next = self.k.val();
@@ -570,7 +586,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                         | (bit_cast::<CONN_W, 32>(self.x_em.q.val()) << 33)
                         | (bit_cast::<CONN_W, 1>(self.x_fv.q.val().into()) << 65)
                         | (bit_cast::<CONN_W, 24>(self.x_fs.q.val()) << 66);
-                    self.st.d.next = self.k_walk.val();
+                    self.st.d.next = self.k_wwait.val();
                     if self.op_send.q.val() {
                         self.o_v.d.next = true;
                         self.o_conn.d.next = self.op_conn.q.val();
@@ -610,8 +626,10 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                 }
             }
         }
-        // ---- WALK: one head row per cycle
+        // ---- WALK: a head row every two cycles (a step, or a retry when the output
+        // register is full, goes through WWAIT while the next read comes out of the RAM)
         if self.st.q.val() == self.k_walk.val() {
+            self.st.d.next = self.k_wwait.val();
             self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.w_next.q.val().get_bits::<MB>(0));
             self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next.q.val())
                 | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)

@@ -283,7 +283,7 @@ impl Cmpl {
 }
 
 /// Cycles from an op's transfer to its first completion's offer on `m`.
-pub const CMPL_LATENCY: u32 = 3;
+pub const CMPL_LATENCY: u32 = 4;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,11 +312,16 @@ pub struct CmplShellOut {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum St {
     Idle,
-    /// The op taken in the last cycle: its row and connection read, the sums registered.
+    /// The op taken in the last cycle: its row and connection on their way out of the RAMs'
+    /// output registers.
+    Wait(CmplOp),
+    /// The words read: the sums and compares registered.
     Read(CmplOp),
     /// The op read in the last cycle: its row's and connection's write.
     Exec(CmplOp),
-    /// The walk of `conn`: its head row read in the last cycle.
+    /// The walk of `conn`: the row's read on its way (the RAM's two cycles).
+    WalkWait(u32),
+    /// The walk of `conn`: its head row read.
     Walk(u32),
     /// Clearing row `j` of an opening connection.
     Clear { conn: u32, msn: u32, j: u32 },
@@ -325,14 +330,16 @@ enum St {
 /// The completion unit cycle by cycle: [`Cmpl`]'s steps with the RTL's states, one row
 /// per cycle, one output register.
 ///
-/// Timing: an op is taken in cycle t (`s_ready` = idle and the output register free or
-/// taken); t + 1 registers what its row and connection give (the sums and compares);
-/// t + 2 executes it (the row's and the connection's write; a completion or a failed
-/// SEND's record goes into the output register, offered from t + 3); an OKAY that
-/// completes the head goes on walking from t + 3, one row per cycle, each complete row's
-/// SEND one record (a walk step, SEND or WRITE, holds while the output register is full); `Open` clears
-/// one row per cycle from t + 1 (msg_window cycles). So **II** 3 for an op that completes
-/// nothing, 3 + the messages it completes otherwise, 1 + msg_window for `Open`.
+/// Timing (the RAMs have output registers: a word two cycles after its address): an op
+/// is taken in cycle t (`s_ready` = idle and the output register free or taken); t + 2
+/// registers what its row and connection give (the sums and compares); t + 3 executes it
+/// (the row's and the connection's write; a completion or a failed SEND's record goes into
+/// the output register, offered from t + 4); an OKAY that completes the head goes on
+/// walking: a step every two cycles from t + 5, each complete row's SEND one record (a step,
+/// SEND or WRITE, that finds the output register full tries again two cycles later);
+/// `Open` clears one row per cycle from t + 1 (msg_window cycles). So **II** 4 for an op
+/// that completes nothing, 4 + 2 per further message it completes, 1 + msg_window for
+/// `Open`.
 #[derive(Clone, Debug)]
 pub struct CmplShell {
     pub g: Cmpl,
@@ -375,11 +382,13 @@ impl CmplShell {
                 if i.s_valid && out.s_ready {
                     self.st = match i.s {
                         CmplOp::Open { conn, msn } => St::Clear { conn, msn, j: 0 },
-                        op => St::Read(op),
+                        op => St::Wait(op),
                     };
                 }
             }
+            St::Wait(op) => self.st = St::Read(op),
             St::Read(op) => self.st = St::Exec(op),
+            St::WalkWait(conn) => self.st = St::Walk(conn),
             St::Exec(op) => {
                 // One step of the model: the op's row update and at most one record; an
                 // OKAY completing the head continues as a walk.
@@ -402,7 +411,7 @@ impl CmplShell {
                             self.g.stats.msgs += 1;
                             self.g.rows[ri] = MsgRow::default();
                             self.g.conns[c].next_msn = before.wrapping_add(1);
-                            self.st = St::Walk(conn);
+                            self.st = St::WalkWait(conn);
                         } else {
                             self.g.rows[ri] = r;
                             self.st = St::Idle;
@@ -435,12 +444,15 @@ impl CmplShell {
                         self.g.rows[ri] = MsgRow::default();
                         self.g.conns[c].next_msn = s.next_msn.wrapping_add(1);
                     }
+                    self.st = St::WalkWait(conn);
                 } else if s.failed_ssn.is_some() && s.fatal == Some(s.next_msn) {
                     if o_free {
                         let mut v = Vec::new();
                         self.g.failed_send(conn, &mut v);
                         self.o = v.first().copied();
                         self.st = St::Idle;
+                    } else {
+                        self.st = St::WalkWait(conn);
                     }
                 } else {
                     self.st = St::Idle;

@@ -29,14 +29,16 @@ the fatal message and a SEND failed there. A Done with an error response (`stat_
 and a Fatal make their message the connection's fatal one if it is earlier than the current
 one (or there is none), a failed SEND remembering its SSN; a failed SEND at the head
 completes at once. Open sets the next MSN, clears the fatal state and every row.
-Timing (L = the manifest's latency, 3 by the RTL header: one READ cycle, registers only,
-between the take and the execute cycle): one op at a time; taken in t (`s_ready` = !rst &
-idle & (output register empty | `m_ready`): combinational from `m_ready`), executed in
-t + L - 1, its record offered from t + L; a walk goes on from t + L, one row per cycle (a
-row, SEND or WRITE, waits while the output register is full and not taken; the
-walk's last step, at an incomplete row, gives the failed SEND's record if there is one); II
-L for an op that completes nothing, L + the messages it completes, 1 + msg_window for Open
-(clearing from t + 1). Counters counted at the event, shown from the next cycle (32-bit).
+Timing (L = the manifest's latency, 4 by the RTL header: the RAMs' two-cycle read, then
+one READ cycle of registers, between the take and the execute cycle; P = L - 2 the RAMs'
+read latency): one op at a time; taken in t (`s_ready` = !rst & idle & (output register
+empty | `m_ready`): combinational from `m_ready`), executed in t + L - 1, its record offered
+from t + L; a walk goes on with a step every P cycles, at t + L - 1 + P, t + L - 1 + 2P, ...
+(a step, SEND or WRITE, that finds the output register full and not taken tries again P
+cycles later; the walk's last step, at an incomplete row, gives the failed SEND's record if
+there is one); II L for an op that completes nothing, L + P per further message and P for
+the walk's last step, 1 + msg_window for Open (clearing from t + 1). Counters counted at the
+event, shown from the next cycle (32-bit).
 Reset (synchronous): `s_ready` and `m_valid` low while `rst` is high; the state machine, the
 output register and the counters are cleared, the RAMs keep their rows (zero at power-up)
 and are not written in a cycle with `rst`: an op in flight is dropped whole, a walk stops
@@ -290,14 +292,18 @@ class Cmpl:
 class CmplRef:
     """Cycle-level reference: `step(inputs)` returns the outputs of the cycle (every output in
     ALWAYS, the m_* payload while m_valid), then takes its rising edge. States as the RTL's
-    `st`: ("idle",), ("read", op, cycles left), ("exec", op), ("walk", conn), ("clear",
-    conn, msn, j); `o` the output register (a record or None). `latency`: an op taken in t
-    spends t + 1 .. t + latency - 2 in READ (registers only) and executes in t + latency - 1."""
+    `st`: ("idle",), ("read", op, cycles left), ("exec", op), ("wwait", conn, cycles left),
+    ("walk", conn), ("clear", conn, msn, j); `o` the output register (a record or None).
+    `latency`: an op taken in t spends t + 1 .. t + latency - 2 waiting for its words (the
+    RAMs' read latency, then READ's registers) and executes in t + latency - 1; a walk step
+    comes every `latency - 2` cycles (the RAMs' read latency: the next row's word is read in
+    the cycle of a step and used that many cycles later)."""
 
     def __init__(self, z: Sizes, known: bool = True, latency: int = LATENCY):
         assert latency >= 2, f"latency {latency}: an op executes at the earliest the cycle after its take"
         self.z = z
         self.reads = latency - 2
+        self.period = latency - 2  # cycles from one walk step to the next
         self.g = Cmpl(z, known)
         self.st: tuple = ("idle",)
         self.o: dict | None = None
@@ -305,6 +311,10 @@ class CmplRef:
 
     def idle(self) -> bool:
         return self.st[0] == "idle"
+
+    def walk_next(self, c: int) -> tuple:
+        """The state after a walk step (or a retry): the next step `period` cycles later."""
+        return ("wwait", c, self.period - 1) if self.period > 1 else ("walk", c)
 
     def outputs(self, i: dict) -> dict:
         on = not i["rst"]
@@ -335,6 +345,8 @@ class CmplRef:
                 self.event = "take"
         elif st[0] == "read":
             self.st = ("read", st[1], st[2] - 1) if st[2] > 1 else ("exec", st[1])
+        elif st[0] == "wwait":
+            self.st = ("wwait", st[1], st[2] - 1) if st[2] > 1 else ("walk", st[1])
         elif st[0] == "exec":
             op: Op = st[1]
             c = op.conn
@@ -350,7 +362,7 @@ class CmplRef:
                     g.count("stat_msgs")
                     g.rows[ri] = ZERO_ROW
                     g.conns[c] = replace(s, next_msn=(s.next_msn + 1) & M32)
-                    self.st = ("walk", c)
+                    self.st = self.walk_next(c)
                 else:
                     g.rows[ri] = r
             else:
@@ -374,6 +386,7 @@ class CmplRef:
                     g.count("stat_msgs")
                     g.rows[ri] = ZERO_ROW
                     g.conns[c] = replace(s, next_msn=(s.next_msn + 1) & M32)
+                self.st = self.walk_next(c)
             elif s.failed_ssn is not None and s.fatal == s.next_msn:
                 if o_free:
                     out: list[dict] = []
@@ -383,6 +396,7 @@ class CmplRef:
                     self.event = "walk_failed_send"
                 else:
                     self.event = "walk_held"
+                    self.st = self.walk_next(c)
             else:
                 self.st = ("idle",)
         else:  # clear
@@ -604,7 +618,8 @@ async def directed_semantics(dut):
     written for the manifest's latency L (an op taken in t executes in t + L - 1, its record
     offered from t + L; II L for an op that completes nothing, L + the messages it completes)."""
     L = LATENCY
-    assert L >= 2, f"MRNIC_LATENCY {L}: an op executes at the earliest the cycle after its take"
+    assert L >= 3, f"MRNIC_LATENCY {L}: the scenarios assume a READ cycle between the take and the execute cycle"
+    P = L - 2  # cycles from one walk step to the next (the RAMs' read latency)
     z = sizes(dut)
     C, MW = z.connections, z.msg_window
     assert MW == 4, f"msg_window {MW}: the scenarios are written for 4 (preset core)"
@@ -636,14 +651,15 @@ async def directed_semantics(dut):
     d1 = tb.done(c, m1, 0, last=1, sol=1)
     d2, d3, d4 = tb.done(c, m0, 2, last=1, sol=1), tb.done(c, m0, 0, last=0), tb.done(c, m0, 1, last=0)
     w1 = tb.done(c, 0, 1, last=1, send=0)
-    r = await tb.feed([d1, d2, w1, d3, d4], tail=L + 3)
+    r = await tb.feed([d1, d2, w1, d3, d4], tail=L + 2 * P + 1)
     assert r.takes == [0, L, 2 * L, 3 * L, 4 * L], f"order: takes {r.takes} (II {L} for an op completing nothing)"
     t = 4 * L
     tb.expect_m("order", r, {t + L: tb.rec(d4, d2["s_len"] + d3["s_len"] + d4["s_len"], sol=1),
-                             t + L + 1: tb.rec(d1, d1["s_len"], sol=1)})
-    assert r.col("s_ready")[t + L - 1:t + L + 3] == [0, 0, 0, 1], f"order: II {L} + 2 messages: s_ready {r.col('s_ready')}"
+                             t + L + P: tb.rec(d1, d1["s_len"], sol=1)})
+    assert r.col("s_ready")[t + L - 1:t + L + 2 * P + 1] == [0] * (2 * P + 1) + [1], \
+        f"order: II {L} + {P} per further message + {P} for the walk's last step: s_ready {r.col('s_ready')}"
     e = tb.exp["stat_msgs"]
-    assert r.col("stat_msgs")[t + L - 1:t + L + 3] == [e, e + 1, e + 2, e + 2], \
+    assert r.col("stat_msgs")[t + L - 1:t + L + 2 * P + 1] == [e] + [e + 1] * P + [e + 2] * (P + 1), \
         f"order: stat_msgs counted at the event, shown the cycle after; the walk stops at the WRITE: {r.col('stat_msgs')}"
     await tb.counters("order", msgs=2, cmpls=2)
     # the next MSN wrapped to 0: the WRITE's other response completes it at once, silently
@@ -658,15 +674,15 @@ async def directed_semantics(dut):
     c = conns["write"]
     s1 = tb.done(c, 1, 0, last=1, send=1, sol=1)
     wa, wb = tb.done(c, 0, 1, last=1, send=0), tb.done(c, 0, 0, last=0, send=0)
-    r = await tb.feed([s1, wa, wb], tail=L + 3)
+    r = await tb.feed([s1, wa, wb], tail=L + 2 * P + 1)
     assert r.takes == [0, L, 2 * L], f"write: takes {r.takes}"
     t = 2 * L
-    tb.expect_m("a WRITE holds back a later SEND", r, {t + L + 1: tb.rec(s1, s1["s_len"], sol=1)})
+    tb.expect_m("a WRITE holds back a later SEND", r, {t + L + P: tb.rec(s1, s1["s_len"], sol=1)})
     e, ec = tb.exp["stat_msgs"], tb.exp["stat_cmpls"]
-    assert r.col("stat_msgs")[t + L - 1:t + L + 2] == [e, e + 1, e + 2] and \
-        r.col("stat_cmpls")[t + L:t + L + 2] == [ec, ec + 1], \
+    assert r.col("stat_msgs")[t + L - 1:t + L + P + 1] == [e] + [e + 1] * P + [e + 2] and \
+        r.col("stat_cmpls")[t + L:t + L + P + 1] == [ec] * P + [ec + 1], \
         f"write: stat_msgs {r.col('stat_msgs')}, stat_cmpls {r.col('stat_cmpls')}"
-    assert r.col("s_ready")[t + L - 1:t + L + 3] == [0, 0, 0, 1], f"write: s_ready {r.col('s_ready')}"
+    assert r.col("s_ready")[t + L - 1:t + L + 2 * P + 1] == [0] * (2 * P + 1) + [1], f"write: s_ready {r.col('s_ready')}"
     await tb.counters("a WRITE and a SEND", msgs=2, cmpls=1)
 
     # ---- E. a failed SEND at the head completes at once with m_status 1 and the bytes
@@ -687,15 +703,15 @@ async def directed_semantics(dut):
     # ---- F. a failed SEND behind the head completes when the walk reaches it: message 1
     # (500 bytes written, then its second write fails), message 2 complete behind it (never);
     # WRITE 0 completes, the walk stops at 1 with its error record (bytes 500); the failed
-    # SEND's step ends the walk as an incomplete row would (II L + 1 message)
+    # SEND's step ends the walk as an incomplete row would (II L + P)
     c = conns["fail_walk"]
     f0, f1 = tb.done(c, 1, 0, last=0, ln=500), tb.done(c, 1, 1, last=1, ok=0, ssn=0x123456)
     g2, w = tb.done(c, 2, 0, last=1), tb.done(c, 0, 0, last=1, send=0)
     r = await tb.feed([f0, f1, g2, w], tail=L + 3)
     assert r.takes == [0, L, 2 * L, 3 * L], f"fail_walk: takes {r.takes}"
     t = 3 * L
-    tb.expect_m("a failed SEND reached by the walk", r, {t + L + 1: tb.rec(f1, 500, ssn=0x123456, error=1)})
-    assert r.col("s_ready")[t + L - 1:t + L + 2] == [0, 0, 1], f"fail_walk: II {L} + 1 message: {r.col('s_ready')}"
+    tb.expect_m("a failed SEND reached by the walk", r, {t + L + P: tb.rec(f1, 500, ssn=0x123456, error=1)})
+    assert r.col("s_ready")[t + L - 1:t + L + P + 1] == [0] * (P + 1) + [1], f"fail_walk: II {L} + {P}: {r.col('s_ready')}"
     await tb.counters("a failed SEND behind the head", msgs=1, cmpls=1, write_errors=1)
 
     # ---- G. a later fatal event (a refusal of 2, a failed SEND of 3, a refusal of 1 itself)
@@ -708,7 +724,7 @@ async def directed_semantics(dut):
     r = await tb.feed(seq, tail=L + 3)
     assert r.takes == [k * L for k in range(5)], f"later_fatal: takes {r.takes}"
     tb.expect_m("a later fatal does not replace an earlier failed SEND", r,
-                {5 * L + 1: tb.rec(e1, 0, ssn=0x0F0F0F, error=1)})
+                {5 * L + P: tb.rec(e1, 0, ssn=0x0F0F0F, error=1)})
     await tb.counters("later fatal events", msgs=1, cmpls=1, write_errors=2)
     c = conns["earlier_fatal"]
     s0 = tb.done(c, 0, 0, last=1, sol=1)
@@ -724,13 +740,13 @@ async def directed_semantics(dut):
     strays = [tb.done(c, 14, 0, last=1, ln=999), tb.done(c, 9, 0, last=1), tb.done(c, 15, 0, last=1, ok=0)]
     a, b = tb.done(c, 10, 1, last=1, sol=1), tb.done(c, 10, 0, last=0)
     n11 = tb.done(c, 11, 0, last=1)
-    r = await tb.feed([*strays, a, b, n11], tail=L + 2)
-    assert r.takes == [0, L, 2 * L, 3 * L, 4 * L, 5 * L + 1], f"stray: takes {r.takes}"
+    r = await tb.feed([*strays, a, b, n11], tail=L + P + 1)
+    assert r.takes == [0, L, 2 * L, 3 * L, 4 * L, 5 * L + P], f"stray: takes {r.takes}"
     e = tb.exp["stat_stray"]
     want = [e + sum(1 for k in range(3) if k * L + L <= x) for x in range(1, 3 * L + 1)]
     assert r.col("stat_stray")[1:3 * L + 1] == want, f"stray: stat_stray {r.col('stat_stray')}, expected {want} from cycle 1"
     tb.expect_m("strays change nothing", r, {5 * L: tb.rec(b, a["s_len"] + b["s_len"], sol=1),
-                                             6 * L + 1: tb.rec(n11, n11["s_len"])})
+                                             6 * L + P: tb.rec(n11, n11["s_len"])})
     await tb.counters("strays", stray=3, msgs=2, cmpls=2)
 
     # ---- I. Open clears the rows: message 0's LAST response (its row) and message 1
@@ -742,44 +758,46 @@ async def directed_semantics(dut):
     y0, y1, y2 = tb.done(c, 0, 0, last=0), tb.done(c, 0, 1, last=1, sol=1), tb.done(c, 1, 0, last=1)
     fh = conns["fail_head"]
     f = tb.done(fh, 0x10, 0, last=1)
-    r = await tb.feed([x0, x1, Bench.open(c, 0), y0, y1, y2, Bench.open(fh, 0x10), f], tail=L + 2)
+    r = await tb.feed([x0, x1, Bench.open(c, 0), y0, y1, y2, Bench.open(fh, 0x10), f], tail=L + P + 1)
     io = II_OPEN
-    assert r.takes == [0, L, 2 * L, 2 * L + io, 3 * L + io, 4 * L + 1 + io, 5 * L + 2 + io, 5 * L + 2 + 2 * io], \
+    assert r.takes == [0, L, 2 * L, 2 * L + io, 3 * L + io, 4 * L + P + io, 5 * L + 2 * P + io, 5 * L + 2 * P + 2 * io], \
         f"open: takes {r.takes}"
     tb.expect_m("Open clears the rows", r, {4 * L + io: tb.rec(y1, y0["s_len"] + y1["s_len"], sol=1),
-                                            5 * L + 1 + io: tb.rec(y2, y2["s_len"]),
-                                            6 * L + 2 + 2 * io: tb.rec(f, f["s_len"])})
+                                            5 * L + P + io: tb.rec(y2, y2["s_len"]),
+                                            6 * L + 2 * P + 2 * io: tb.rec(f, f["s_len"])})
     await tb.counters("Open", msgs=3, cmpls=3)
 
     # ---- J. a walk over several complete messages waits while m_ready is low and loses
     # nothing: 2^31 (SEND), 2^31 + 1 (WRITE), 2^31 + 2 (SEND) complete, then 2^31 - 1 (SEND):
     # its record held 6 cycles; the walk holds at the next SEND (s_ready low), holds at the
     # WRITE too while a record waits (a step waits for the output register, SEND or WRITE),
-    # then the last SEND
+    # then the last SEND. A step every P = 2 cycles (a held step tries again 2 cycles later):
+    # steps at T + 1, T + 3 (held), T + 5 (SEND 1), T + 7 (held), T + 9 (the WRITE), T + 11
+    # (SEND 3), T + 13 (row 2^31 + 4 incomplete: the end)
+    assert P == 2, f"walk period {P}: scenario J's cycles are written for 2"
     c, h = conns["stall"], 0x7FFFFFFF
     k1, k2, k3 = tb.done(c, h + 1, 0, sol=1), tb.done(c, h + 2, 0, send=0), tb.done(c, h + 3, 0)
     k0 = tb.done(c, h, 0)
     T = 4 * L  # k0 taken in 3L: its record offered from T
     low = {*range(T - 1, T + 5), T + 6, T + 7}
     e = dict(tb.exp)
-    r = await tb.feed([k1, k2, k3, k0], tail=L + 12, m_ready=lambda k: int(k not in low))
+    r = await tb.feed([k1, k2, k3, k0], tail=L + 16, m_ready=lambda k: int(k not in low))
     assert r.takes == [0, L, 2 * L, 3 * L], f"stall: takes {r.takes}"
     tb.expect_m("the stalled walk", r, {**{k: tb.rec(k0, k0["s_len"]) for k in range(T, T + 6)},
                                         **{k: tb.rec(k1, k1["s_len"], sol=1) for k in range(T + 6, T + 9)},
-                                        T + 10: tb.rec(k3, k3["s_len"])})
-    assert r.col("s_ready")[T - 1:T + 12] == [0] * 12 + [1], f"stall: s_ready {r.col('s_ready')}"
+                                        T + 12: tb.rec(k3, k3["s_len"])})
+    assert r.col("s_ready")[T - 1:T + 15] == [0] * 15 + [1], f"stall: s_ready {r.col('s_ready')}"
     m, cm = e["stat_msgs"], e["stat_cmpls"]
-    assert r.col("stat_msgs")[T - 1:T + 11] == [m] + [m + 1] * 6 + [m + 2] * 3 + [m + 3, m + 4], \
+    assert r.col("stat_msgs")[T - 1:T + 13] == [m] + [m + 1] * 6 + [m + 2] * 4 + [m + 3] * 2 + [m + 4], \
         f"stall: stat_msgs {r.col('stat_msgs')} (the WRITE waits behind the held record)"
-    assert r.col("stat_cmpls")[T - 1:T + 11] == [cm] + [cm + 1] * 6 + [cm + 2] * 4 + [cm + 3], \
+    assert r.col("stat_cmpls")[T - 1:T + 13] == [cm] + [cm + 1] * 6 + [cm + 2] * 6 + [cm + 3], \
         f"stall: stat_cmpls {r.col('stat_cmpls')} (counted when loaded, not when taken)"
     await tb.counters("the stalled walk", msgs=4, cmpls=3)
 
     # ---- K. reset drops an op in flight whole: a one-packet SEND taken, rst in the two
-    # cycles after (its execute cycle among them): nothing comes out, and the same response
-    # after it completes message 0 (had it been written, message 0 would be complete and the
-    # second a stray)
-    assert L <= 3, f"latency {L}: the two rst cycles of K no longer cover the op's execute cycle"
+    # cycles after (before its execute cycle, t + L - 1 >= 2): nothing comes out, and the
+    # same response after it completes message 0 (had it been written, message 0 would be
+    # complete and the second a stray)
     c = conns["rst_op"]
     d = tb.done(c, 0, 0)
     r = await tb.feed([d], tail=0)
@@ -797,7 +815,7 @@ async def directed_semantics(dut):
     l1, l2, l0 = tb.done(c, 1, 0), tb.done(c, 2, 0), tb.done(c, 0, 0)
     r = await tb.feed([l1, l2, l0], tail=L + 2, m_ready=lambda k: int(k <= 2 * L))
     tb.expect_m("before the reset", r, {k: tb.rec(l0, l0["s_len"]) for k in range(3 * L, 3 * L + 3)})
-    assert tb.ref.st[0] == "walk", tb.ref.st
+    assert tb.ref.st[0] in ("walk", "wwait"), tb.ref.st
     await tb.reset(m_ready=0)
     probe = [tb.done(c, 0, 0), tb.done(c, 5, 0), tb.done(c, 4, 0, last=0)]
     r = await tb.feed(probe, tail=L + 4)
@@ -1067,11 +1085,11 @@ async def random_backpressure(dut):
     ops2, want2 = tr.make(n_seg, first=tr.restart())
 
     def dirty(r: Runner, k: int) -> bool:
-        return k > len(ops2) // 2 and r.ref.st[0] == "walk" and r.ref.o is not None
+        return k > len(ops2) // 2 and r.ref.st[0] in ("walk", "wwait") and r.ref.o is not None
 
     got = await run.segment("traffic cut by a reset", ops2, cut=dirty)
     total += len(got)
-    assert run.ref.st[0] == "walk" and run.ref.o is not None, "the traffic ended without a walk held behind a record"
+    assert run.ref.st[0] in ("walk", "wwait") and run.ref.o is not None, "the traffic ended without a walk held behind a record"
     assert got == want2[:len(got)] and len(got) < len(want2), "the records before the reset differ from Cmpl's"
     cut_at = len(got)
     await run.reset(offer=op_dict(OP_DONE, pool[0], 0, last=1, send=1), m_ready=0)  # the record waits across it
