@@ -23,11 +23,13 @@
 //!   outside the window: no row, ignored), 32-bit wrapping, counted at the event and shown
 //!   from the next cycle.
 //!
-//! **State.** The row RAM (`prim::BlockRamReg`), 2^AB rows of 107 bits: packets written 24,
-//! bytes 32, end offset valid 1 + 24 (the LAST packet's offset + 1, mod 2^24: a row is
-//! complete when its packets equal it, an equality with no carry chain), SEND 1, SSN 24,
-//! SE 1 (row `conn · msg_window + MSN mod msg_window`). The connection RAM, 2^CB rows of 90 bits: next MSN 32, fatal valid 1 +
-//! MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
+//! **State.** The row RAM (`prim::BlockRamReg`: block RAM with an output register),
+//! 2^AB rows of 107 bits: packets written 24, bytes 32, end offset valid 1 + 24 (the LAST
+//! packet's offset + 1, mod 2^24: a row is complete when its packets equal it, an equality
+//! with no carry chain), SEND 1, SSN 24, SE 1 (row `conn · msg_window + MSN mod
+//! msg_window`). The connection RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal
+//! valid 1 + MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes
+//! them.
 //!
 //! **Timing.** A state machine, one op at a time. Both RAMs have output registers
 //! (`prim::BlockRamReg`, loaded every cycle: the word two cycles after its address, with
