@@ -6,19 +6,26 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 /// The reset input of a stimulus: `rst` for the first 3 cycles of a power-up run, then (unless
-/// `no_resets`) a random reset one cycle in 100 000, 1 to 3 cycles long.
+/// `no_resets`) a random reset one cycle in 100 000 (or the rate of [`Resets::one_in`]), 1 to
+/// 3 cycles long.
 #[derive(Clone, Debug)]
 pub struct Resets {
     prologue: u32,
     left: u32,
     random: bool,
+    one_in: u32,
     /// Random resets started so far.
     pub count: u64,
 }
 
 impl Resets {
     pub fn new(opts: &StimOpts) -> Resets {
-        Resets { prologue: if opts.power_up { 3 } else { 0 }, left: 0, random: !opts.no_resets, count: 0 }
+        Resets::one_in(opts, 100_000)
+    }
+    /// Random resets starting one cycle in `one_in` (a block whose reset paths need more of
+    /// them than the default gives a run of 10^5 cycles).
+    pub fn one_in(opts: &StimOpts, one_in: u32) -> Resets {
+        Resets { prologue: if opts.power_up { 3 } else { 0 }, left: 0, random: !opts.no_resets, one_in, count: 0 }
     }
     /// `rst` for the next cycle (draws from `rng` only outside a reset).
     pub fn next(&mut self, rng: &mut SmallRng) -> bool {
@@ -28,7 +35,7 @@ impl Resets {
         } else if self.left > 0 {
             self.left -= 1;
             true
-        } else if self.random && rng.gen_ratio(1, 100_000) {
+        } else if self.random && rng.gen_ratio(1, self.one_in) {
             self.left = rng.gen_range(0..3);
             self.count += 1;
             true

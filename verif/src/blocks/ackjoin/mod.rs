@@ -15,6 +15,7 @@
 //! resets; profile `hazard` puts a timer ACK of the last packet's connection right behind
 //! most packets, on two connections, with the sink mostly ready.
 
+use crate::kit::stim::Resets;
 use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
 use mrnic_model::sack::Bitmap;
 use mrnic_model::transport::ackgen::{AckFields, AckOut};
@@ -309,8 +310,7 @@ pub struct JoinStimulus {
     p_m: f64,
     p_timer: f64,
     p_sent: f64,
-    reset_left: u32,
-    prologue_rst: u32,
+    resets: Resets,
     /// The last cycle's take on `s_gen`: a packet of this connection.
     taken_packet: Option<u32>,
     opts: StimOpts,
@@ -335,8 +335,7 @@ impl JoinStimulus {
             p_m: 1.0,
             p_timer: 0.1,
             p_sent: 0.4,
-            reset_left: 0,
-            prologue_rst: if opts.power_up { 3 } else { 0 },
+            resets: Resets::one_in(opts, 50_000),
             taken_packet: None,
             opts: opts.clone(),
             mix: JoinMix::default(),
@@ -431,18 +430,8 @@ impl JoinStimulus {
             self.new_phase();
         }
         self.phase_left -= 1;
-        let mut rst = false;
-        if self.prologue_rst > 0 {
-            self.prologue_rst -= 1;
-            rst = true;
-        } else if self.reset_left > 0 {
-            self.reset_left -= 1;
-            rst = true;
-        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 50_000) {
-            self.reset_left = self.rng.gen_range(0..3);
-            rst = true;
-            self.mix.resets += 1;
-        }
+        let rst = self.resets.next(&mut self.rng);
+        self.mix.resets = self.resets.count;
         // a result is always on offer (when `s_sack` outruns `s_gen`, the FIFO fills and
         // holds it); every packet's entry is behind its result in `gens`
         if self.sacks.is_empty() {

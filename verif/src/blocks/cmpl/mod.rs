@@ -21,6 +21,7 @@
 //! profile `walks`: one or two connections, messages of one packet whose responses come in
 //! reverse order, so most ops complete several messages at once, with the sink mostly ready.
 
+use crate::kit::stim::Resets;
 use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
 use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplShell, CmplShellIn, CmplStatus, WrDone};
 use mrnic_model::Config;
@@ -246,8 +247,7 @@ pub struct CmplStimulus {
     p_s: f64,
     p_m: f64,
     p_err: f64,
-    reset_left: u32,
-    prologue_rst: u32,
+    resets: Resets,
     msgs_at_take: Option<u64>,
     opts: StimOpts,
     pub mix: CmplMix,
@@ -269,8 +269,7 @@ impl CmplStimulus {
             p_s: 1.0,
             p_m: 1.0,
             p_err: 0.003,
-            reset_left: 0,
-            prologue_rst: if opts.power_up { 3 } else { 0 },
+            resets: Resets::one_in(opts, 10_000),
             msgs_at_take: None,
             opts: opts.clone(),
             mix: CmplMix::default(),
@@ -411,18 +410,8 @@ impl CmplStimulus {
             self.new_phase();
         }
         self.phase_left -= 1;
-        let mut rst = false;
-        if self.prologue_rst > 0 {
-            self.prologue_rst -= 1;
-            rst = true;
-        } else if self.reset_left > 0 {
-            self.reset_left -= 1;
-            rst = true;
-        } else if !self.opts.no_resets && self.rng.gen_ratio(1, 10_000) {
-            self.reset_left = self.rng.gen_range(0..3);
-            rst = true;
-            self.mix.resets += 1;
-        }
+        let rst = self.resets.next(&mut self.rng);
+        self.mix.resets = self.resets.count;
         if self.offer.is_none() {
             self.offer = Some(self.make_op());
         }
