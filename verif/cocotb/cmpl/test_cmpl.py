@@ -96,7 +96,7 @@ import cocotb
 from cocotb.utils import get_sim_time
 
 from common.stream import StreamMonitor, default_backpressure, default_idle
-from common.tb import compare_outputs, drive, fmt, next_cycle, read_outputs, settle, start_clock
+from common.tb import RefBench, compare_outputs, drive, fmt, next_cycle, read_outputs, settle, start_clock
 from common.vectors import read_header, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
@@ -501,32 +501,15 @@ class Run(NamedTuple):
         return [x[port] for x in self.o]
 
 
-class Bench:
+class Bench(RefBench):
     """Drives one cycle at a time (the other inputs idle) and compares every output with
     `CmplRef` every cycle; the expectations of the scenarios are written by hand on top."""
 
     def __init__(self, dut, z: Sizes):
-        self.dut, self.z = dut, z
-        self.ref = CmplRef(z, known=False)
+        super().__init__(dut, CmplRef(z, known=False), IDLE, outputs, compare)
+        self.z = z
         self.exp = dict.fromkeys(COUNTERS, 0)  # the counters, kept by hand
         self.n = 0  # ops made: each Done has its own length
-        self.recent: deque = deque(maxlen=4)
-        self.cycles = 0
-
-    async def tick(self, values: dict | None = None) -> dict:
-        i = {**IDLE, **(values or {})}
-        await next_cycle(self.dut)
-        drive(self.dut, i)
-        await settle()
-        self.recent.append(i)
-        want = self.ref.step(i)
-        got = outputs(self.dut)
-        if self.cycles == 0:  # before the first reset edge the DUT holds the previous test's state
-            assert i["rst"] == 1, "the directed test starts with rst"
-        else:
-            compare(f"directed cycle {self.cycles}", got, want, self.recent)
-        self.cycles += 1
-        return got
 
     async def reset(self, during: dict | None = None, m_ready: int = 1) -> list[dict]:
         """rst for two cycles (`during`: an op offered then, not taken): s_ready and m_valid low;

@@ -7,6 +7,8 @@ the ReadOnly phase), before the next rising edge.
 
 from __future__ import annotations
 
+from collections import deque
+
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, Timer
 
@@ -111,3 +113,35 @@ def compare_outputs(what: str, got: dict, want: dict, always, payload, recent=()
         lines += [f"  {n}: {fmt(w)} {fmt(g)}" for n, w, g in bad]
         lines += [f"  inputs {len(recent) - k - 1} cycle(s) before: {show(x)}" for k, x in enumerate(recent)]
         raise AssertionError("\n".join(lines))
+
+
+class RefBench:
+    """A directed test's bench: drives one cycle at a time (the inputs not given at `idle`) and
+    compares every output of the DUT with a cycle-level Python reference every cycle.
+    `ref.step(inputs)` gives the reference's outputs of the cycle, `outputs(dut)` reads the
+    DUT's and `compare(what, got, want, recent)` raises on a difference (e.g. through
+    `compare_outputs`). The first cycle must have `rst` high: before the first reset edge the
+    DUT holds an earlier test's state. `recent` keeps the last 4 cycles' inputs for the
+    message; `cycles` counts the cycles driven."""
+
+    def __init__(self, dut, ref, idle: dict[str, int], outputs, compare) -> None:
+        self.dut, self.ref, self.idle = dut, ref, idle
+        self._outputs, self._compare = outputs, compare
+        self.recent: deque = deque(maxlen=4)
+        self.cycles = 0
+
+    async def tick(self, values: dict | None = None) -> dict:
+        """One cycle with `values` (the other inputs idle): the DUT's outputs, checked."""
+        i = {**self.idle, **(values or {})}
+        await next_cycle(self.dut)
+        drive(self.dut, i)
+        await settle()
+        self.recent.append(i)
+        want = self.ref.step(i)
+        got = self._outputs(self.dut)
+        if self.cycles == 0:
+            assert i["rst"] == 1, "the directed test starts with rst"
+        else:
+            self._compare(f"directed cycle {self.cycles}", got, want, self.recent)
+        self.cycles += 1
+        return got

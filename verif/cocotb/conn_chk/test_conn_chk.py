@@ -71,7 +71,7 @@ from typing import NamedTuple
 import cocotb
 
 from common.stream import StreamMonitor, default_backpressure, default_idle
-from common.tb import compare_outputs, drive, next_cycle, read_outputs, settle, start_clock
+from common.tb import RefBench, compare_outputs, drive, next_cycle, read_outputs, settle, start_clock
 from common.vectors import read_header, read_transfers, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
@@ -242,32 +242,15 @@ async def vector_replay(dut):
 # ---------------------------------------------------------------------- directed test
 
 
-class Bench:
+class Bench(RefBench):
     """Drives one cycle at a time (the rest of the inputs idle) and compares every output with
     `ConnRef` every cycle."""
 
     def __init__(self, dut, z: Sizes):
-        self.dut, self.z = dut, z
-        self.ref = ConnRef(z)
+        super().__init__(dut, ConnRef(z), IDLE, outputs, compare)
+        self.z = z
         self.exp = {s: 0 for s in STATS}  # the counters written by hand
         self.tag = 0
-        self.recent: deque = deque(maxlen=4)
-        self.cycles = 0
-
-    async def tick(self, values: dict | None = None) -> dict:
-        i = {**IDLE, **(values or {})}
-        await next_cycle(self.dut)
-        drive(self.dut, i)
-        await settle()
-        self.recent.append(i)
-        want = self.ref.step(i)
-        got = outputs(self.dut)
-        if self.cycles == 0:  # before the first reset edge the DUT holds the previous test's state
-            assert i["rst"] == 1, "the directed test starts with rst"
-        else:
-            compare(f"directed cycle {self.cycles}", got, want, self.recent)
-        self.cycles += 1
-        return got
 
     async def reset(self, during: dict | None = None) -> None:
         """rst for two cycles (`during`: other inputs held then); both readies and m_valid low
