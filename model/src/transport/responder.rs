@@ -328,10 +328,7 @@ impl Responder {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
-                        let earlier = |e: u32| ext.msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
-                        if self.error.is_none_or(|(_, e)| earlier(e)) {
-                            self.error = Some((code, ext.msn));
-                        }
+                        self.fatal(code, ext.msn);
                         let out = self.cmpl.apply(&CmplOp::Fatal { conn: 0, msn: ext.msn });
                         self.deliver(out);
                         self.last_error_nak = Some(now);
@@ -446,13 +443,19 @@ impl Responder {
             if self.clip_psn.is_none_or(|c| before(psn, c)) {
                 self.clip_psn = Some(psn);
             }
-            let k = d.msn.wrapping_sub(self.next_msn);
-            if self.error.is_none_or(|(_, e)| k < e.wrapping_sub(self.next_msn)) {
-                self.error = Some((NakCode::RemoteOpError, d.msn));
-            }
+            self.fatal(NakCode::RemoteOpError, d.msn);
         }
         let out = self.cmpl.apply(&CmplOp::Done(*d));
         self.deliver(out);
+    }
+
+    /// Message `msn` is fatal with `code` when it is earlier than the fatal message so far
+    /// (in message order from `next_msn`), or there is none.
+    fn fatal(&mut self, code: NakCode, msn: u32) {
+        let earlier = |e: u32| msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
+        if self.error.is_none_or(|(_, e)| earlier(e)) {
+            self.error = Some((code, msn));
+        }
     }
 
     /// The cumulative PSN and bitmap an ACK, NAK or PROBE_REPLY carries: the SACK state,
