@@ -24,10 +24,12 @@
 //!   from the next cycle.
 //!
 //! **State.** The row RAM (`prim::BlockRamReg`: block RAM with an output register),
-//! 2^AB rows of 107 bits: packets written 24, bytes 32, end offset valid 1 + 24 (the LAST
+//! 2^AB rows of 108 bits: packets written 24, bytes 32, end offset valid 1 + 24 (the LAST
 //! packet's offset + 1, mod 2^24: a row is complete when its packets equal it, an equality
-//! with no carry chain), SEND 1, SSN 24, SE 1 (row `conn · msg_window + MSN mod
-//! msg_window`). The connection RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal
+//! with no carry chain), SEND 1, SSN 24, SE 1, and *complete* 1 (derived: end valid and
+//! packets == end, computed when the row is written and stored so that the walk's step
+//! reads one bit instead of comparing 24; the 108th bit is free, a row takes three 36-bit
+//! DP16KD words either way) (row `conn · msg_window + MSN mod msg_window`). The connection RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal
 //! valid 1 + MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes
 //! them.
 //!
@@ -37,8 +39,10 @@
 //! `!rst`, idle, and the output register empty or taken; its end offset `s_off + 1`
 //! registered); both RAMs are addressed at its row and connection. t + 1 (WAIT). t + 2
 //! (READ): the words, the row after the op, its completeness, the message index `k`,
-//! `k == 0`, `k < msg_window` and the fatal message's distance, into registers. t + 3
-//! (EXEC), from flip-flops only: the row's and the connection's write; a completion or a
+//! `k == 0`, `k < msg_window` and whether the op's message is earlier than the connection's
+//! fatal one (`k < fatal MSN - next MSN`), into registers. t + 3
+//! (EXEC), from flip-flops only (no carry chain: the compares were made in READ): the row's
+//! and the connection's write; a completion or a
 //! failed SEND's record is loaded into the output register (offered from t + 4:
 //! **latency** 4). An OKAY that completes the head message goes on walking: WWAIT, then
 //! WALK at t + 5 with the next row, a step every two cycles (each complete row cleared, the
@@ -87,8 +91,9 @@ use crate::prim::BlockRamReg;
 use mrnic_model::config::ConfigError;
 use rust_hdl::prelude::*;
 
-/// Row word width: packets 24, bytes 32, end valid 1, end offset 24, SEND 1, SSN 24, SE 1.
-pub const ROW_W: usize = 107;
+/// Row word width: packets 24, bytes 32, end valid 1, end offset 24, SEND 1, SSN 24, SE 1,
+/// complete 1 (derived, stored for the walk's timing).
+pub const ROW_W: usize = 108;
 /// Connection word width: next MSN 32, fatal valid 1 + MSN 32, failed SEND valid 1 + SSN 24.
 pub const CONN_W: usize = 90;
 
@@ -134,8 +139,7 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     op_ssn: DFF<Bits<24>>,
     op_sol: DFF<bool>,
     op_ok: DFF<bool>,
-    x_k: DFF<Bits<32>>,
-    x_emrel: DFF<Bits<32>>,
+    x_earlier: DFF<bool>,
     x_k0: DFF<bool>,
     x_inwin: DFF<bool>,
     x_next: DFF<Bits<32>>,
@@ -191,9 +195,11 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     k: Signal<Local, Bits<32>>,
     k0: Signal<Local, bool>,
     inwin: Signal<Local, bool>,
+    emrel: Signal<Local, Bits<32>>,
     earlier: Signal<Local, bool>,
     // the walk
-    w_fail: Signal<Local, bool>,
+    // the head row is the fatal failed SEND (registered with the head MSN it was compared at)
+    w_fail: DFF<bool>,
     o_free: Signal<Local, bool>,
     advance: Signal<Local, bool>,
     next1: Signal<Local, Bits<32>>,
@@ -291,8 +297,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             op_ssn: Default::default(),
             op_sol: Default::default(),
             op_ok: Default::default(),
-            x_k: Default::default(),
-            x_emrel: Default::default(),
+            x_earlier: Default::default(),
             x_k0: Default::default(),
             x_inwin: Default::default(),
             x_next: Default::default(),
@@ -346,6 +351,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             k: Default::default(),
             k0: Default::default(),
             inwin: Default::default(),
+            emrel: Default::default(),
             earlier: Default::default(),
             w_fail: Default::default(),
             o_free: Default::default(),
@@ -386,7 +392,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, st, op_open, op_fatal, op_conn, op_msn, op_len, op_end, op_last, op_send, op_ssn, op_sol, op_ok, x_k, x_emrel, x_k0, x_inwin, x_next, x_next1, x_ev, x_em, x_fv, x_fs, x_word, x_done, x_by, x_rby, x_so, w_next, w_ev, w_em, w_fv, w_fs, clr_j, o_v, o_conn, o_msn, o_ssn,
+            self, clock, st, op_open, op_fatal, op_conn, op_msn, op_len, op_end, op_last, op_send, op_ssn, op_sol, op_ok, x_earlier, x_k0, x_inwin, x_next, x_next1, x_ev, x_em, x_fv, x_fs, x_word, x_done, x_by, x_rby, x_so, w_next, w_ev, w_em, w_fv, w_fs, w_fail, clr_j, o_v, o_conn, o_msn, o_ssn,
             o_bytes, o_sol, o_err, n_msgs, n_cmpls, n_werr, n_stray
         );
         self.rows.clock.next = self.clock.val();
@@ -407,8 +413,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.op_ssn.d.next = self.op_ssn.q.val();
         self.op_sol.d.next = self.op_sol.q.val();
         self.op_ok.d.next = self.op_ok.q.val();
-        self.x_k.d.next = self.x_k.q.val();
-        self.x_emrel.d.next = self.x_emrel.q.val();
+        self.x_earlier.d.next = self.x_earlier.q.val();
         self.x_k0.d.next = self.x_k0.q.val();
         self.x_inwin.d.next = self.x_inwin.q.val();
         self.x_next.d.next = self.x_next.q.val();
@@ -426,6 +431,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.w_ev.d.next = self.w_ev.q.val();
         self.w_em.d.next = self.w_em.q.val();
         self.w_fv.d.next = self.w_fv.q.val();
+        self.w_fail.d.next = self.w_fail.q.val();
         self.w_fs.d.next = self.w_fs.q.val();
         self.clr_j.d.next = self.clr_j.q.val();
         self.o_v.d.next = self.o_v.q.val() & !self.m_ready.val();
@@ -451,7 +457,9 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.r_sd.next = self.rows.read_data.val().get_bit(81);
         self.r_ss.next = self.rows.read_data.val().get_bits::<24>(82);
         self.r_so.next = self.rows.read_data.val().get_bit(106);
-        self.r_done.next = self.r_lv.val() & (self.r_pk.val() == self.r_end.val());
+        // complete (`r_lv` and packets == end), stored with the row when it is written: the
+        // walk decides its step from one bit of the word, not a 24-bit compare
+        self.r_done.next = self.rows.read_data.val().get_bit(107);
         self.u_pk.next = self.r_pk.val() + self.k_one24.val();
         self.u_by.next = self.r_by.val() + bit_cast::<32, 16>(self.op_len.q.val());
         self.u_lv.next = self.r_lv.val() | self.op_last.q.val();
@@ -468,7 +476,8 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
             | (bit_cast::<ROW_W, 24>(self.u_end.val()) << 57)
             | (bit_cast::<ROW_W, 1>(self.op_send.q.val().into()) << 81)
             | (bit_cast::<ROW_W, 24>(self.op_ssn.q.val()) << 82)
-            | (bit_cast::<ROW_W, 1>(self.u_so.val().into()) << 106);
+            | (bit_cast::<ROW_W, 1>(self.u_so.val().into()) << 106)
+            | (bit_cast::<ROW_W, 1>(self.u_done.val().into()) << 107);
         // ---- the connection read, the op's message index and its checks
         self.c_next.next = self.conns.read_data.val().get_bits::<32>(0);
         self.c_ev.next = self.conns.read_data.val().get_bit(32);
@@ -478,9 +487,11 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.k.next = self.op_msn.q.val() - self.c_next.val();
         self.k0.next = self.op_msn.q.val() == self.c_next.val();
         self.inwin.next = self.k.val() < self.k_mw.val();
-        self.earlier.next = !self.x_ev.q.val() | (self.x_k.q.val() < self.x_emrel.q.val());
+        // the op's message is earlier than the fatal one (or there is none): decided in READ
+        // (two subtractions side by side, one compare) and registered for EXEC
+        self.emrel.next = self.c_em.val() - self.c_next.val();
+        self.earlier.next = !self.c_ev.val() | (self.k.val() < self.emrel.val());
         // ---- the walk: the head row complete, or the failed SEND at the head
-        self.w_fail.next = self.w_ev.q.val() & self.w_fv.q.val() & (self.w_em.q.val() == self.w_next.q.val());
         self.advance.next = (self.st.q.val() == self.k_walk.val()) & self.r_done.val() & self.o_free.val();
         self.next1.next = self.c_next.val() + self.k_one32.val();
         // (sums in locals of their own width: inside a wider bit_cast the carry would land
@@ -541,8 +552,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         }
         if self.st.q.val() == self.k_read.val() {
             self.st.d.next = self.k_exec.val();
-            self.x_k.d.next = self.k.val();
-            self.x_emrel.d.next = self.c_em.val() - self.c_next.val();
+            self.x_earlier.d.next = self.earlier.val();
             self.x_k0.d.next = self.k0.val();
             self.x_inwin.d.next = self.inwin.val();
             self.x_next.d.next = self.c_next.val();
@@ -561,13 +571,14 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         if self.st.q.val() == self.k_exec.val() {
             self.st.d.next = self.k_idle.val();
             self.w_next.d.next = self.x_next1.q.val();
+            self.w_fail.d.next = self.x_ev.q.val() & self.x_fv.q.val() & (self.x_em.q.val() == self.x_next1.q.val());
             self.w_ev.d.next = self.x_ev.q.val();
             self.w_em.d.next = self.x_em.q.val();
             self.w_fv.d.next = self.x_fv.q.val();
             self.w_fs.d.next = self.x_fs.q.val();
             if self.op_fatal.q.val() {
                 // a refused check: the fatal message if earlier, nothing to complete
-                if self.earlier.val() {
+                if self.x_earlier.q.val() {
                     self.cen.next = true;
                     self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
                         | self.k_ev.val()
@@ -604,7 +615,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                 // an error response: the fatal message if earlier; a failed SEND at the
                 // head completes at once
                 self.n_werr.d.next = self.n_werr.q.val() + self.k_one32.val();
-                if self.earlier.val() {
+                if self.x_earlier.q.val() {
                     self.cen.next = true;
                     self.cdata.next = bit_cast::<CONN_W, 32>(self.x_next.q.val())
                         | self.k_ev.val()
@@ -643,6 +654,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                     self.wen.next = true;
                     self.n_msgs.d.next = self.n_msgs.q.val() + self.k_one32.val();
                     self.w_next.d.next = self.w_next1.val();
+                    self.w_fail.d.next = self.w_ev.q.val() & self.w_fv.q.val() & (self.w_em.q.val() == self.w_next1.val());
                     self.cen.next = true;
                     self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next1.val())
                         | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)
@@ -660,9 +672,10 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
                         self.n_cmpls.d.next = self.n_cmpls.q.val() + self.k_one32.val();
                     }
                 }
-            } else if self.w_fail.val() {
+            } else if self.w_fail.q.val() {
                 if self.o_free.val() {
                     self.w_fv.d.next = false;
+                    self.w_fail.d.next = false;
                     self.cen.next = true;
                     self.cdata.next = bit_cast::<CONN_W, 32>(self.w_next.q.val())
                         | (bit_cast::<CONN_W, 1>(self.w_ev.q.val().into()) << 32)

@@ -13,9 +13,9 @@
 //! responder's own bookkeeping, not a copy of it.
 //!
 //! **State.** Per connection and message row (`msg_window` rows, row `MSN mod msg_window`):
-//! packets written 24, bytes 32, last offset 24 + valid, SEND, SSN 24, SE (107 bits). Per
-//! connection: next MSN 32, the fatal message (valid + MSN 32) and the failed SEND's SSN
-//! (valid + 24): 90 bits.
+//! packets written 24, bytes 32, last offset 24 + valid, SEND, SSN 24, SE (107 bits; the
+//! RTL stores one derived bit more, *complete*, for its timing). Per connection: next MSN
+//! 32, the fatal message (valid + MSN 32) and the failed SEND's SSN (valid + 24): 90 bits.
 //!
 //! **Semantics.**
 //! - `Done` with OKAY, of message `k = msn - next_msn < msg_window`: the row counts the

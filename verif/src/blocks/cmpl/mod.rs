@@ -525,8 +525,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // "completion at the header decision" class: not every byte written)
     ("completes_at_its_last_packet", "u_done = u_lv & (u_pk == u_end);", "u_done = u_lv;"),
     // the walk takes a row whose LAST packet is written as complete (the earlier packets
-    // of that message not yet)
-    ("walk_completes_a_row_with_only_its_last", "r_done = r_lv & (r_pk == r_end);", "r_done = r_lv;"),
+    // of that message not yet): the row's stored *complete* bit is its end-valid bit
+    (
+        "walk_completes_a_row_with_only_its_last",
+        "(((u_done) & 108'hfffffffffffffffffffffffffff) << 32'h6b)",
+        "(((u_lv) & 108'hfffffffffffffffffffffffffff) << 32'h6b)",
+    ),
     // a walk step does not wait for the output register: a stalled record is overwritten
     ("walk_overwrites_a_stalled_record", "advance = (st$q == k_walk) & r_done & o_free;", "advance = (st$q == k_walk) & r_done;"),
     // the walk stops after the op's own message (the complete ones behind it wait)
@@ -538,7 +542,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // a failed SEND at the head never completes with its error
     ("failed_send_at_the_head_not_completed", "if (x_k0$q & op_send$q) begin", "if (1'b0) begin"),
     // a later fatal message replaces an earlier one
-    ("later_fatal_replaces_the_earlier", "earlier = ~x_ev$q | (x_k$q < x_emrel$q);", "earlier = 1'b1;"),
+    ("later_fatal_replaces_the_earlier", "earlier = ~c_ev | (k < emrel);", "earlier = 1'b1;"),
     // a response outside the window updates a row (another message's)
     ("stray_response_counted", "inwin = k < k_mw;", "inwin = 1'b1;"),
     // Open does not clear the rows: a reopened connection inherits old progress
