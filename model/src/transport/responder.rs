@@ -150,6 +150,11 @@ pub struct Responder {
     out: VecDeque<Out>,
     completions: Vec<RecvCompletion>,
     pub stats: RxStats,
+    /// When `Some`, every op given to the completion unit, in order, from the `Open` that
+    /// set it to the first MSN ([`Responder::record_cmpl_ops`]): the transport's own
+    /// traffic, which `verif/tests/cmpl_diff.rs` replays into the RTL.
+    #[serde(skip)]
+    pub cmpl_ops: Option<Vec<CmplOp>>,
 }
 
 impl Responder {
@@ -172,6 +177,7 @@ impl Responder {
             mem: HostMemory::default(),
             error: None,
             clip_psn: None,
+            cmpl_ops: None,
             last_error_nak: None,
             ack_timeout: cfg.ack_timeout_ns.min(MAX_TIME_NS) as u32,
             nak_holdoff: cfg.rto_min_ns.min(MAX_TIME_NS) as u32,
@@ -193,6 +199,9 @@ impl Responder {
         }
         self.next_msn = msn;
         self.cmpl = Self::open_cmpl(self.msg_window, msn);
+        if let Some(l) = &mut self.cmpl_ops {
+            *l = vec![CmplOp::Open { conn: 0, msn }];
+        }
         self.rq.head_ssn = ssn & super::SEQ_MASK;
         Ok(())
     }
@@ -329,7 +338,7 @@ impl Responder {
                     self.send_nak(psn, code, p, ext.msn, sport);
                     if code != NakCode::NoRecvBuffer {
                         self.fatal(code, ext.msn);
-                        let out = self.cmpl.apply(&CmplOp::Fatal { conn: 0, msn: ext.msn });
+                        let out = self.cmpl_apply(CmplOp::Fatal { conn: 0, msn: ext.msn });
                         self.deliver(out);
                         self.last_error_nak = Some(now);
                     }
@@ -445,7 +454,7 @@ impl Responder {
             }
             self.fatal(NakCode::RemoteOpError, d.msn);
         }
-        let out = self.cmpl.apply(&CmplOp::Done(*d));
+        let out = self.cmpl_apply(CmplOp::Done(*d));
         self.deliver(out);
     }
 
@@ -495,6 +504,26 @@ impl Responder {
             self.next_msn = self.next_msn.wrapping_add(1);
         }
         debug_assert!(self.msgs.len() <= self.msg_window as usize);
+    }
+
+    /// Starts recording the ops the completion unit is given ([`Responder::cmpl_ops`]),
+    /// from an `Open` at the next MSN. Only before the first DATA packet: the rows of
+    /// messages in progress would not be in the log.
+    pub fn record_cmpl_ops(&mut self) -> Result<(), TransportError> {
+        let s = &self.stats;
+        if s.data_new + s.data_refused != 0 {
+            return Err(TransportError::AlreadyStarted);
+        }
+        self.cmpl_ops = Some(vec![CmplOp::Open { conn: 0, msn: self.next_msn }]);
+        Ok(())
+    }
+
+    /// The completion unit's step on `op`, recorded when [`Responder::cmpl_ops`] is on.
+    fn cmpl_apply(&mut self, op: CmplOp) -> Vec<CmplOut> {
+        if let Some(l) = &mut self.cmpl_ops {
+            l.push(op);
+        }
+        self.cmpl.apply(&op)
     }
 
     fn open_cmpl(msg_window: u32, msn: u32) -> Cmpl {
