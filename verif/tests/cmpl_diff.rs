@@ -67,7 +67,7 @@ fn cmpl_matches_at_tiny_on_long_walks_and_from_power_up() {
 #[test]
 fn every_cmpl_mutant_is_caught_by_the_differential_test() {
     let s = setup("core");
-    s.mutants(cmpl::mutants(), 15, 6, 300_000);
+    s.mutants(cmpl::mutants(), 16, 6, 300_000);
 }
 
 // ---- the transport's own traffic: the responder's ops replayed into the RTL ----

@@ -541,6 +541,13 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("error_response_counted_as_written", "else if (op_ok$q) begin", "else if (1'b1) begin"),
     // a failed SEND at the head never completes with its error
     ("failed_send_at_the_head_not_completed", "if (x_k0$q & op_send$q) begin", "if (1'b0) begin"),
+    // the walk's failed-SEND flag is computed for the head it leaves, not the one it
+    // moves to (the flag is registered when the head MSN moves)
+    (
+        "walk_failed_send_flag_for_the_old_head",
+        "w_fail$d = w_ev$q & w_fv$q & (w_em$q == w_next1);",
+        "w_fail$d = w_ev$q & w_fv$q & (w_em$q == w_next$q);",
+    ),
     // a later fatal message replaces an earlier one
     ("later_fatal_replaces_the_earlier", "earlier = ~c_ev | (k < emrel);", "earlier = 1'b1;"),
     // a response outside the window updates a row (another message's)
