@@ -13,7 +13,8 @@
 //! **Ports** (A address bits, L length bits, B beat bytes, D = 8 B data bits).
 //! - global: `clock`, `rst` (synchronous).
 //! - command stream in: `s_valid`/`s_ready`, `s_addr` (A), `s_len` (L), `s_base` (A),
-//!   `s_wlen` (A), `s_tag` (8).
+//!   `s_wlen` (A), `s_tag` (T: carried to the completion untouched; in the receive path the
+//!   fields of the completion unit's `Done` op, so that the completion *is* that op).
 //! - data stream in: `d_valid`/`d_ready`, `d_data` (D): one beat per W beat, already
 //!   lane-aligned (lane i is the byte of address beat + i; the realigner is upstream).
 //! - AXI4 AW: `m_axi_awvalid`/`m_axi_awready`, `m_axi_awaddr` (A, B-aligned),
@@ -21,11 +22,12 @@
 //!   (`awid`, `awcache`, `awprot`, `awlock`, `awqos` are constants to tie off at integration.)
 //! - AXI4 W: `m_axi_wvalid`/`m_axi_wready`, `m_axi_wdata` (D), `m_axi_wstrb` (B), `m_axi_wlast`.
 //! - AXI4 B: `m_axi_bvalid`/`m_axi_bready`, `m_axi_bresp` (2).
-//! - completion stream out: `m_valid`/`m_ready`, `m_tag` (8), `m_resp` (2: first non-OKAY
+//! - completion stream out: `m_valid`/`m_ready`, `m_tag` (T), `m_resp` (2: first non-OKAY
 //!   bresp, 0 if none), `m_clipped`, `m_bytes` (L, bytes enabled).
 //! - status: `stat_cmds`, `stat_bursts`, `stat_beats`, `stat_bresp_err`, `stat_err_cmds`,
 //!   `stat_clipped` (32-bit, wrapping).
-//! - sizes: const generics `A`, `A1` = A + 1, `L`, `R` = max(L + 1, 14), `B`, `D`; `max_beats` a constant
+//! - sizes: const generics `A`, `A1` = A + 1, `L`, `R` = max(L + 1, 14), `B`, `D`, `T` (tag
+//!   bits, 1..=128); `max_beats` a constant
 //!   (localparams `k_maxb_m1`, `k_mb_r`), given to [`PlacementWr::try_new`].
 //!
 //! **FSM.** IDLE (`s_ready`) -> WIN (the window) -> AW (one burst's address) -> W (its
@@ -71,7 +73,7 @@ use mrnic_model::transport::placement_wr::WrConfig;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> {
+pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize, const T: usize> {
     // ---- global
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
@@ -82,7 +84,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     pub s_len: Signal<In, Bits<L>>,
     pub s_base: Signal<In, Bits<A>>,
     pub s_wlen: Signal<In, Bits<A>>,
-    pub s_tag: Signal<In, Bits<8>>,
+    pub s_tag: Signal<In, Bits<T>>,
     // ---- data stream
     pub d_valid: Signal<In, bool>,
     pub d_ready: Signal<Out, bool>,
@@ -107,7 +109,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     // ---- completion stream
     pub m_valid: Signal<Out, bool>,
     pub m_ready: Signal<In, bool>,
-    pub m_tag: Signal<Out, Bits<8>>,
+    pub m_tag: Signal<Out, Bits<T>>,
     pub m_resp: Signal<Out, Bits<2>>,
     pub m_clipped: Signal<Out, bool>,
     pub m_bytes: Signal<Out, Bits<L>>,
@@ -120,7 +122,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     pub stat_clipped: Signal<Out, Bits<32>>,
     // ---- registers
     st: DFF<Bits<3>>,
-    tag: DFF<Bits<8>>,
+    tag: DFF<Bits<T>>,
     lo: DFF<Bits<A1>>,
     hi: DFF<Bits<A1>>,
     cur: DFF<Bits<A1>>,
@@ -252,12 +254,15 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     k_incr: Constant<Bits<2>>,
 }
 
-impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> PlacementWr<A, A1, L, R, B, D> {
+impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize, const T: usize> PlacementWr<A, A1, L, R, B, D, T> {
     /// The unit for `cfg`; refused when the const generics do not match it
     /// (`A` = addr_bits, `A1` = A + 1, `L` = len_bits, `R` = max(L + 1, 14) (the burst
     /// arithmetic: bytes to `hi` from an aligned address, bytes to the page end),
-    /// `B` = beat_bytes, `D` = 8 B).
+    /// `B` = beat_bytes, `D` = 8 B, `T` = tag bits in 1..=128, the model's `u128` tag).
     pub fn try_new(cfg: &WrConfig) -> Result<Self, ConfigError> {
+        if !(1..=128).contains(&T) {
+            return Err(ConfigError::invalid("PlacementWr.T", format!("tag width {T}: must be 1..=128 (the model's tag is a u128)")));
+        }
         let mismatch = |f: &str, want: usize, got: usize| Err(ConfigError::invalid(format!("PlacementWr.{f}"), format!("the generic is {got}, the configuration says {want}")));
         if A != cfg.addr_bits as usize {
             return mismatch("A", cfg.addr_bits as usize, A);
@@ -443,7 +448,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
     }
 }
 
-impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize> Logic for PlacementWr<A, A1, L, R, B, D> {
+impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize, const T: usize> Logic for PlacementWr<A, A1, L, R, B, D, T> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);

@@ -296,13 +296,18 @@ pub fn placement_config() -> mrnic_model::transport::placement_wr::WrConfig {
     mrnic_model::transport::placement_wr::WrConfig::new(8, 256).expect("the placement unit's sizes are legal")
 }
 
+/// The placement unit's tag width: the fields of the completion unit's `Done` op that the
+/// header path knows at the decision (connection 8, MSN 32, offset 24, LAST, SEND, SSN 24,
+/// SE), so that a write's completion is that op (`docs/design/receiver-rtl.md` 2.8, item 7).
+pub const PLACEMENT_TAG_BITS: usize = 91;
+
 /// The DMA placement unit's write path (block `placement`); the configuration is validated
 /// but does not change it (its sizes are [`placement_config`]).
 fn placement(cfg: &Config) -> Result<Generated, GenError> {
     cfg.validate()?;
     let module = "mrnic_placement";
     let w = placement_config();
-    let mut uut = crate::placement::PlacementWr::<64, 65, 16, 17, 8, 64>::try_new(&w)?;
+    let mut uut = crate::placement::PlacementWr::<64, 65, 16, 17, 8, 64, PLACEMENT_TAG_BITS>::try_new(&w)?;
     uut.connect_all();
     let verilog = crate::verilog::generate(&uut, module)?;
     let ports = top_ports(&uut);

@@ -145,7 +145,7 @@ fn placement_formal_verilog(module: &str) -> String {
     use mrnic_hdl::placement::PlacementWr;
     use mrnic_model::transport::placement_wr::WrConfig;
     let cfg = WrConfig::with_widths(4, 4, 14, 8).unwrap();
-    let mut uut = PlacementWr::<14, 15, 8, 14, 4, 32>::try_new(&cfg).unwrap();
+    let mut uut = PlacementWr::<14, 15, 8, 14, 4, 32, 8>::try_new(&cfg).unwrap();
     uut.connect_all();
     mrnic_hdl::verilog::generate(&uut, module).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -1044,7 +1044,8 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             let Some((t, len)) = cm.completions.pop_front() else {
                 return Err(format!("cycle {c}: a completion with none expected"));
             };
-            let got = (w.get("m_tag"), w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
+            let tw = w.wide("m_tag");
+            let got = (u64::from(tw[0]) | u64::from(tw[1]) << 32 | u64::from(tw[2] != 0) << 63, w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
             if got != (t, len, 0, 0) {
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }

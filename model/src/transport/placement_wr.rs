@@ -119,7 +119,7 @@ pub struct WrCmd {
     /// The window the command was checked against: `[base, base + wlen)`.
     pub base: u64,
     pub wlen: u64,
-    pub tag: u8,
+    pub tag: u128,
 }
 
 /// One AXI4 INCR burst: aligned address, beats, and each beat's `wstrb`.
@@ -216,7 +216,7 @@ pub struct W {
 /// A completion on `m_`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WrDone {
-    pub tag: u8,
+    pub tag: u128,
     /// The command's first non-OKAY `bresp` (2 SLVERR, 3 DECERR, 1 EXOKAY), 0 if none.
     pub resp: u8,
     pub clipped: bool,

@@ -97,7 +97,15 @@ def random_command(rng: random.Random, k: int) -> dict:
         wlen = max(0, length - (base - addr) - rng.randint(0, max(0, length // 3)))
     else:  # disjoint: nothing written
         base, wlen = addr + length + rng.randint(0, 100), rng.randint(1, 100)
-    return {"s_addr": addr, "s_len": length, "s_base": base, "s_wlen": wlen, "s_tag": k & 0xFF}
+    return {"s_addr": addr, "s_len": length, "s_base": base, "s_wlen": wlen, "s_tag": tag_of(k)}
+
+
+TAG_BITS = 91  # hdl::tops::PLACEMENT_TAG_BITS: the completion unit's Done op fields
+
+
+def tag_of(k: int) -> int:
+    """Command k's tag, over all the port's bits (no draw from the command generator)."""
+    return (((k + 1) * 0x9E3779B97F4A7C15F39CC0605CEDC835) % (1 << 128)) >> (128 - TAG_BITS)
 
 
 @cocotb.test()
@@ -131,7 +139,8 @@ async def axi_ram_random_commands(dut):
         assert read(getattr(dut, n)) == 0, f"{n} after rst"
 
     cmds = [random_command(rng, k) for k in range(n_cmds)]
-    sb = Scoreboard(dut._log, {"m_tag": 8, "m_resp": 2, "m_clipped": 1, "m_bytes": len(dut.m_bytes)})
+    assert len(dut.m_tag) == TAG_BITS, f"m_tag is {len(dut.m_tag)} bits, the test expects {TAG_BITS}"
+    sb = Scoreboard(dut._log, {"m_tag": TAG_BITS, "m_resp": 2, "m_clipped": 1, "m_bytes": len(dut.m_bytes)})
     want_beats = 0
     want_clipped = 0
     d_beats = []

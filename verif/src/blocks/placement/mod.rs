@@ -68,7 +68,7 @@ impl PlacePorts {
         WrInputs {
             rst: v.bit(i[0]),
             s_valid: v.bit(i[1]),
-            s: WrCmd { addr: v.get(i[2]), len: v.get(i[3]) as u32, base: v.get(i[4]), wlen: v.get(i[5]), tag: v.get(i[6]) as u8 },
+            s: WrCmd { addr: v.get(i[2]), len: v.get(i[3]) as u32, base: v.get(i[4]), wlen: v.get(i[5]), tag: tag_of(v.wide(i[6])) },
             d_valid: v.bit(i[7]),
             d_data: d,
             aw_ready: v.bit(i[9]),
@@ -86,7 +86,7 @@ impl PlacePorts {
         v.set(i[3], u64::from(s.s.len));
         v.set(i[4], s.s.base);
         v.set(i[5], s.s.wlen);
-        v.set(i[6], u64::from(s.s.tag));
+        v.set_wide(i[6], &tag_words(s.s.tag));
         v.set(i[7], s.d_valid as u64);
         v.set_wide(i[8], &s.d_data);
         v.set(i[9], s.aw_ready as u64);
@@ -136,7 +136,7 @@ impl CycleModel for PlaceModel {
         o.set(p[11], out.b_ready as u64);
         o.set(p[12], out.m.is_some() as u64);
         if let Some(m) = out.m {
-            o.set(p[13], u64::from(m.tag));
+            o.set_wide(p[13], &tag_words(m.tag));
             o.set(p[14], u64::from(m.resp));
             o.set(p[15], m.clipped as u64);
             o.set(p[16], u64::from(m.bytes));
@@ -236,3 +236,13 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // the completion does not wait for the B responses
     ("completion_before_b", "ob$d = ob$q + 32'h1;", "ob$d = ob$q;"),
 ];
+
+/// A tag (up to 128 bits) as the kit's 64-bit words, least significant first.
+pub fn tag_words(t: u128) -> [u64; 2] {
+    [t as u64, (t >> 64) as u64]
+}
+
+/// The tag in a port's 64-bit words.
+pub fn tag_of(w: &[u64]) -> u128 {
+    u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
+}

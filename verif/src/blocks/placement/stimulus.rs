@@ -187,7 +187,9 @@ impl PlaceStimulus {
             }
         };
         self.tag = self.tag.wrapping_add(1);
-        let c = WrCmd { addr, len, base, wlen, tag: self.tag };
+        // a tag over all the port's bits (no extra draw: the command sequence stays the same)
+        let tag = (u128::from(self.tag) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) >> (128 - mrnic_hdl::tops::PLACEMENT_TAG_BITS);
+        let c = WrCmd { addr, len, base, wlen, tag };
         let p = plan(&self.cfg, &c);
         self.mix.cmds += 1;
         self.mix.clipped += p.clipped as u64;
