@@ -297,9 +297,10 @@ pub fn placement_config() -> mrnic_model::transport::placement_wr::WrConfig {
 }
 
 /// The placement unit's tag width: the fields of the completion unit's `Done` op that the
-/// header path knows at the decision (connection 8, MSN 32, offset 24, LAST, SEND, SSN 24,
-/// SE), so that a write's completion is that op (`docs/design/receiver-rtl.md` 2.8, item 7).
-pub const PLACEMENT_TAG_BITS: usize = 91;
+/// header path knows at the decision (`WrDone::tag`: connection 12, MSN 32, offset 24,
+/// LAST, SEND, SSN 24, SE), so that a write's completion is that op
+/// (`docs/design/receiver-rtl.md` 2.8, item 7).
+pub const PLACEMENT_TAG_BITS: usize = mrnic_model::transport::cmpl::WR_TAG_BITS as usize;
 
 /// The DMA placement unit's write path (block `placement`); the configuration is validated
 /// but does not change it (its sizes are [`placement_config`]).

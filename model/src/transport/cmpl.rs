@@ -76,6 +76,43 @@ pub struct WrDone {
     pub ok: bool,
 }
 
+/// Bits of [`WrDone::tag`]: connection 12 (up to 4096, the largest configuration), MSN 32,
+/// offset 24, LAST, SEND, SSN 24, SE. The placement unit's tag is this wide
+/// (`hdl::tops::PLACEMENT_TAG_BITS`), so that a write's completion is its `Done` op.
+pub const WR_TAG_BITS: u32 = 95;
+
+impl WrDone {
+    /// The fields the header path knows at the decision, packed as the placement unit's
+    /// tag, least significant first: connection 12, MSN 32, offset 24 (masked to 24),
+    /// LAST, SEND, SSN 24, SE.
+    pub fn tag(&self) -> u128 {
+        u128::from(self.conn & 0xfff)
+            | u128::from(self.msn) << 12
+            | u128::from(self.offset & 0xff_ffff) << 44
+            | u128::from(self.last) << 68
+            | u128::from(self.send) << 69
+            | u128::from(self.ssn & 0xff_ffff) << 70
+            | u128::from(self.solicited) << 94
+    }
+
+    /// The op of a write's completion: its `tag` (as [`WrDone::tag`] packed it), the bytes
+    /// written and whether every response was OKAY.
+    pub fn from_tag(tag: u128, len: u32, ok: bool) -> WrDone {
+        let f = |at: u32, bits: u32| ((tag >> at) & ((1u128 << bits) - 1)) as u32;
+        WrDone {
+            conn: f(0, 12),
+            msn: f(12, 32),
+            len,
+            offset: f(44, 24),
+            last: f(68, 1) == 1,
+            send: f(69, 1) == 1,
+            ssn: f(70, 24),
+            solicited: f(94, 1) == 1,
+            ok,
+        }
+    }
+}
+
 /// A completion's status.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CmplStatus {
@@ -610,5 +647,30 @@ mod tests {
             }
         }
         assert_eq!(got, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_done_op_survives_the_placement_tag_and_fills_its_bits() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand::rngs::SmallRng::seed_from_u64(95);
+        let mut seen = 0u128;
+        for _ in 0..10_000 {
+            let d = WrDone {
+                conn: r.gen_range(0..4096),
+                msn: r.gen(),
+                len: r.gen_range(0..65536),
+                offset: r.gen_range(0..1 << 24),
+                last: r.gen(),
+                send: r.gen(),
+                ssn: r.gen_range(0..1 << 24),
+                solicited: r.gen(),
+                ok: r.gen(),
+            };
+            let t = d.tag();
+            assert!(t >> WR_TAG_BITS == 0, "{t:#x} wider than {WR_TAG_BITS} bits");
+            assert_eq!(WrDone::from_tag(t, d.len, d.ok), d);
+            seen |= t;
+        }
+        assert_eq!(seen, (1u128 << WR_TAG_BITS) - 1, "every tag bit carries a field");
     }
 }

@@ -100,7 +100,7 @@ def random_command(rng: random.Random, k: int) -> dict:
     return {"s_addr": addr, "s_len": length, "s_base": base, "s_wlen": wlen, "s_tag": tag_of(k)}
 
 
-TAG_BITS = 91  # hdl::tops::PLACEMENT_TAG_BITS: the completion unit's Done op fields
+TAG_BITS = 95  # hdl::tops::PLACEMENT_TAG_BITS (model cmpl::WR_TAG_BITS): the Done op fields
 
 
 def tag_of(k: int) -> int:
