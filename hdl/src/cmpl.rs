@@ -29,9 +29,9 @@
 //! with no carry chain), SEND 1, SSN 24, SE 1, and *complete* 1 (derived: end valid and
 //! packets == end, computed when the row is written and stored so that the walk's step
 //! reads one bit instead of comparing 24; the 108th bit is free, a row takes three 36-bit
-//! DP16KD words either way) (row `conn · msg_window + MSN mod msg_window`). The connection RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal
-//! valid 1 + MSN 32, failed SEND valid 1 + SSN 24. Both zero at power-up; `Open` writes
-//! them.
+//! DP16KD words either way) (row `conn · msg_window + MSN mod msg_window`). The connection
+//! RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal valid 1 + MSN 32, failed SEND
+//! valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
 //!
 //! **Timing.** A state machine, one op at a time. Both RAMs have output registers
 //! (`prim::BlockRamReg`, loaded every cycle: the word two cycles after its address, with
@@ -64,11 +64,12 @@
 //! ```
 //!
 //! **The loops.** Every stage starts at a flip-flop: READ at the RAMs' output registers
-//! (sums: the 32-bit `k`, the fatal distance, the packet count + 1, the bytes), EXEC at
-//! READ's registers (one 32-bit compare, `k` < the fatal distance, into the write muxes),
-//! WALK at the row RAM's output register (a 24-bit equality, packets == end: the end is
-//! stored as offset + 1 so the walk needs no adder, into the write enables). The next row's
-//! read address depends only on the output register being free, not on the row read.
+//! (sums: `k` and the fatal message's distance side by side, then `k` < that distance; the
+//! packet count + 1, the bytes), EXEC at READ's registers (selects only, into the write
+//! muxes), WALK at the row RAM's output register (one bit, the row's stored *complete*, and
+//! the registered failed-SEND flag, into the write enables). The next row's read address
+//! depends only on the output register being free, not on the row read. The longest path
+//! left is `BlockRamReg`'s own: the RAM's clock-to-out through one LUT into its register.
 //!
 //! **Combinational paths.** `m_ready` -> `s_ready`; `s_conn`, `s_msn` -> the RAMs' read
 //! addresses. None to `m_*`.
@@ -400,51 +401,9 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         // the RAMs' output registers load every cycle: a word two cycles after its address
         self.rows.ce.next = true;
         self.conns.ce.next = true;
-        // ---- defaults: every register holds
-        self.st.d.next = self.st.q.val();
-        self.op_open.d.next = self.op_open.q.val();
-        self.op_fatal.d.next = self.op_fatal.q.val();
-        self.op_conn.d.next = self.op_conn.q.val();
-        self.op_msn.d.next = self.op_msn.q.val();
-        self.op_len.d.next = self.op_len.q.val();
-        self.op_end.d.next = self.op_end.q.val();
-        self.op_last.d.next = self.op_last.q.val();
-        self.op_send.d.next = self.op_send.q.val();
-        self.op_ssn.d.next = self.op_ssn.q.val();
-        self.op_sol.d.next = self.op_sol.q.val();
-        self.op_ok.d.next = self.op_ok.q.val();
-        self.x_earlier.d.next = self.x_earlier.q.val();
-        self.x_k0.d.next = self.x_k0.q.val();
-        self.x_inwin.d.next = self.x_inwin.q.val();
-        self.x_next.d.next = self.x_next.q.val();
-        self.x_next1.d.next = self.x_next1.q.val();
-        self.x_ev.d.next = self.x_ev.q.val();
-        self.x_em.d.next = self.x_em.q.val();
-        self.x_fv.d.next = self.x_fv.q.val();
-        self.x_fs.d.next = self.x_fs.q.val();
-        self.x_word.d.next = self.x_word.q.val();
-        self.x_done.d.next = self.x_done.q.val();
-        self.x_by.d.next = self.x_by.q.val();
-        self.x_rby.d.next = self.x_rby.q.val();
-        self.x_so.d.next = self.x_so.q.val();
-        self.w_next.d.next = self.w_next.q.val();
-        self.w_ev.d.next = self.w_ev.q.val();
-        self.w_em.d.next = self.w_em.q.val();
-        self.w_fv.d.next = self.w_fv.q.val();
-        self.w_fail.d.next = self.w_fail.q.val();
-        self.w_fs.d.next = self.w_fs.q.val();
-        self.clr_j.d.next = self.clr_j.q.val();
+        // ---- defaults: every register holds (`dff_setup!` sets `d` = `q`); the output
+        // register's valid bit clears when its record is taken
         self.o_v.d.next = self.o_v.q.val() & !self.m_ready.val();
-        self.o_conn.d.next = self.o_conn.q.val();
-        self.o_msn.d.next = self.o_msn.q.val();
-        self.o_ssn.d.next = self.o_ssn.q.val();
-        self.o_bytes.d.next = self.o_bytes.q.val();
-        self.o_sol.d.next = self.o_sol.q.val();
-        self.o_err.d.next = self.o_err.q.val();
-        self.n_msgs.d.next = self.n_msgs.q.val();
-        self.n_cmpls.d.next = self.n_cmpls.q.val();
-        self.n_werr.d.next = self.n_werr.q.val();
-        self.n_stray.d.next = self.n_stray.q.val();
         // ---- handshake
         self.o_free.next = !self.o_v.q.val() | self.m_ready.val();
         self.s_ready.next = !self.rst.val() & (self.st.q.val() == self.k_idle.val()) & self.o_free.val();

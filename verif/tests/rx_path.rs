@@ -1044,9 +1044,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             let Some((t, len)) = cm.completions.pop_front() else {
                 return Err(format!("cycle {c}: a completion with none expected"));
             };
-            let tw = w.wide("m_tag");
-            let got = (u64::from(tw[0]) | u64::from(tw[1]) << 32 | u64::from(tw[2] != 0) << 63, w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
-            if got != (t, len, 0, 0) {
+            let tag = w.wide("m_tag").iter().rev().fold(0u128, |a, &x| a << 32 | u128::from(x));
+            let got = (tag, w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
+            if got != (u128::from(t), len, 0, 0) {
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
             }
         }
