@@ -46,6 +46,20 @@
 //! header blocks are compared every cycle with their model shells, and the commands leave in
 //! frame order however the decisions arrive (`Cmds::decide`).
 //!
+//! With the completion unit (`mrnic_cmpl`, in the same tests) placement's tag is the unit's
+//! `Done` op as the header path knows it at the decision (`WrDone::tag`: connection, MSN,
+//! packet offset, LAST, SEND, SSN, SE, from the record), and placement's completion stream is
+//! the unit's input: its tag, `m_bytes` and `m_resp == 0` are the op. The test is the arbiter
+//! in front of the unit (placement's completion first, then the checks' fatal refusals, then
+//! opens): a new packet that place_chk refuses for any reason but a missing receive buffer
+//! is a `Fatal` op for its message; every connection opens before the first frame (the MAC
+//! waits), and again when the connection checks reopen it or, on two errors in three, after
+//! a fatal refusal. The frames' MSNs are drawn around each connection's next MSN as the
+//! unit's model has it (`sack_shape`), and the host answers every 61st write's B responses
+//! SLVERR (its completion then carries the error, and the unit completes its message with
+//! WriteError). The unit is compared every cycle with its model shell (ready, valid, every
+//! completion record) and its counters at the end.
+//!
 //! The frames are the parser stimulus's hostile mix. What must hold: host memory holds
 //! exactly the payloads of the placed frames at their addresses (later writes over earlier)
 //! and no other byte (no write for a dropped, refused or empty frame, nothing outside a
@@ -54,19 +68,20 @@
 //! record equals the model's decode of its frame; no hang.
 
 use mrnic_model::wire::axis::{frame_bytes, AxisRx, Beat};
-use mrnic_model::wire::ext::DATA_HDRS_LEN;
+use mrnic_model::wire::ext::{data_flags, NakCode, DATA_HDRS_LEN};
 use mrnic_model::wire::parser_shell::vrd_keep;
 use mrnic_model::wire::{bth::BTH_LEN, decode, ipv4::IPV4_HLEN, opcode, udp::UDP_HLEN, Body};
 use mrnic_model::sack::{Class, SackInputs, SackOp, SackShell};
 use mrnic_model::transport::ackgen::AckIn;
 use mrnic_model::transport::ackgen_shell::{AckCfg, AckShell, AckShellAck, AckShellIn};
 use mrnic_model::transport::ackjoin::{AckJoinShell, JoinShellIn, SackIn};
+use mrnic_model::transport::cmpl::{CmplOp, CmplShell, CmplShellIn, WrDone};
 use mrnic_model::transport::conn_chk_shell::{ConnCfg, ConnChkInputs, ConnChkShell, ConnReq, ConnRow};
 use mrnic_model::transport::place_chk_shell::{CfgWrite, ChkConfig, ChkInputs, ChkReq, ChkResult, ChkShell};
 use mrnic_model::wire::Frame;
 use mrnic_model::Config;
 use mrnic_verif::blocks::parser::stimulus::{ParserStimulus, Shape};
-use mrnic_verif::blocks::{ackgen, ackjoin, conn_chk, place_chk};
+use mrnic_verif::blocks::{ackgen, ackjoin, cmpl, conn_chk, place_chk};
 use mrnic_verif::kit::testing::{diff_scale, extra_seed, mutant_build};
 use mrnic_verif::kit::DiffBench;
 use mrnic_verif::vl::cache::{sanitize, waves_dir};
@@ -86,7 +101,7 @@ const SEND_BASE: u64 = 0x5e0d_0000_0000;
 /// them.
 const PATH: [&str; 4] = ["parser", "fbuf", "realign", "placement"];
 const WITH_CHK: [&str; 5] = ["parser", "fbuf", "realign", "placement", "place_chk"];
-const WITH_SACK: [&str; 9] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk", "ackgen", "ackjoin"];
+const WITH_SACK: [&str; 10] = ["parser", "fbuf", "realign", "placement", "place_chk", "sack", "conn_chk", "ackgen", "ackjoin", "cmpl"];
 /// Connections the SACK runs use (destination QP mod 256 below this), so that each one sees
 /// enough packets to move its window many times over.
 const SACK_CONNS: u32 = 16;
@@ -185,6 +200,19 @@ struct Stats {
     /// ACKs out of the ACK join (with the SACK engine's base and bitmap), by the timer.
     joined: u64,
     joined_timer: u64,
+    /// With the completion unit: its ops (placement's completions as `Done`, the checks'
+    /// fatal refusals, opens), its completion records (SENDs) by status, messages completed.
+    cmpl_done: u64,
+    /// Writes whose B responses the host answered SLVERR.
+    slverr_writes: u64,
+    /// B responses answered SLVERR.
+    slverr_b: u64,
+    cmpl_fatal: u64,
+    cmpl_opens: u64,
+    cmpl_records: u64,
+    cmpl_write_errors: u64,
+    cmpl_msgs: u64,
+    cmpl_stray: u64,
 }
 
 /// A connection row as the SACK runs' frames use it: (tag, peer, P_Key).
@@ -217,7 +245,14 @@ enum SackJob {
 /// The connection fields match the connection's row (`rows`: QPN tag, peer, P_Key, a path
 /// id below P), with a few faults each for the connection checks: a stale tag (4 %),
 /// another peer (3 %), another P_Key (3 %), a path id at or past P (3 %).
-fn sack_shape(bases: Rc<RefCell<Vec<u32>>>, rows: Rows, paths: u8) -> Shape {
+///
+/// The message fields of a DATA frame are drawn around the connection's next MSN as the
+/// completion unit's model has it now (`msns`): mostly a message inside the window of
+/// `msg_window`, most often the head or the one after it, now and then one just past the
+/// window or behind the head (stray for the unit); the packet offset 0 on three in five
+/// (LAST on two thirds of those: one-packet messages), else 1..4 (LAST on a third), SE on
+/// half the LAST packets.
+fn sack_shape(bases: Rc<RefCell<Vec<u32>>>, rows: Rows, paths: u8, msns: Rc<RefCell<Vec<u32>>>, msg_window: u32) -> Shape {
     Box::new(move |f: &mut Frame, r: &mut SmallRng| {
         let conn = r.gen_range(0..SACK_CONNS);
         let (tag, peer, pkey) = rows.borrow()[conn as usize];
@@ -238,6 +273,21 @@ fn sack_shape(bases: Rc<RefCell<Vec<u32>>>, rows: Rows, paths: u8) -> Shape {
             _ => (1 << 24) - 1,
         };
         f.bth.psn = b.wrapping_add(d) & 0xff_ffff;
+        if let Body::Data { ext, .. } = &mut f.body {
+            let next = msns.borrow()[conn as usize];
+            let k = match r.gen_range(0..100) {
+                0..=54 => 0,
+                55..=74 => 1,
+                75..=89 => r.gen_range(2..msg_window.max(3)),
+                90..=94 => msg_window + r.gen_range(0..4),
+                _ => r.gen_range(1..=4u32).wrapping_neg(),
+            };
+            ext.msn = next.wrapping_add(k);
+            ext.pkt_offset = if r.gen_ratio(3, 5) { 0 } else { r.gen_range(1..4) };
+            let last = r.gen_ratio(if ext.pkt_offset == 0 { 2 } else { 1 }, 3);
+            ext.flags = (ext.flags & !data_flags::LAST) | if last { data_flags::LAST } else { 0 };
+            f.bth.solicited = last && r.gen_ratio(1, 2);
+        }
     })
 }
 
@@ -257,10 +307,15 @@ struct Burst {
 #[derive(Default)]
 struct Cmds {
     r: VecDeque<Cmd>,
-    w: VecDeque<Cmd>,
-    completions: VecDeque<(u64, u64)>,
+    /// Placement's commands and their tags (95 bits: [`WrDone::tag`] with the completion
+    /// unit, else a counting 8-bit tag).
+    w: VecDeque<(Cmd, u128)>,
+    /// Completions due: (tag, bytes, every B of the write answered SLVERR).
+    completions: VecDeque<(u128, u64, bool)>,
     want: HashMap<u64, u8>,
     tag: u64,
+    /// The completion unit takes placement's completions: the tags are its ops.
+    with_cmpl: bool,
     /// Decisions made out of frame order (a frame the connection checks refuse is decided
     /// before the frames ahead of it leave place_chk and the SACK engine), by kept frame
     /// number, and the number of the next kept frame to issue.
@@ -271,7 +326,7 @@ struct Cmds {
 /// What becomes of a kept frame.
 enum Decision {
     /// Placed at `addr`, checked against the window `[base, base + wlen)`.
-    Place { off: u64, addr: u64, base: u64, wlen: u64, payload: Vec<u8> },
+    Place { off: u64, addr: u64, base: u64, wlen: u64, payload: Vec<u8>, hdr: Option<WrDone> },
     /// Not placed: the realigner discards its payload.
     Discard { off: u64 },
 }
@@ -283,20 +338,27 @@ impl Cmds {
         while let Some(d) = self.pending.remove(&self.next) {
             self.next += 1;
             match d {
-                Decision::Place { off, addr, base, wlen, payload } => self.place(s, off, addr, base, wlen, &payload),
+                Decision::Place { off, addr, base, wlen, payload, hdr } => self.place(s, off, addr, base, wlen, &payload, hdr),
                 Decision::Discard { off } => self.discard(off),
             }
         }
     }
     /// A frame placed at `addr`, checked against the window `[base, base + wlen)`.
-    fn place(&mut self, s: &mut Stats, off: u64, addr: u64, base: u64, wlen: u64, payload: &[u8]) {
+    /// `hdr`: the completion unit's op, whose tag the write carries.
+    #[allow(clippy::too_many_arguments)]
+    fn place(&mut self, s: &mut Stats, off: u64, addr: u64, base: u64, wlen: u64, payload: &[u8], hdr: Option<WrDone>) {
         let len = payload.len() as u64;
         s.placed += 1;
         s.payload_bytes += len;
         self.r.push_back(vec![("s_cmd_off", off), ("s_cmd_len", len), ("s_cmd_lane", addr & 7)]);
         self.tag = (self.tag + 1) & 0xff;
-        self.w.push_back(vec![("s_addr", addr), ("s_len", len), ("s_base", base), ("s_wlen", wlen), ("s_tag", self.tag)]);
-        self.completions.push_back((self.tag, len));
+        let tag = hdr.map_or(u128::from(self.tag), |d| d.tag());
+        self.w.push_back((vec![("s_addr", addr), ("s_len", len), ("s_base", base), ("s_wlen", wlen)], tag));
+        // with the completion unit, every 61st write's B responses are SLVERR (the data is
+        // written all the same; the unit completes its message with an error)
+        let fail = self.with_cmpl && s.placed % 61 == 7;
+        s.slverr_writes += fail as u64;
+        self.completions.push_back((tag, len, fail));
         for (k, byte) in payload.iter().enumerate() {
             self.want.insert(addr + k as u64, *byte);
         }
@@ -305,7 +367,8 @@ impl Cmds {
     /// refused (counted by NAK code).
     fn checked(&mut self, s: &mut Stats, job: Job, res: &ChkResult) {
         let d = if res.ok {
-            Decision::Place { off: job.off, addr: res.addr, base: res.base, wlen: res.wlen, payload: job.payload }
+            let hdr = self.with_cmpl.then_some(WrDone { conn: job.req.conn, len: job.payload.len() as u32, ..job.hdr });
+            Decision::Place { off: job.off, addr: res.addr, base: res.base, wlen: res.wlen, payload: job.payload, hdr }
         } else {
             s.refused += 1;
             *s.naks.entry(res.nak).or_default() += 1;
@@ -356,6 +419,9 @@ struct Job {
     seq: u64,
     /// What the ACK generator takes with the packet (its connection and class set later).
     ack: AckIn,
+    /// The completion unit's op for the packet's write, as the header path knows it at the
+    /// decision (its connection and length set when it is placed).
+    hdr: WrDone,
 }
 
 /// The rows and the request for a kept frame's record: mostly rows that accept it, one in
@@ -384,7 +450,7 @@ fn job_for(rng: &mut SmallRng, cc: &ChkConfig, rec: &ChkReq, off: u64, payload: 
         let blen = if fault == 2 { need.saturating_sub(1) } else { need.saturating_add(slack) };
         cfgs.push_back(CfgWrite { table: 1, row: (rec.conn << lg) | (rec.ssn & (cc.rq_depth - 1)), base: addr, len: blen, ..Default::default() });
     }
-    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq, ack: AckIn::default() }
+    Job { cfgs, req: ChkReq { pd: conn_pd(rec.conn), ..*rec }, off, payload, psn, seq, ack: AckIn::default(), hdr: WrDone::default() }
 }
 
 /// One seeded run of `cycles` cycles plus a drain; `Err` names the first divergence.
@@ -396,12 +462,15 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let (chk_part, rest) = extra.split_at_mut(extra.len().min(1));
     let (sack_part, rest) = rest.split_at_mut(rest.len().min(1));
     let (conn_part, rest) = rest.split_at_mut(rest.len().min(1));
-    let (ack_part, join_part) = rest.split_at_mut(rest.len().min(1));
+    let (ack_part, rest) = rest.split_at_mut(rest.len().min(1));
+    let (join_part, cmpl_part) = rest.split_at_mut(rest.len().min(1));
     let mut chk = chk_part.first_mut();
     let mut sack = sack_part.first_mut();
     let mut conn_blk = conn_part.first_mut();
     let mut ack_blk = ack_part.first_mut();
     let mut join_blk = join_part.first_mut();
+    let mut cmpl_blk = cmpl_part.first_mut();
+    let has_cmpl = cmpl_blk.is_some();
     let has_ack = ack_blk.is_some();
     let has_join = join_blk.is_some();
     let has_sack = sack.is_some();
@@ -440,6 +509,15 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut join_sack_q: VecDeque<SackIn> = VecDeque::new();
     let mut join_gen_q: VecDeque<AckShellAck> = VecDeque::new();
     let mut j_rdy = Runs::new(100);
+    // the completion unit: its model shell; the arbiter's two other sources (the checks'
+    // fatal refusals, opens); each connection's next MSN as its model has it (the frames'
+    // MSNs are drawn around it)
+    let mw = core.transport.msg_window;
+    let mut cmpl_model = CmplShell::new(core.connections as u32, mw).unwrap();
+    let mut cmpl_fatal: VecDeque<CmplOp> = VecDeque::new();
+    let mut cmpl_open: VecDeque<CmplOp> = VecDeque::new();
+    let msns = Rc::new(RefCell::new(vec![0u32; SACK_CONNS as usize]));
+    let mut c_rdy = Runs::new(200);
     if has_ack {
         // the frames' connections: every path's row restarted, a rate hint base
         for k in 0..SACK_CONNS {
@@ -467,7 +545,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         }
     }
     if has_sack {
-        stim = stim.with_shape(sack_shape(bases.clone(), rows.clone(), ncfg.paths as u8));
+        stim = stim.with_shape(sack_shape(bases.clone(), rows.clone(), ncfg.paths as u8, msns.clone(), mw));
         // every connection the frames use is set up first, four of them just below the
         // 24-bit wrap
         for k in 0..SACK_CONNS {
@@ -481,7 +559,17 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut s = Stats::default();
     // the reference: good frames' decodes in record order; kept frames' expected completions
     let mut records: VecDeque<(bool, Vec<u8>)> = VecDeque::new();
-    let mut cm = Cmds::default();
+    let mut cm = Cmds { with_cmpl: has_cmpl, ..Cmds::default() };
+    if has_cmpl {
+        // every connection the frames use opens first (the MAC waits for it), two of them
+        // just below the 32-bit MSN wrap
+        for k in 0..SACK_CONNS {
+            let msn = if k < 2 { rng.gen_range(0..6u32).wrapping_neg() } else { rng.gen() };
+            msns.borrow_mut()[k as usize] = msn;
+            cmpl_open.push_back(CmplOp::Open { conn: k, msn });
+        }
+    }
+    let mut opening = has_cmpl;
     let mut kept_seq = 0u64;
     let mut mem: HashMap<u64, u8> = HashMap::new();
     let mut bursts: VecDeque<Burst> = VecDeque::new();
@@ -496,6 +584,10 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if draining {
             i.tvalid = false;
             i.m_hdr_ready = true;
+        }
+        if opening {
+            // the MAC waits for the completion unit's opens
+            i.tvalid = false;
         }
         let (awr, wr, bv, mr) = (aw_rdy.next(&mut rng), w_rdy.next(&mut rng), b_go.next(&mut rng), m_rdy.next(&mut rng) || draining);
         // inputs that depend on no output
@@ -609,14 +701,16 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         let wc = cm.w.front();
         let w_offered = wc.is_some();
         w.set("s_valid", w_offered as u64);
-        for (n, v) in wc.cloned().unwrap_or_default() {
+        let (wcmd, wtag) = wc.cloned().unwrap_or_default();
+        for (n, v) in wcmd {
             w.set(n, v);
         }
+        w.set_wide("s_tag", &[wtag as u32, (wtag >> 32) as u32, (wtag >> 64) as u32]);
         w.set("m_axi_awready", awr as u64);
         w.set("m_axi_wready", wr as u64);
         let bvalid = bv && !bresp.is_empty();
         w.set("m_axi_bvalid", bvalid as u64);
-        w.set("m_axi_bresp", 0);
+        w.set("m_axi_bresp", bresp.front().copied().unwrap_or(0));
         w.set("m_ready", mr as u64);
         // the handshakes between the blocks, to a fixed point (no loop through them)
         let mut settled = false;
@@ -654,6 +748,64 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         }
         if !settled {
             return Err(format!("cycle {c}: the handshakes between the blocks do not settle (a combinational loop)"));
+        }
+        // the completion unit behind placement: the arbiter (the test's) offers placement's
+        // completion first (it holds the write path), then a fatal refusal, then an open;
+        // placement's m_ready is the unit's s_ready while placement is offered (placement's
+        // m_valid is a function of its registers and rst only)
+        let mut mr = mr;
+        let mut progress_cmpl = false;
+        if let Some(k) = cmpl_blk.as_deref_mut() {
+            let pl_v = w.bit("m_valid");
+            let op = if pl_v {
+                let tag = w.wide("m_tag").iter().rev().fold(0u128, |a, &x| a << 32 | u128::from(x));
+                Some(CmplOp::Done(WrDone::from_tag(tag, w.get("m_bytes") as u32, w.get("m_resp") == 0)))
+            } else {
+                cmpl_fatal.front().or(cmpl_open.front()).copied()
+            };
+            let ci = CmplShellIn { rst: i.rst, s_valid: op.is_some(), s: op.unwrap_or(CmplShellIn::default().s), m_ready: c_rdy.next(&mut rng) || draining };
+            for (n, v) in cmpl::port::INPUTS.iter().zip(cmpl::input_values(&ci)) {
+                k.set(n, v);
+            }
+            k.sim.eval();
+            let mo = cmpl_model.step(&ci);
+            let got = (k.bit("s_ready"), k.bit("m_valid"));
+            if got != (mo.s_ready, mo.m.is_some()) {
+                return Err(format!("cycle {c}: cmpl (s_ready, m_valid) = {got:?}, its model {:?} (op {op:x?})", (mo.s_ready, mo.m.is_some())));
+            }
+            if let Some(m) = mo.m {
+                let rtl: Vec<u64> = ["m_conn", "m_msn", "m_ssn", "m_bytes", "m_solicited", "m_status"].iter().map(|n| k.get(n)).collect();
+                if rtl[..] != cmpl::record_values(&m)[..] {
+                    return Err(format!("cycle {c}: cmpl record (conn, msn, ssn, bytes, se, status) {rtl:x?}, its model {m:x?}"));
+                }
+                if ci.m_ready && !i.rst {
+                    progress_cmpl = true;
+                    s.cmpl_records += 1;
+                }
+            }
+            mr = pl_v && mo.s_ready;
+            w.set("m_ready", mr as u64);
+            w.sim.eval();
+            if !i.rst && ci.s_valid && mo.s_ready {
+                progress_cmpl = true;
+                match op {
+                    Some(CmplOp::Done(_)) => s.cmpl_done += 1,
+                    Some(CmplOp::Fatal { .. }) => {
+                        cmpl_fatal.pop_front();
+                        s.cmpl_fatal += 1;
+                    }
+                    _ => {
+                        cmpl_open.pop_front();
+                        s.cmpl_opens += 1;
+                    }
+                }
+            }
+            for (x, n) in msns.borrow_mut().iter_mut().enumerate() {
+                *n = cmpl_model.g.conn(x as u32).next_msn;
+            }
+            if opening && cmpl_open.is_empty() && cmpl_model.idle() {
+                opening = false;
+            }
         }
         if let Some(k) = chk.as_deref_mut() {
             let mo = model.step(&ci);
@@ -729,7 +881,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         *s.conn_drops.entry(m.reason).or_default() += 1;
                     }
                     match kept {
-                        Some(kp) if m.ok => jobs.push_back(Job { ack: kp.ack, ..job_for(&mut rng, &cc, &ChkReq { conn: m.conn, ..kp.req }, kp.off, kp.payload, kp.psn, kp.seq) }),
+                        Some(kp) if m.ok => jobs.push_back(Job { ack: kp.ack, hdr: kp.hdr, ..job_for(&mut rng, &cc, &ChkReq { conn: m.conn, ..kp.req }, kp.off, kp.payload, kp.psn, kp.seq) }),
                         Some(kp) => {
                             s.conn_refused += 1;
                             cm.decide(&mut s, kp.seq, Decision::Discard { off: kp.off });
@@ -859,6 +1011,17 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             (false, _) => {
                                 if new {
                                     refused_psns.insert((op.conn, op.psn));
+                                    // a new packet the checks refuse for any reason but a
+                                    // missing receive buffer makes its message fatal
+                                    if has_cmpl && res.nak != NakCode::NoRecvBuffer as u8 {
+                                        cmpl_fatal.push_back(CmplOp::Fatal { conn: job.req.conn, msn: job.hdr.msn });
+                                        // the host restarts the connection after most
+                                        // errors (its packets in flight are then stray)
+                                        if rng.gen_ratio(2, 3) {
+                                            let next = cmpl_model.g.conn(job.req.conn).next_msn;
+                                            cmpl_open.push_back(CmplOp::Open { conn: job.req.conn, msn: next.wrapping_add(rng.gen_range(16..1000)) });
+                                        }
+                                    }
                                 }
                                 cm.checked(&mut s, job, &res);
                             }
@@ -870,7 +1033,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         }
         let (p_rdy, f_rdy) = (p.bit("s_axis_tready"), f.bit("s_axis_tready"));
         taken = i.tvalid && p_rdy && f_rdy && !i.rst;
-        let mut progress = taken || progress_chk || progress_sack || progress_conn;
+        let mut progress = taken || progress_chk || progress_sack || progress_conn || progress_cmpl;
         // MAC side: the reference verdict of every frame
         if taken {
             let beat = Beat { tdata: i.tdata.to_le_bytes().to_vec(), tkeep: i.tkeep as u64, tlast: i.tlast, tuser: i.tuser };
@@ -955,7 +1118,23 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         if (ack.ack_req, ack.ts, ack.sport) != (fr.bth.ack_req, ext.timestamp, fr.udp.src_port) {
                             return Err(format!("cycle {c}: record (ack_req, ts, sport) {:x?}, the frame's {:x?}", (ack.ack_req, ack.ts, ack.sport), (fr.bth.ack_req, ext.timestamp, fr.udp.src_port)));
                         }
-                        kept_rec = Some(Job { cfgs: VecDeque::new(), req, off, payload: payload.clone(), psn, seq, ack });
+                        // the completion unit's op: the message fields from the record (checked
+                        // against the model's decode; SE from the decode)
+                        let hdr = WrDone {
+                            conn: 0,
+                            msn: p.get("m_hdr_msn") as u32,
+                            len: 0,
+                            offset: p.get("m_hdr_offset") as u32,
+                            last: p.get("m_hdr_flags") as u8 & data_flags::LAST != 0,
+                            send,
+                            ssn: req.ssn,
+                            solicited: fr.bth.solicited,
+                            ok: true,
+                        };
+                        if (hdr.msn, hdr.offset, hdr.last) != (ext.msn, ext.pkt_offset, ext.last()) {
+                            return Err(format!("cycle {c}: record (msn, offset, last) {:x?}, the frame's {:x?}", (hdr.msn, hdr.offset, hdr.last), (ext.msn, ext.pkt_offset, ext.last())));
+                        }
+                        kept_rec = Some(Job { cfgs: VecDeque::new(), req, off, payload: payload.clone(), psn, seq, ack, hdr });
                     } else {
                         jobs.push_back(job_for(&mut rng, &cc, &req, off, payload.clone(), psn, seq));
                     }
@@ -966,7 +1145,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                         s.refused += 1;
                         cm.decide(&mut s, seq, Decision::Discard { off });
                     } else {
-                        cm.decide(&mut s, seq, Decision::Place { off, addr, base: addr, wlen: len, payload: payload.clone() });
+                        cm.decide(&mut s, seq, Decision::Place { off, addr, base: addr, wlen: len, payload: payload.clone(), hdr: None });
                     }
                 }
             }
@@ -989,6 +1168,10 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     rows.borrow_mut()[k as usize] = (tag, peer, pkey);
                     conn_cfg.push_back(ConnCfg { conn: k, row: ConnRow { live: true, tag, peer, pkey } });
                     s.conn_reopens += 1;
+                    if has_cmpl {
+                        // the completion unit's connection restarts at a new MSN
+                        cmpl_open.push_back(CmplOp::Open { conn: k, msn: rng.gen() });
+                    }
                 }
             }
         }
@@ -1031,26 +1214,28 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             }
             if last {
                 bursts.pop_front();
-                bresp.push_back(0);
+                // (the write in W is the oldest whose completion is due)
+                bresp.push_back(if cm.completions.front().is_some_and(|x| x.2) { 2 } else { 0 });
             }
         }
         if bvalid && w.bit("m_axi_bready") {
-            bresp.pop_front();
+            s.slverr_b += u64::from(bresp.pop_front() != Some(0));
         }
         // completions, in order
         if w.bit("m_valid") && mr {
             progress = true;
             s.completions += 1;
-            let Some((t, len)) = cm.completions.pop_front() else {
+            let Some((t, len, fail)) = cm.completions.pop_front() else {
                 return Err(format!("cycle {c}: a completion with none expected"));
             };
             let tag = w.wide("m_tag").iter().rev().fold(0u128, |a, &x| a << 32 | u128::from(x));
             let got = (tag, w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
-            if got != (u128::from(t), len, 0, 0) {
-                return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, 0, 0)"));
+            let resp = if fail && len > 0 { 2 } else { 0 };
+            if got != (t, len, resp, 0) {
+                return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, {resp}, 0)"));
             }
         }
-        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()).chain(ack_blk.as_deref_mut()).chain(join_blk.as_deref_mut()) {
+        for x in [&mut *p, &mut *f, &mut *r, &mut *w].into_iter().chain(chk.as_deref_mut()).chain(sack.as_deref_mut()).chain(conn_blk.as_deref_mut()).chain(ack_blk.as_deref_mut()).chain(join_blk.as_deref_mut()).chain(cmpl_blk.as_deref_mut()) {
             let clk = x.clock;
             x.sim.tick(&clk);
         }
@@ -1079,7 +1264,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 s.placed
             ));
         }
-        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && ack_q.is_empty() && ack_cfg.is_empty() && join_sack_q.is_empty() && join_gen_q.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() {
+        if draining && records.is_empty() && cm.r.is_empty() && cm.w.is_empty() && cm.completions.is_empty() && sack_q.is_empty() && sack_wait.is_empty() && conn_q.is_empty() && conn_wait.is_empty() && conn_cfg.is_empty() && ack_q.is_empty() && ack_cfg.is_empty() && join_sack_q.is_empty() && join_gen_q.is_empty() && cm.pending.is_empty() && bursts.is_empty() && bresp.is_empty() && r.get("stat_cmds") == s.kept && jobs.is_empty() && waiting.is_empty() && cmpl_fatal.is_empty() && cmpl_open.is_empty() && cmpl_model.idle() && cmpl_model.outputs(&CmplShellIn::default()).m.is_none() {
             break;
         }
     }
@@ -1093,6 +1278,15 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if rtl != want {
             return Err(format!("ackgen counters {rtl:?}, its model's {want:?}"));
         }
+    }
+    if let Some(k) = cmpl_blk.as_deref() {
+        let st = cmpl_model.outputs(&CmplShellIn::default()).stats;
+        let want = [st.msgs, st.cmpls, st.write_errors, st.stray].map(|x| x & 0xFFFF_FFFF);
+        let rtl = ["stat_msgs", "stat_cmpls", "stat_write_errors", "stat_stray"].map(|n| k.get(n));
+        if rtl != want || st.cmpls != s.cmpl_records {
+            return Err(format!("cmpl counters {rtl:?}, its model's {want:?}; {} records taken", s.cmpl_records));
+        }
+        (s.cmpl_msgs, s.cmpl_write_errors, s.cmpl_stray) = (st.msgs, st.write_errors, st.stray);
     }
     if let Some(k) = join_blk.as_deref() {
         let st = join_model.outputs(&JoinShellIn::default()).stats;
@@ -1133,8 +1327,8 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     if r.get("stat_cmds") != s.kept || r.get("stat_dropped") != not_placed {
         return Err(format!("realign stat_cmds {} stat_dropped {}, expected {} and {not_placed}", r.get("stat_cmds"), r.get("stat_dropped"), s.kept));
     }
-    if w.get("stat_cmds") != s.placed || w.get("stat_beats") != s.w_beats || w.get("stat_bresp_err") != 0 {
-        return Err(format!("placement stat_cmds {} stat_beats {} stat_bresp_err {}, expected {} {} 0", w.get("stat_cmds"), w.get("stat_beats"), w.get("stat_bresp_err"), s.placed, s.w_beats));
+    if w.get("stat_cmds") != s.placed || w.get("stat_beats") != s.w_beats || w.get("stat_bresp_err") != s.slverr_b {
+        return Err(format!("placement stat_cmds {} stat_beats {} stat_bresp_err {}, expected {} {} {}", w.get("stat_cmds"), w.get("stat_beats"), w.get("stat_bresp_err"), s.placed, s.w_beats, s.slverr_b));
     }
     Ok(s)
 }
@@ -1159,7 +1353,7 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack", "_sack"][m.0.len() - 4]));
+            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack", "_sack", "_sack"][m.0.len() - 4]));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {
@@ -1276,6 +1470,12 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
         // checks joined == sent and the join's counters at the end)
         assert!(s.joined == s.acks && s.joined_timer == s.timer_acks, "{s:?}");
         assert!(s.completions == s.placed, "{s:?}");
+        // the completion unit took every write's completion as its op, the checks' fatal
+        // refusals and the opens, and completed messages (the run compares it every cycle
+        // with its model, and its counters at the end): SENDs with Success and, after a
+        // write answered SLVERR, with WriteError
+        assert!(s.cmpl_done == s.placed && s.cmpl_fatal >= 20 && s.cmpl_opens >= 2 * u64::from(SACK_CONNS), "{s:?}");
+        assert!(s.cmpl_msgs >= 15 && s.cmpl_records >= 10 && s.cmpl_write_errors >= 1 && s.slverr_writes >= 1, "{s:?}");
     }
     // connections set up again while their packets are in flight
     assert!(mid_run_clears >= 3, "{mid_run_clears} clears after the setup");
@@ -1284,6 +1484,11 @@ fn with_the_sack_engine_only_new_packets_the_checks_pass_are_placed_and_a_refuse
 #[test]
 fn with_the_sack_engine_one_that_records_a_packet_the_checks_refused_is_caught() {
     composition_catches(&WITH_SACK, "sack", "uncommitted_packet_sets_its_bit", "sack result");
+}
+
+#[test]
+fn with_the_completion_unit_one_that_completes_a_message_at_its_last_packet_is_caught() {
+    composition_catches(&WITH_SACK, "cmpl", "completes_at_its_last_packet", "cmpl");
 }
 
 #[test]
