@@ -406,7 +406,7 @@ fn coverage_reports(plan: &Plan, args: &VerifyArgs, results: &[JobResult]) -> Re
         let rep = crate::vl::coverage::report(&dats, &file, &dir).map_err(KitError::from)?;
         report::write(&dir.join("coverage.md"), &rep.to_markdown())?;
         lines.push(format!(
-            "- {}: line {:.1} % ({}/{}), toggle {:.1} % ({}/{}), {} uncovered points; report {}",
+            "- {}: line {:.1} % ({}/{}), toggle {:.1} % ({}/{}), toggle without the stat_* counters {:.1} % ({}/{}), {} uncovered points; report {}",
             b.spec.name,
             rep.line_pct,
             rep.lines_hit,
@@ -414,6 +414,9 @@ fn coverage_reports(plan: &Plan, args: &VerifyArgs, results: &[JobResult]) -> Re
             rep.toggle_pct,
             rep.toggles_hit,
             rep.toggles_total,
+            rep.toggle_pct_no_counters,
+            rep.toggles_hit - rep.counter_toggles_hit,
+            rep.toggles_total - rep.counter_toggles_total,
             rep.uncovered.len(),
             dir.join("coverage.md").display()
         ));

@@ -227,6 +227,9 @@ struct Planned {
     offsets: Vec<u32>,
     n: u32,
     send: bool,
+    /// A long message: 600 to 3000 packets of about 64 KiB (the row's packet count past
+    /// 2^9 and its byte count past 2^27).
+    big: bool,
 }
 
 /// The seeded generator.
@@ -364,19 +367,20 @@ impl CmplStimulus {
         let msn = base.wrapping_add(k);
         let rng = &mut self.rng;
         let p = self.plan[c].entry(msn).or_insert_with(|| {
-            let n = if walks { 1 } else if rng.gen_ratio(1, 20) { rng.gen_range(5..40) } else { rng.gen_range(1..5) };
+            let big = !walks && rng.gen_ratio(1, 3000);
+            let n = if walks { 1 } else if big { rng.gen_range(600..3000) } else if rng.gen_ratio(1, 20) { rng.gen_range(5..40) } else { rng.gen_range(1..5) };
             let mut offsets: Vec<u32> = (0..n).collect();
             for i in (1..offsets.len()).rev() {
                 offsets.swap(i, rng.gen_range(0..=i));
             }
-            Planned { offsets, n, send: rng.gen_bool(0.6) }
+            Planned { offsets, n, send: rng.gen_bool(0.6), big }
         });
         let Some(off) = p.offsets.pop() else {
             // every response of the window issued and the head incomplete (a failed write
             // waiting for its reopen): a stray response
             return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(mw), len: 1, offset: 0, last: true, send: false, ssn: 0, solicited: false, ok: true });
         };
-        let (n, send) = (p.n, p.send);
+        let (n, send, big) = (p.n, p.send, p.big);
         let ok = !self.rng.gen_bool(self.p_err);
         if !ok {
             self.fatal_later(conn);
@@ -390,7 +394,7 @@ impl CmplStimulus {
                 });
             }
         }
-        let len = if self.rng.gen_ratio(1, 50) { 0xFFFF - self.rng.gen_range(0..16) } else { self.rng.gen_range(1..4097) };
+        let len = if big || self.rng.gen_ratio(1, 50) { 0xFFFF - self.rng.gen_range(0..16) } else { self.rng.gen_range(1..4097) };
         CmplOp::Done(WrDone {
             conn,
             msn,
