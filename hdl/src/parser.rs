@@ -23,7 +23,8 @@
 //!   `m_hdr_pkey` (16: the BTH P_Key), every opcode (the connection checks read them);
 //!   `m_hdr_sport` (16: the UDP source port), `m_hdr_ack_req` (the BTH A bit), every
 //!   opcode, and `m_hdr_ts` (32, data: the MPETH timestamp), which the ACK generator reads;
-//!   fields an opcode does not carry are 0 (`HdrRecord::of`).
+//!   `m_hdr_se` (the BTH SE bit, solicited event), every opcode, which the completion unit
+//!   reads; fields an opcode does not carry are 0 (`HdrRecord::of`).
 //! - config: none (64 bits, maximum frame 9216 bytes).
 //! - status: `stat_drop_<reason>` (27) and `stat_good_<opcode>` (6), 32-bit wrapping, the
 //!   model's `DropCounters` names; `stat_last_verdict` (5: 0 good, 1 + drop index, 31 none
@@ -227,6 +228,7 @@ pub struct Parser {
     pub m_hdr_pkey: Signal<Out, Bits<16>>,
     pub m_hdr_sport: Signal<Out, Bits<16>>,
     pub m_hdr_ack_req: Signal<Out, bool>,
+    pub m_hdr_se: Signal<Out, bool>,
     pub m_hdr_ts: Signal<Out, Bits<32>>,
     pub m_vrd_valid: Signal<Out, bool>,
     pub m_vrd_keep: Signal<Out, bool>,
@@ -359,6 +361,7 @@ pub struct Parser {
     x_pkey: Signal<Local, Bits<16>>,
     x_sport: Signal<Local, Bits<16>>,
     x_areq: Signal<Local, bool>,
+    x_se: Signal<Local, bool>,
     x_ts: Signal<Local, Bits<32>>,
     x_ecn: Signal<Local, Bits<2>>,
     x_sack0: Signal<Local, bool>,
@@ -404,6 +407,7 @@ pub struct Parser {
     f2_x_pkey: DFF<Bits<16>>,
     f2_x_sport: DFF<Bits<16>>,
     f2_x_areq: DFF<bool>,
+    f2_x_se: DFF<bool>,
     f2_x_ts: DFF<Bits<32>>,
     ge44: Signal<Local, bool>,
     lt56: Signal<Local, bool>,
@@ -506,6 +510,7 @@ pub struct Parser {
     f3_r_pkey: DFF<Bits<16>>,
     f3_r_sport: DFF<Bits<16>>,
     f3_r_ack_req: DFF<bool>,
+    f3_r_se: DFF<bool>,
     f3_r_ts: DFF<Bits<32>>,
     code_a: Signal<Local, Bits<5>>,
     any_a: Signal<Local, bool>,
@@ -540,6 +545,7 @@ pub struct Parser {
     f4_r_pkey: DFF<Bits<16>>,
     f4_r_sport: DFF<Bits<16>>,
     f4_r_ack_req: DFF<bool>,
+    f4_r_se: DFF<bool>,
     f4_r_ts: DFF<Bits<32>>,
     f4_dpay: DFF<bool>,
     s4_ip_ok: DFF<bool>,
@@ -665,6 +671,7 @@ pub struct Parser {
     o_pkey: DFF<Bits<16>>,
     o_sport: DFF<Bits<16>>,
     o_ack_req: DFF<bool>,
+    o_se: DFF<bool>,
     o_ts: DFF<Bits<32>>,
     n_drop_truncated_ethernet: DFF<Bits<32>>,
     n_drop_truncated_ipv4: DFF<Bits<32>>,
@@ -872,6 +879,7 @@ impl Parser {
             m_hdr_pkey: Default::default(),
             m_hdr_sport: Default::default(),
             m_hdr_ack_req: Default::default(),
+            m_hdr_se: Default::default(),
             m_hdr_ts: Default::default(),
             m_vrd_valid: Default::default(),
             m_vrd_keep: Default::default(),
@@ -1001,6 +1009,7 @@ impl Parser {
             x_pkey: Default::default(),
             x_sport: Default::default(),
             x_areq: Default::default(),
+            x_se: Default::default(),
             x_ts: Default::default(),
             x_ecn: Default::default(),
             x_sack0: Default::default(),
@@ -1046,6 +1055,7 @@ impl Parser {
             f2_x_pkey: Default::default(),
             f2_x_sport: Default::default(),
             f2_x_areq: Default::default(),
+            f2_x_se: Default::default(),
             f2_x_ts: Default::default(),
             ge44: Default::default(),
             lt56: Default::default(),
@@ -1148,6 +1158,7 @@ impl Parser {
             f3_r_pkey: Default::default(),
             f3_r_sport: Default::default(),
             f3_r_ack_req: Default::default(),
+            f3_r_se: Default::default(),
             f3_r_ts: Default::default(),
             code_a: Default::default(),
             any_a: Default::default(),
@@ -1182,6 +1193,7 @@ impl Parser {
             f4_r_pkey: Default::default(),
             f4_r_sport: Default::default(),
             f4_r_ack_req: Default::default(),
+            f4_r_se: Default::default(),
             f4_r_ts: Default::default(),
             f4_dpay: Default::default(),
             s4_ip_ok: Default::default(),
@@ -1307,6 +1319,7 @@ impl Parser {
             o_pkey: Default::default(),
             o_sport: Default::default(),
             o_ack_req: Default::default(),
+            o_se: Default::default(),
             o_ts: Default::default(),
             n_drop_truncated_ethernet: Default::default(),
             n_drop_truncated_ipv4: Default::default(),
@@ -1487,7 +1500,7 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, rem, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f2_x_vlan, f2_x_ssn, f2_x_src, f2_x_pkey, f2_x_sport, f2_x_areq, f2_x_ts, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f3_r_vlan, f3_r_ssn, f3_r_src, f3_r_pkey, f3_r_sport, f3_r_ack_req, f3_r_ts, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_r_vlan, f4_r_ssn, f4_r_src, f4_r_pkey, f4_r_sport, f4_r_ack_req, f4_r_ts, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, o_vlan, o_ssn, o_src, o_pkey, o_sport, o_ack_req, o_ts, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
+        dff_setup!(self, clock, bcnt, cnt, acc_mac, acc_bk, acc_tl, tg, rem, hdr_l1, hdr_l2, hdr_l3, hdr_l4, hdr_l5, hdr_l6, hdr_l7, hdr_l8, hdr_l9, hdr_l10, hdr_l11, hdr_l12, hdr_l13, cm_and, cm_or, cm_b1, ipk, udk, at_b0, cu, ct, f1_valid, f1_n, f1_mac, f1_bk, f1_tl, f2_valid, f2_c_tr_eth, f2_c_mac, f2_c_bk, f2_c_tl, f2_rem3, f2_rem4, f2_x_et, f2_x_vi, f2_x_total, f2_x_ff, f2_x_proto, f2_x_dport, f2_x_ulen, f2_x_ucs, f2_x_op, f2_x_tv, f2_x_pad, f2_x_qp, f2_x_psn, f2_x_b0, f2_x_b1, f2_x_ppsn, f2_x_msn, f2_x_off, f2_x_dflags, f2_x_aflags, f2_x_va, f2_x_rkey, f2_x_len, f2_x_ecn, f2_x_sack0, f2_x_vlan, f2_x_ssn, f2_x_src, f2_x_pkey, f2_x_sport, f2_x_areq, f2_x_se, f2_x_ts, f3_valid, f3_c_tr_eth, f3_c_ethertype, f3_c_tr_ip1, f3_c_ver, f3_c_ihl, f3_c_tot, f3_c_tr_ip2, f3_c_trail, f3_c_frag, f3_c_notudp, f3_c_tr_udp, f3_c_port, f3_c_ulen, f3_c_ucs_nz, f3_c_tr_bth, f3_c_tver, f3_c_op, f3_c_tr_ext, f3_c_lm, f3_c_pad, f3_c_path, f3_c_sack, f3_c_nak, f3_c_mac, f3_c_bk, f3_c_tl, f3_r_opcode, f3_r_dest_qp, f3_r_psn, f3_r_path_id, f3_r_path_psn, f3_r_msn, f3_r_offset, f3_r_flags, f3_r_va, f3_r_rkey, f3_r_length, f3_r_ecn, f3_r_vlan, f3_r_ssn, f3_r_src, f3_r_pkey, f3_r_sport, f3_r_ack_req, f3_r_se, f3_r_ts, f4_valid, f4_code_a, f4_any_a, f4_code_b, f4_any_b, f4_any_c, f4_code_d, f4_any_d, f4_c_ucs_nz, f4_r_opcode, f4_r_dest_qp, f4_r_psn, f4_r_path_id, f4_r_path_psn, f4_r_msn, f4_r_offset, f4_r_flags, f4_r_va, f4_r_rkey, f4_r_length, f4_r_ecn, f4_r_vlan, f4_r_ssn, f4_r_src, f4_r_pkey, f4_r_sport, f4_r_ack_req, f4_r_se, f4_r_ts, f4_dpay, s4_ip_ok, s4_udp_ok, o_valid, o_opcode, o_dest_qp, o_psn, o_path_id, o_path_psn, o_msn, o_offset, o_flags, o_va, o_rkey, o_length, o_ecn, o_vlan, o_ssn, o_src, o_pkey, o_sport, o_ack_req, o_se, o_ts, n_drop_truncated_ethernet, n_drop_truncated_ipv4, n_drop_truncated_udp, n_drop_truncated_bth, n_drop_truncated_extension, n_drop_bad_ethertype, n_drop_bad_ip_version, n_drop_bad_ip_header_length, n_drop_bad_ip_total_length, n_drop_trailing_bytes, n_drop_bad_ip_checksum, n_drop_fragmented, n_drop_not_udp, n_drop_wrong_udp_port, n_drop_udp_length_mismatch, n_drop_bad_udp_checksum, n_drop_bad_icrc, n_drop_bad_transport_version, n_drop_unknown_opcode, n_drop_length_mismatch, n_drop_bad_pad_count, n_drop_bad_path_id, n_drop_sack_base_bit_set, n_drop_bad_nak_code, n_drop_mac_error, n_drop_bad_keep, n_drop_too_long, n_good_write, n_good_send, n_good_ack, n_good_nak, n_good_probe, n_good_probe_reply, o_last, vq, vq_wp, vq_rp, vq_n);
         // ================= stage I: the input beat (cycle 0 = the cycle it is transferred)
         // a beat is taken while no record waits and the verdict FIFO has room for every frame that could
         // end before this one's verdict is queued (<= VRD_DEPTH - LATENCY entries now)
@@ -1684,6 +1697,8 @@ impl Logic for Parser {
         self.x_sport.next = (bit_cast::<16, 8>(self.hdr_norm.val().get_bits::<8>(272)) << 8) | bit_cast::<16, 8>(self.hdr_norm.val().get_bits::<8>(280));
         self.x_areq.next = self.hdr_norm.val().get_bit(407);
         self.x_ts.next = (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(560)) << 24) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(568)) << 16) | (bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(576)) << 8) | bit_cast::<32, 8>(self.hdr_norm.val().get_bits::<8>(584));
+        // the BTH SE bit (byte 43, bit 7): the completion unit (mrnic_cmpl) reads it
+        self.x_se.next = self.hdr_norm.val().get_bit(351);
         self.x_ecn.next = self.hdr_norm.val().get_bits::<2>(120);
         self.x_sack0.next = self.hdr_norm.val().get_bit(840);
         self.x_vlan.next = self.hdr_tag.val();
@@ -1731,6 +1746,7 @@ impl Logic for Parser {
         self.f2_x_pkey.d.next = self.x_pkey.val();
         self.f2_x_sport.d.next = self.x_sport.val();
         self.f2_x_areq.d.next = self.x_areq.val();
+        self.f2_x_se.d.next = self.x_se.val();
         self.f2_x_ts.d.next = self.x_ts.val();
         // ================= stage F2 (cycle 2): every field check, independently, and the record
         self.ge44.next = self.f2_x_total.q.val() >= self.k_44.val();
@@ -1860,6 +1876,7 @@ impl Logic for Parser {
         self.f3_r_pkey.d.next = self.f2_x_pkey.q.val();
         self.f3_r_sport.d.next = self.f2_x_sport.q.val();
         self.f3_r_ack_req.d.next = self.f2_x_areq.q.val();
+        self.f3_r_se.d.next = self.f2_x_se.q.val();
         self.f3_r_ts.d.next = self.r_ts.val();
         // ================= stage F3 (cycle 3): each run of checks between two checksums priority-encoded
         self.any_a.next = self.f3_c_mac.q.val() | self.f3_c_bk.q.val() | self.f3_c_tl.q.val() | self.f3_c_tr_eth.q.val() | self.f3_c_ethertype.q.val() | self.f3_c_tr_ip1.q.val() | self.f3_c_ver.q.val() | self.f3_c_ihl.q.val() | self.f3_c_tot.q.val() | self.f3_c_tr_ip2.q.val() | self.f3_c_trail.q.val();
@@ -1922,6 +1939,7 @@ impl Logic for Parser {
         self.f4_r_pkey.d.next = self.f3_r_pkey.q.val();
         self.f4_r_sport.d.next = self.f3_r_sport.q.val();
         self.f4_r_ack_req.d.next = self.f3_r_ack_req.q.val();
+        self.f4_r_se.d.next = self.f3_r_se.q.val();
         self.f4_r_ts.d.next = self.f3_r_ts.q.val();
         // ================= stage F4 (cycle 4): the checksums arrive
         self.s4_ip_ok.d.next = self.ipsum.m_valid.val() & (self.ipsum.m_sum.val() == self.k_ffff.val());
@@ -2067,6 +2085,7 @@ impl Logic for Parser {
                 self.o_pkey.d.next = self.f4_r_pkey.q.val();
                 self.o_sport.d.next = self.f4_r_sport.q.val();
                 self.o_ack_req.d.next = self.f4_r_ack_req.q.val();
+                self.o_se.d.next = self.f4_r_se.q.val();
                 self.o_ts.d.next = self.f4_r_ts.q.val();
             }
             if self.gk_write.val() & self.crc_ok.val() { self.n_good_write.d.next = self.n_good_write.q.val() + 1; }
@@ -2194,6 +2213,7 @@ impl Logic for Parser {
         self.m_hdr_pkey.next = self.o_pkey.q.val();
         self.m_hdr_sport.next = self.o_sport.q.val();
         self.m_hdr_ack_req.next = self.o_ack_req.q.val();
+        self.m_hdr_se.next = self.o_se.q.val();
         self.m_hdr_ts.next = self.o_ts.q.val();
         self.stat_drop_truncated_ethernet.next = self.n_drop_truncated_ethernet.q.val();
         self.stat_drop_truncated_ipv4.next = self.n_drop_truncated_ipv4.q.val();

@@ -19,8 +19,7 @@ fn transfer(loss: f64, data: Option<Arc<[u8]>>) -> (Loopback, Report) {
     let cfg = TransportConfig::default();
     let a = QpAddr { mac: [2, 0, 0, 0, 0, 1], ip: [10, 0, 0, 1], qpn: 1 };
     let b = QpAddr { mac: [2, 0, 0, 0, 0, 2], ip: [10, 0, 0, 2], qpn: 2 };
-    let mut qa = Qp::new(&cfg, QpSetup { local: a, remote: b, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 1 }).unwrap();
-    let mut qb = Qp::new(&cfg, QpSetup { local: b, remote: a, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 2 }).unwrap();
+    let (mut qa, mut qb) = Qp::pair(&cfg, QpSetup { local: a, remote: b, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 1 }, 2).unwrap();
     qb.register(7, 0x1000_0000, LEN, true, real_bytes).unwrap();
     qa.post(WorkRequest { wr_id: 0, kind: DataKind::Write, len: LEN, remote_va: 0x1000_0000, rkey: 7, solicited: false, data })
         .unwrap();

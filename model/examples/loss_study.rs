@@ -28,8 +28,7 @@ fn main() {
     let len = mb << 20;
     let a = QpAddr { mac: [2, 0, 0, 0, 0, 1], ip: [10, 0, 0, 1], qpn: 1 };
     let b = QpAddr { mac: [2, 0, 0, 0, 0, 2], ip: [10, 0, 0, 2], qpn: 2 };
-    let mut qa = Qp::new(&cfg, QpSetup { local: a, remote: b, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 1 }).unwrap();
-    let mut qb = Qp::new(&cfg, QpSetup { local: b, remote: a, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 2 }).unwrap();
+    let (mut qa, mut qb) = Qp::pair(&cfg, QpSetup { local: a, remote: b, isn: 0, peer_isn: 0, path_isn: 0, pd: 1, seed: 1 }, 2).unwrap();
     qb.register(7, 0x1000_0000, len, true, false).unwrap();
     qa.post(WorkRequest { wr_id: 0, kind: DataKind::Write, len, remote_va: 0x1000_0000, rkey: 7, solicited: false, data: None }).unwrap();
     let net = NetConfig { link_gbps: 400.0, delay_ns: 3_000, route_spread_ns: 100, loss, seed: 3, ..Default::default() };

@@ -63,7 +63,7 @@ impl EndpointFactory for MrnicFactory {
         let (a, b) = (QpAddr { qpn, ..addr(spec.a) }, QpAddr { qpn, ..addr(spec.b) });
         let isn = (spec.seed as u32) & 0x00FF_FFFF;
         let sa = QpSetup { local: a, remote: b, isn, peer_isn: isn ^ 0x5A5A5A, path_isn: 0, pd: 1, seed: spec.seed };
-        let sb = QpSetup { local: b, remote: a, isn: isn ^ 0x5A5A5A, peer_isn: isn, path_isn: 0, pd: 1, seed: !spec.seed };
+        let sb = sa.peer(!spec.seed);
         let mk = |s: QpSetup| {
             let mut qp = Qp::new(&cfg, s).unwrap_or_else(|e| panic!("mrnic factory: {e}"));
             qp.register(RKEY, REGION, REGION_LEN, true, false).expect("fresh memory");

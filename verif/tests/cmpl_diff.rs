@@ -107,8 +107,7 @@ fn conn_run(seed: u64, fault: u8) -> ConnRun {
     let (a, b) = (addr(1), addr(2));
     let isn = (seed as u32).wrapping_mul(0x9e37_79b9) & 0xff_ffff;
     let sa = QpSetup { local: a, remote: b, isn, peer_isn: 7, path_isn: 3, pd: 1, seed };
-    let sb = QpSetup { local: b, remote: a, isn: 7, peer_isn: isn, path_isn: 3, pd: 1, seed: seed ^ 0x5555 };
-    let (mut qa, mut qb) = (Qp::new(&cfg, sa).unwrap(), Qp::new(&cfg, sb).unwrap());
+    let (mut qa, mut qb) = Qp::pair(&cfg, sa, seed ^ 0x5555).unwrap();
     qb.register(RKEY, REGION, 1 << 24, true, false).unwrap();
     qb.rsp.record_cmpl_ops().unwrap();
     let mut r = SmallRng::seed_from_u64(seed);

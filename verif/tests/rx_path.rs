@@ -1119,7 +1119,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             return Err(format!("cycle {c}: record (ack_req, ts, sport) {:x?}, the frame's {:x?}", (ack.ack_req, ack.ts, ack.sport), (fr.bth.ack_req, ext.timestamp, fr.udp.src_port)));
                         }
                         // the completion unit's op: the message fields from the record (checked
-                        // against the model's decode; SE from the decode)
+                        // against the model's decode)
                         let hdr = WrDone {
                             conn: 0,
                             msn: p.get("m_hdr_msn") as u32,
@@ -1128,11 +1128,11 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                             last: p.get("m_hdr_flags") as u8 & data_flags::LAST != 0,
                             send,
                             ssn: req.ssn,
-                            solicited: fr.bth.solicited,
+                            solicited: p.bit("m_hdr_se"),
                             ok: true,
                         };
-                        if (hdr.msn, hdr.offset, hdr.last) != (ext.msn, ext.pkt_offset, ext.last()) {
-                            return Err(format!("cycle {c}: record (msn, offset, last) {:x?}, the frame's {:x?}", (hdr.msn, hdr.offset, hdr.last), (ext.msn, ext.pkt_offset, ext.last())));
+                        if (hdr.msn, hdr.offset, hdr.last, hdr.solicited) != (ext.msn, ext.pkt_offset, ext.last(), fr.bth.solicited) {
+                            return Err(format!("cycle {c}: record (msn, offset, last, se) {:x?}, the frame's {:x?}", (hdr.msn, hdr.offset, hdr.last, hdr.solicited), (ext.msn, ext.pkt_offset, ext.last(), fr.bth.solicited)));
                         }
                         kept_rec = Some(Job { cfgs: VecDeque::new(), req, off, payload: payload.clone(), psn, seq, ack, hdr });
                     } else {

@@ -20,9 +20,7 @@ pub const VA: u64 = 0x7f00_0000_1000;
 pub fn exchange(seed: u64) -> (Vec<Captured>, Report) {
     let cfg = TransportConfig { paths: 4, mtu: 1024, cwnd_init: 8, ..Default::default() };
     let sa = QpSetup { local: A, remote: B, isn: 0x00_1000, peer_isn: 0x00_2000, path_isn: 0, pd: 1, seed };
-    let sb = QpSetup { local: B, remote: A, isn: 0x00_2000, peer_isn: 0x00_1000, path_isn: 0, pd: 1, seed: !seed };
-    let mut a = Qp::new(&cfg, sa).expect("valid config");
-    let mut b = Qp::new(&cfg, sb).expect("valid config");
+    let (mut a, mut b) = Qp::pair(&cfg, sa, !seed).expect("valid config");
     b.register(RKEY, VA, 1 << 20, true, true).expect("fresh memory");
     b.post_recv(1, 0x7e00_0000_0000, 4096, true).expect("fresh memory");
     let data = |n: usize, k: u8| -> Option<std::sync::Arc<[u8]>> { Some((0..n).map(|i| (i as u8).wrapping_mul(k)).collect::<Vec<u8>>().into()) };

@@ -51,6 +51,14 @@ pub struct QpSetup {
     pub seed: u64,
 }
 
+impl QpSetup {
+    /// The other end of the same connection: local and remote swapped, `isn` and
+    /// `peer_isn` swapped, the same path ISN and protection domain, its own entropy `seed`.
+    pub fn peer(&self, seed: u64) -> QpSetup {
+        QpSetup { local: self.remote, remote: self.local, isn: self.peer_isn, peer_isn: self.isn, seed, ..*self }
+    }
+}
+
 /// Frames refused by the connection checks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QpStats {
@@ -72,6 +80,11 @@ pub struct Qp {
 }
 
 impl Qp {
+    /// Both ends of one connection: `a` and its [`QpSetup::peer`] with `b_seed`.
+    pub fn pair(cfg: &TransportConfig, a: QpSetup, b_seed: u64) -> Result<(Qp, Qp), ConfigError> {
+        Ok((Qp::new(cfg, a)?, Qp::new(cfg, a.peer(b_seed))?))
+    }
+
     /// Refuses an invalid configuration with the reason.
     pub fn new(cfg: &TransportConfig, setup: QpSetup) -> Result<Qp, ConfigError> {
         cfg.validate()?;
@@ -210,5 +223,24 @@ impl Qp {
             },
             body: o.body,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_is_one_connection_seen_from_both_ends() {
+        let a = QpAddr { mac: [2, 0, 0, 0, 0, 1], ip: [10, 0, 0, 1], qpn: 0x11 };
+        let b = QpAddr { mac: [2, 0, 0, 0, 0, 2], ip: [10, 0, 0, 2], qpn: 0x12 };
+        let sa = QpSetup { local: a, remote: b, isn: 0x10_0000, peer_isn: 0x20_0000, path_isn: 9, pd: 3, seed: 1 };
+        let sb = sa.peer(2);
+        assert_eq!(sb, QpSetup { local: b, remote: a, isn: 0x20_0000, peer_isn: 0x10_0000, path_isn: 9, pd: 3, seed: 2 });
+        assert_eq!(sb.peer(1), sa, "the peer's peer is the first end");
+        let (qa, qb) = Qp::pair(&TransportConfig::default(), sa, 2).unwrap();
+        assert_eq!((qa.setup, qb.setup), (sa, sb));
+        let bad = TransportConfig { paths: 0, ..TransportConfig::default() };
+        assert!(Qp::pair(&bad, sa, 2).is_err(), "an invalid configuration is refused");
     }
 }

@@ -95,15 +95,18 @@ pub struct HdrRecord {
     /// ACK generator (`mrnic_ackgen`) reads them.
     pub sport: u16,
     pub ack_req: bool,
+    /// Every opcode: the BTH SE bit (solicited event), as received. The completion unit
+    /// (`mrnic_cmpl`) reads it.
+    pub se: bool,
     pub ts: u32,
 }
 
 /// The record's fields, in `m_hdr_<field>` port order ([`HdrRecord::fields`]).
-pub const RECORD: [&str; 19] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn", "src", "pkey", "sport", "ack_req", "ts"];
+pub const RECORD: [&str; 20] = ["opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey", "length", "ecn", "vlan", "ssn", "src", "pkey", "sport", "ack_req", "se", "ts"];
 
 impl HdrRecord {
     /// The field values in [`RECORD`] order.
-    pub fn fields(&self) -> [u64; 19] {
+    pub fn fields(&self) -> [u64; 20] {
         let r = self;
         [
             u64::from(r.opcode),
@@ -124,6 +127,7 @@ impl HdrRecord {
             u64::from(r.pkey),
             u64::from(r.sport),
             u64::from(r.ack_req),
+            u64::from(r.se),
             u64::from(r.ts),
         ]
     }
@@ -140,6 +144,7 @@ impl HdrRecord {
             pkey: f.bth.pkey,
             sport: f.udp.src_port,
             ack_req: f.bth.ack_req,
+            se: f.bth.solicited,
             ..HdrRecord::default()
         };
         match &f.body {

@@ -23,8 +23,7 @@ pub fn addr(n: u8) -> QpAddr {
 pub fn pair(cfg: &TransportConfig, isn_a: u32, isn_b: u32, path_isn: u32, seed: u64) -> (Qp, Qp) {
     let (a, b) = (addr(1), addr(2));
     let sa = QpSetup { local: a, remote: b, isn: isn_a, peer_isn: isn_b, path_isn, pd: 1, seed };
-    let sb = QpSetup { local: b, remote: a, isn: isn_b, peer_isn: isn_a, path_isn, pd: 1, seed: seed ^ 0x5555 };
-    (Qp::new(cfg, sa).unwrap(), Qp::new(cfg, sb).unwrap())
+    Qp::pair(cfg, sa, seed ^ 0x5555).unwrap()
 }
 
 /// What A sends to B.

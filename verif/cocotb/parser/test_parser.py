@@ -54,7 +54,7 @@ from common.vectors import read_header, replay, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
 RECORD = ("opcode", "dest_qp", "psn", "path_id", "path_psn", "msn", "offset", "flags", "va", "rkey",
-          "length", "ecn", "vlan", "ssn", "src", "pkey", "sport", "ack_req", "ts")
+          "length", "ecn", "vlan", "ssn", "src", "pkey", "sport", "ack_req", "se", "ts")
 VERDICT_NONE = 31
 VRD_DEPTH = 8
 

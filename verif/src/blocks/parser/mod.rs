@@ -22,7 +22,7 @@ pub struct ParserPorts {
     valid: usize,
     vrd_valid: usize,
     vrd_keep: usize,
-    rec: [usize; 19],
+    rec: [usize; 20],
     stat: Vec<usize>,
     last: usize,
 }
@@ -33,7 +33,7 @@ impl ParserPorts {
         for (k, n) in INPUTS.iter().enumerate() {
             i[k] = io.input(n)?;
         }
-        let mut rec = [0; 19];
+        let mut rec = [0; 20];
         for (k, n) in RECORD.iter().enumerate() {
             rec[k] = io.output(&format!("m_hdr_{n}"))?;
         }
