@@ -30,11 +30,13 @@
 //!   bits, 1..=128); `max_beats` a constant
 //!   (localparams `k_maxb_m1`, `k_mb_r`), given to [`PlacementWr::try_new`].
 //!
-//! **FSM.** IDLE (`s_ready`) -> WIN (the window) -> AW (one burst's address) -> W (its
-//! beats) -> AW ... -> DRAIN (completion once every burst's B has arrived) -> IDLE. The
-//! window is computed in A + 1 bits (no wrap) in two steps: at the command's transfer its two
-//! sums `addr + len`, `base + wlen` and the compares that need no sum (`cm_*`), in WIN the
-//! rest (one compare of registers, then selects), held in `lo`/`hi` (the strobes' bounds);
+//! **FSM.** IDLE (`s_ready`) -> WIN (the window's compares) -> SEL (the window's selects)
+//! -> AW (one burst's address) -> W (its beats) -> AW ... -> DRAIN (completion once every
+//! burst's B has arrived) -> IDLE; SEL goes to DRAIN directly when nothing is written. The
+//! window is computed in A + 1 bits (no wrap) in three steps: at the command's transfer its
+//! two sums `addr + len`, `base + wlen` and the compares that need no sum (`cm_*`), in WIN
+//! the compares of those registers (one carry chain each, in parallel, into `sl_*`), in SEL
+//! the selects by those flags, held in `lo`/`hi` (the strobes' bounds);
 //! the burst state is `cur` (the next burst's start, B-aligned), `rb` (bytes from `cur` to
 //! `hi`) and `pgb` (bytes from `cur` to its 4 KiB page's end), both R bits, and `fin` (the
 //! burst in W is the command's last); `baddr` is the current beat's aligned address, `left`
@@ -42,11 +44,11 @@
 //! the flag `ob != 0` in its own register (so that `bready` and the drain's `m_valid` are
 //! not a 32-bit compare; until 2026-12-07 they were, 99.14 MHz with the 95-bit tag).
 //!
-//! **Latency** 5 for a one-beat write with the B response in the cycle after its W beat
-//! (`WR_LATENCY`); 2 for an empty command. **II**: one command at a time (the next is
-//! accepted in the cycle after the completion's transfer); one WIN cycle per command, then
-//! per burst one AW cycle and one cycle per beat: a burst of n beats takes n + 1 cycles with
-//! every ready high.
+//! **Latency** 6 for a one-beat write with the B response in the cycle after its W beat
+//! (`WR_LATENCY`); 3 for an empty command. **II**: one command at a time (the next is
+//! accepted in the cycle after the completion's transfer); one WIN and one SEL cycle per
+//! command, then per burst one AW cycle and one cycle per beat: a burst of n beats takes
+//! n + 1 cycles with every ready high.
 //!
 //! **Combinational paths.** `d_valid -> m_axi_wvalid`, `m_axi_wready -> d_ready`,
 //! `d_data -> m_axi_wdata` (the data passes through); `rst` -> every valid and ready
@@ -56,19 +58,23 @@
 //! `max_beats`·B are multiples of B, so comparing bytes compares beats), and awlen and every
 //! next value (`cur`: the next page or `cur` + `max_beats`·B in the page; `rb`, `pgb`) are
 //! one of candidates computed beside the compares from the same registers. The initial `rb`
-//! and `pgb` are selected in WIN from six and two R-bit candidates taken in parallel, by the
-//! window's flags. The window itself is split at a register (WIN): the transfer's cycle holds
-//! the two sums, WIN one compare of registers and the selects. The completion's `m_bytes`
-//! (`hi - lo`, 16 bits) and `m_clipped` are read from registers in DRAIN. Until 2026-12-04
-//! the burst was five 65-bit carry chains in series (41.5 MHz on ECP5), until 2026-12-06 a
-//! 9-bit difference, two minimums and an add (49 MHz); now 100.1 MHz (docs/blocks/placement.md).
+//! and `pgb` are selected in SEL from six and two R-bit candidates taken in parallel (from
+//! the `cm_*` registers), by the window's registered flags. The window itself is split at two
+//! registers: the transfer's cycle holds the two sums, WIN only the compares of registers
+//! (`w < e`, `e > base`, `w > addr`, `e > 2^A`, `w > 2^A`), which it registers (`sl_*`), and
+//! SEL only the selects (`lo`, `hi`, `in_some`, `rb`, `pgb`, the next state) from those
+//! flags, so no select follows a compare of address width in one cycle. The completion's
+//! `m_bytes` (`hi - lo`, 16 bits) and `m_clipped` are read from registers in DRAIN. Until
+//! 2026-12-04 the burst was five 65-bit carry chains in series (41.5 MHz on ECP5), until
+//! 2026-12-06 a 9-bit difference, two minimums and an add (49 MHz), until 2026-12-07 WIN
+//! compared and selected in one cycle (97.6 MHz); now 111.6 MHz (docs/blocks/placement.md).
 //!
 //! **Hazards.** None: one command at a time, no state kept across commands but the
 //! counters. The AXI rules the unit relies on from the slave: a B only after its burst's
 //! last W (the unit accepts a B whenever one is outstanding).
 //!
 //! **Reset** (`rst`): IDLE, `ob` 0, `ob_nz` 0, counters 0; a burst in flight is forgotten (reset the
-//! AXI slave with it). The command and window registers are data, not cleared.
+//! AXI slave with it). The command and window registers (and WIN's flags `sl_*`) are data, not cleared.
 
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::placement_wr::WrConfig;
@@ -142,6 +148,12 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     cm_bga: DFF<bool>,
     cm_lenz: DFF<bool>,
     cm_wlenz: DFF<bool>,
+    // WIN's compares of the cm_* registers, registered for SEL's selects
+    sl_hi_w: DFF<bool>,
+    sl_e_top: DFF<bool>,
+    sl_w_top: DFF<bool>,
+    sl_e_gt_b: DFF<bool>,
+    sl_w_gt_a: DFF<bool>,
     ob: DFF<Bits<32>>,
     /// `ob != 0`, kept as its own register (set with each AW, cleared by the B that takes
     /// `ob` from 1 to 0) so that the drain's `m_valid` and `bready` are not a 32-bit compare.
@@ -155,7 +167,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     c_err_cmds: DFF<Bits<32>>,
     c_clipped: DFF<Bits<32>>,
     // ---- command window: the sums and sum-free compares at the transfer (in_addr .. in_wend,
-    // lo_a, b_gt_a, len_nz, wlen_nz), the rest in WIN from the cm_* registers
+    // lo_a, b_gt_a, len_nz, wlen_nz), the compares in WIN from the cm_* registers, the selects in SEL
     in_addr: Signal<Local, Bits<A1>>,
     in_end: Signal<Local, Bits<A1>>,
     in_base: Signal<Local, Bits<A1>>,
@@ -231,6 +243,7 @@ pub struct PlacementWr<const A: usize, const A1: usize, const L: usize, const R:
     k_w: Constant<Bits<3>>,
     k_drain: Constant<Bits<3>>,
     k_win: Constant<Bits<3>>,
+    k_sel: Constant<Bits<3>>,
     k_top: Constant<Bits<A1>>,
     k_below: Constant<Bits<A1>>,
     k_align: Constant<Bits<A1>>,
@@ -348,6 +361,11 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             cm_bga: Default::default(),
             cm_lenz: Default::default(),
             cm_wlenz: Default::default(),
+            sl_hi_w: Default::default(),
+            sl_e_top: Default::default(),
+            sl_w_top: Default::default(),
+            sl_e_gt_b: Default::default(),
+            sl_w_gt_a: Default::default(),
             ob: Default::default(),
             ob_nz: Default::default(),
             resp: Default::default(),
@@ -425,6 +443,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             k_w: Constant::new(2u64.into()),
             k_drain: Constant::new(3u64.into()),
             k_win: Constant::new(4u64.into()),
+            k_sel: Constant::new(5u64.into()),
             k_top: Constant::new(Bits::<A1>::default().replace_bit(A, true)),
             k_below: Constant::new(!Bits::<A1>::default().replace_bit(A, true)),
             k_align: Constant::new(!Bits::<A1>::from(B as u64 - 1)),
@@ -459,7 +478,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
 impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: usize, const D: usize, const T: usize> Logic for PlacementWr<A, A1, L, R, B, D, T> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_loa, cm_bga, cm_lenz, cm_wlenz, ob, ob_nz, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
+        dff_setup!(self, clock, st, tag, lo, hi, cur, baddr, left, rb, pgb, fin, cm_a, cm_b, cm_e, cm_w, cm_loa, cm_bga, cm_lenz, cm_wlenz, sl_hi_w, sl_e_top, sl_w_top, sl_e_gt_b, sl_w_gt_a, ob, ob_nz, resp, some, c_cmds, c_bursts, c_beats, c_bresp_err, c_err_cmds, c_clipped);
         // ---- the command's window, in A + 1 bits (nothing wraps)
         self.in_addr.next = bit_cast::<A1, A>(self.s_addr.val());
         self.in_base.next = bit_cast::<A1, A>(self.s_base.val());
@@ -471,40 +490,41 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         self.len_nz.next = self.s_len.val() != self.k_zero_l.val();
         self.wlen_nz.next = self.s_wlen.val() != self.k_zero_a.val();
         self.b_gt_a.next = self.in_base.val() > self.in_addr.val();
-        // ---- in WIN, from the registered command: lo = max(addr, base), hi = min(e, w, 2^A).
-        // Every compare the selections and `in_some` need is one carry chain on registers,
-        // in parallel, then selected. x > 2^A is bit A and a non-zero rest (both sums are
-        // below 2^(A+1)); e > addr is len != 0, w > base is wlen != 0, and 2^A is above both
-        // addr and base.
+        // ---- in WIN, from the registered command: every compare the window needs
+        // (lo = max(addr, base), hi = min(e, w, 2^A)), each one carry chain on registers, in
+        // parallel, into the sl_* registers; nothing is selected by them in WIN. x > 2^A is
+        // bit A and a non-zero rest (both sums are below 2^(A+1)); e > addr is len != 0,
+        // w > base is wlen != 0, and 2^A is above both addr and base.
         self.hi_w.next = self.cm_w.q.val() < self.cm_e.q.val();
         self.e_top.next = ((self.cm_e.q.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.cm_e.q.val() & self.k_below.val()) != self.k_zero_a1.val());
         self.w_top.next = ((self.cm_w.q.val() & self.k_top.val()) != self.k_zero_a1.val()) & ((self.cm_w.q.val() & self.k_below.val()) != self.k_zero_a1.val());
-        self.hi_t.next = self.e_top.val();
-        if self.hi_w.val() {
-            self.hi_t.next = self.w_top.val();
+        self.e_gt_b.next = self.cm_e.q.val() > self.cm_b.q.val();
+        self.w_gt_a.next = self.cm_w.q.val() > self.cm_a.q.val();
+        // ---- in SEL, from WIN's registered compares: the selects of lo, hi and in_some
+        self.hi_t.next = self.sl_e_top.q.val();
+        if self.sl_hi_w.q.val() {
+            self.hi_t.next = self.sl_w_top.q.val();
         }
         self.in_lo.next = self.cm_b.q.val();
         if self.cm_loa.q.val() {
             self.in_lo.next = self.cm_a.q.val();
         }
         self.in_hi.next = self.cm_e.q.val();
-        if self.hi_w.val() {
+        if self.sl_hi_w.q.val() {
             self.in_hi.next = self.cm_w.q.val();
         }
         if self.hi_t.val() {
             self.in_hi.next = self.k_top.val();
         }
-        self.e_gt_b.next = self.cm_e.q.val() > self.cm_b.q.val();
-        self.w_gt_a.next = self.cm_w.q.val() > self.cm_a.q.val();
         self.in_some.next = true;
         if !self.hi_t.val() {
-            if self.hi_w.val() {
+            if self.sl_hi_w.q.val() {
                 self.in_some.next = self.cm_wlenz.q.val();
                 if self.cm_loa.q.val() {
-                    self.in_some.next = self.w_gt_a.val();
+                    self.in_some.next = self.sl_w_gt_a.q.val();
                 }
             } else {
-                self.in_some.next = self.e_gt_b.val();
+                self.in_some.next = self.sl_e_gt_b.q.val();
                 if self.cm_loa.q.val() {
                     self.in_some.next = self.cm_lenz.q.val();
                 }
@@ -515,7 +535,8 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         // writes something), and pgb = 4096 - (lo aligned mod 4096), the bytes to the page
         // end. Both are exact in R bits, so R-bit differences of the operands' low bits give
         // them: six candidates for rb (hi: end e, window end w, 2^A; lo: addr or base) and two
-        // for pgb, in parallel, selected by the window's flags.
+        // for pgb, in parallel (from the cm_* registers, which hold through WIN and SEL),
+        // selected in SEL by the window's registered flags.
         self.a_al.next = self.cm_a.q.val().get_bits::<R>(0) & self.k_align_r.val();
         self.b_al.next = self.cm_b.q.val().get_bits::<R>(0) & self.k_align_r.val();
         self.e_r.next = self.cm_e.q.val().get_bits::<R>(0);
@@ -531,7 +552,7 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
             if self.cm_loa.q.val() {
                 self.in_rb.next = self.r_ta.val();
             }
-        } else if self.hi_w.val() {
+        } else if self.sl_hi_w.q.val() {
             self.in_rb.next = self.r_wb.val();
             if self.cm_loa.q.val() {
                 self.in_rb.next = self.r_wa.val();
@@ -579,8 +600,8 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
         self.pgc1.next = self.pgc.val() + self.k_page.val();
         self.off12.next = self.cur.q.val().get_bits::<12>(0) + self.k_mb12.val();
         self.cur_mx.next = self.pgc.val() | bit_cast::<A1, 12>(self.off12.val());
-        // ---- the completion's bytes and clipped flag, from the registers WIN wrote (read in
-        // DRAIN only, so nothing of them is in WIN's cycle): bytes = hi - lo when something is
+        // ---- the completion's bytes and clipped flag, from the registers SEL wrote (read in
+        // DRAIN only, so nothing of them is in SEL's cycle): bytes = hi - lo when something is
         // written (< 2^L: the low L bits of the difference); clipped (bytes != len): hi <= e
         // and lo >= addr, so bytes = len iff something is written, lo = addr (base <= addr)
         // and hi = e.
@@ -663,6 +684,13 @@ impl<const A: usize, const A1: usize, const L: usize, const R: usize, const B: u
                 self.st.d.next = self.k_win.val();
             }
         } else if self.st.q.val() == self.k_win.val() {
+            self.sl_hi_w.d.next = self.hi_w.val();
+            self.sl_e_top.d.next = self.e_top.val();
+            self.sl_w_top.d.next = self.w_top.val();
+            self.sl_e_gt_b.d.next = self.e_gt_b.val();
+            self.sl_w_gt_a.d.next = self.w_gt_a.val();
+            self.st.d.next = self.k_sel.val();
+        } else if self.st.q.val() == self.k_sel.val() {
             self.lo.d.next = self.in_lo.val();
             self.hi.d.next = self.in_hi.val();
             self.cur.d.next = self.in_lo.val() & self.k_align.val();

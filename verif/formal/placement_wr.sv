@@ -1,7 +1,7 @@
 // Properties of the DMA placement unit's write path, PlacementWr (hdl/src/placement.rs),
 // around its generated Verilog. verif/tests/formal.rs splices this text into the generated
 // top module @DUT@, just before its `endmodule`, so that the invariants can name its
-// registers (st$q, cm_*$q, lo$q, hi$q, cur$q, rb$q, pgb$q, fin$q, baddr$q, left$q); the
+// registers (st$q, cm_*$q, sl_*$q, lo$q, hi$q, cur$q, rb$q, pgb$q, fin$q, baddr$q, left$q); the
 // generated logic is not changed.
 // It substitutes @A@ (address bits), @B@ (bytes per beat) and @MAXB@ (max_beats), and runs
 // SymbiYosys in mode prove (k-induction, Yices 2), the top module being @DUT@ itself
@@ -71,14 +71,19 @@
     // the invariants (proven too)
     always @* if (!f_init) begin
         assert ((st$q == 3'd0) == !f_busy);
-        // WIN (4): the command as taken, its sums and the compares that need none
-        if (st$q == 3'd4) begin
+        // WIN (4) and SEL (5): the command as taken, its sums and the compares that need none
+        if (st$q == 3'd4 || st$q == 3'd5) begin
             assert (cm_a$q == f_cb && cm_e$q == f_ce && cm_b$q == f_wb && cm_w$q == f_we);
             assert (cm_loa$q == (f_cb > f_wb) && cm_bga$q == (f_wb > f_cb));
             assert (cm_lenz$q == (f_ce != f_cb) && cm_wlenz$q == (f_we != f_wb));
         end
-        if (st$q != 3'd0 && st$q != 3'd4) assert (lo$q == f_lo && hi$q == f_hi);
-        assert (st$q <= 3'd4);
+        // SEL (5): WIN's registered compares
+        if (st$q == 3'd5) begin
+            assert (sl_hi_w$q == (f_we < f_ce) && sl_e_gt_b$q == (f_ce > f_wb) && sl_w_gt_a$q == (f_we > f_cb));
+            assert (sl_e_top$q == (f_ce > f_top) && sl_w_top$q == (f_we > f_top));
+        end
+        if (st$q != 3'd0 && st$q != 3'd4 && st$q != 3'd5) assert (lo$q == f_lo && hi$q == f_hi);
+        assert (st$q <= 3'd5);
         // the next burst's state: cur B-aligned below hi, rb the bytes from cur to hi, pgb
         // the bytes from cur to its page's end (in AW, and in W unless the burst is the last)
         if (st$q == 3'd1 || (st$q == 3'd2 && !fin$q)) begin

@@ -161,11 +161,15 @@ fn placement_with_props(verilog: &str, module: &str) -> String {
 
 const PLACEMENT_NO_PROPS: &str = "// the properties are spliced into design.v\n";
 
+/// The proof's depth: the base case must reach a W beat from reset (rst, the command's
+/// transfer, WIN, SEL, AW, W: six cycles), so that a broken strobe fails it there.
+const PLACEMENT_DEPTH: u32 = 6;
+
 #[test]
 fn placement_wstrb_never_enables_a_byte_outside_the_checked_window_and_bursts_never_cross_4k_proven() {
     let m = "mrnic_fplace";
     let v = placement_with_props(&placement_formal_verilog(m), m);
-    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, 5);
+    let p = prove_top("placement", m, &v, PLACEMENT_NO_PROPS, PLACEMENT_DEPTH);
     assert!(p.passed, "PlacementWr: the proof fails:\n{}", p.log);
 }
 
@@ -181,7 +185,7 @@ fn a_placement_unit_that_strobes_the_byte_at_hi_or_crosses_4k_by_one_beat_fails_
     let page = mrnic_verif::blocks::placement::mutants().into_iter().find(|m| m.name == "burst_crosses_4k_by_one_beat").expect("the kit's burst_crosses_4k_by_one_beat mutant");
     let cross = page.apply(&v).unwrap_or_else(|e| panic!("{e}"));
     for (label, bad) in [("placement_broken_strobe", strobe), ("placement_broken_4k", cross)] {
-        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, 5);
+        let p = prove_top(label, m, &placement_with_props(&bad, m), PLACEMENT_NO_PROPS, PLACEMENT_DEPTH);
         assert!(!p.passed, "{label}: the proof passed on a broken unit");
         // a real counterexample from reset (the base case), not only a failed induction step
         assert!(p.log.contains("returned FAIL for basecase"), "{label}: no base-case counterexample:\n{}", p.log);

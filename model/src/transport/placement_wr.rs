@@ -18,12 +18,14 @@
 //! beats. Lane i of a beat at aligned address `a` is enabled iff `lo <= a + i < hi`.
 //!
 //! **Cycle shell** ([`WrShell`]), the contract of the RTL, cycle by cycle. States: IDLE,
-//! WIN, AW, W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
+//! WIN, SEL, AW, W, DRAIN. Every valid and ready output is low in a cycle with `rst` high.
 //! - IDLE: `s_ready` = 1. A transfer latches the command; the next state is WIN.
-//! - WIN: one cycle, no output: the command's window, its byte count and `clipped` are
-//!   computed and latched (the RTL takes the window's sums at the transfer and its compares
-//!   here, so no add and compare of address width sit in one cycle). The next state is AW
-//!   (something to write) or DRAIN (nothing).
+//! - WIN: one cycle, no output; the next state is SEL. (The RTL takes the window's sums at
+//!   the transfer and its compares here, registered, so no add and compare of address width
+//!   sit in one cycle, and no select follows a compare of address width.)
+//! - SEL: one cycle, no output: the command's window, its byte count and `clipped` are
+//!   computed and latched (the RTL selects them here by WIN's registered compares). The next
+//!   state is AW (something to write) or DRAIN (nothing).
 //! - AW: `m_axi_awvalid` = 1 with the burst of the current address; at its transfer the
 //!   burst's beats and aligned address are latched, the current address moves past the
 //!   burst, and the state is W.
@@ -35,11 +37,17 @@
 //! - DRAIN: `m_valid` = (no burst outstanding), with the tag, the kept response (0 OKAY),
 //!   `clipped` and the bytes written; its transfer returns to IDLE.
 //!
-//! **Latency** ([`WR_LATENCY`] 5): a one-beat write accepted at the edge ending cycle t has
-//! its window in t+1, AW in t+2, W in t+3 and, with the B response in t+4, its completion in
-//! t+5. An empty command completes in t+2. **II**: one command at a time: the next command
-//! is accepted in the cycle after the completion's transfer; one WIN cycle per command, then
-//! per burst one AW cycle and one cycle per beat (W is idle during AW).
+//! **Latency** ([`WR_LATENCY`] 6): a one-beat write accepted at the edge ending cycle t has
+//! WIN in t+1, SEL (its window) in t+2, AW in t+3, W in t+4 and, with the B response in t+5,
+//! its completion in t+6. An empty command completes in t+3. **II**: one command at a time:
+//! the next command is accepted in the cycle after the completion's transfer; one WIN and
+//! one SEL cycle per command, then per burst one AW cycle and one cycle per beat (W is idle
+//! during AW).
+//!
+//! **Timing** (of the RTL this shell specifies): the window is taken over three cycles so
+//! that no cycle holds more than one carry chain of address width: the two sums at the
+//! transfer, the compares in WIN (into registers), the selects in SEL. Until 2026-12-07 WIN
+//! compared and selected in one cycle (latency 5, 97.6 MHz on ECP5).
 //!
 //! **Reset** (`rst`, synchronous): back to IDLE, bursts outstanding 0, counters 0.
 //!
@@ -58,7 +66,7 @@ pub const AXI_MAX_BEATS: u32 = 256;
 pub const WR_MAX_BEAT_BYTES: u32 = 64;
 /// Cycles from a command transfer to its completion, for a one-beat write whose B response
 /// comes in the cycle after its W beat, every ready high.
-pub const WR_LATENCY: usize = 5;
+pub const WR_LATENCY: usize = 6;
 
 /// Sizes of the write path: beat bytes B, the longest burst, the address and length widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -252,7 +260,10 @@ pub struct WrOutputs {
 pub enum WrState {
     #[default]
     Idle,
+    /// The window's compares (registered in the RTL).
     Win,
+    /// The window's selects: `lo`, `hi`, the byte count, `clipped`; then AW or DRAIN.
+    Sel,
     Aw,
     W,
     Drain,
@@ -324,6 +335,9 @@ impl WrShell {
                 }
             }
             WrState::Win => {
+                self.st = WrState::Sel;
+            }
+            WrState::Sel => {
                 let (lo, hi, bytes, clipped) = window(&self.cfg, &self.cmd);
                 (self.lo, self.hi, self.cur, self.bytes, self.clipped) = (lo, hi, lo, bytes, clipped);
                 self.st = if bytes > 0 { WrState::Aw } else { WrState::Drain };
@@ -549,21 +563,30 @@ mod tests {
     }
 
     #[test]
-    fn placement_wr_shell_latency_is_5_for_one_beat_with_a_window_cycle_before_the_aw_and_2_for_an_empty_command() {
+    fn placement_wr_shell_latency_is_6_for_one_beat_with_win_and_sel_cycles_before_the_aw_and_3_for_an_empty_command() {
         let c = cfg();
         let (_, _, _, t, _) = run(&c, cmd(0x10, 4), |_| true, |_| 0);
-        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 5");
-        // cycle 1 computes the window (no output, not ready), cycle 2 has the AW
+        assert_eq!(WR_LATENCY, 6);
+        assert_eq!(t as usize, WR_LATENCY, "accepted at the edge of cycle 0, completion in cycle 6");
+        // cycle 1 compares (WIN), cycle 2 selects the window (SEL): no output, not ready;
+        // cycle 3 has the AW
         let mut sh = WrShell::new(c);
         let go = WrInputs { s_valid: true, s: cmd(0x10, 4), aw_ready: true, ..Default::default() };
         sh.step(&go);
         assert_eq!(sh.st, WrState::Win);
         let o1 = sh.step(&go);
-        assert!(o1.aw.is_none() && o1.w.is_none() && !o1.s_ready && o1.m.is_none() && sh.st == WrState::Aw, "{o1:?}");
-        let o2 = sh.step(&WrInputs { s_valid: false, ..go });
-        assert_eq!(o2.aw, Some(Aw { addr: 0x10, len: 0 }));
+        assert!(o1.aw.is_none() && o1.w.is_none() && !o1.s_ready && o1.m.is_none() && sh.st == WrState::Sel, "{o1:?}");
+        let o2 = sh.step(&go);
+        assert!(o2.aw.is_none() && o2.w.is_none() && !o2.s_ready && o2.m.is_none() && sh.st == WrState::Aw, "{o2:?}");
+        let o3 = sh.step(&WrInputs { s_valid: false, ..go });
+        assert_eq!(o3.aw, Some(Aw { addr: 0x10, len: 0 }));
         let (aws, _, m, t, _) = run(&c, cmd(0x10, 0), |_| true, |_| 0);
-        assert_eq!((aws.len(), m.bytes, t), (0, 0, 2));
+        assert_eq!((aws.len(), m.bytes, t), (0, 0, 3));
+        // an empty command: WIN, SEL, then DRAIN
+        let mut sh = WrShell::new(c);
+        let go = WrInputs { s_valid: true, s: cmd(0x10, 0), m_ready: true, ..Default::default() };
+        let seq: Vec<WrState> = (0..4).map(|_| { sh.step(&go); sh.st }).collect();
+        assert_eq!(seq, vec![WrState::Win, WrState::Sel, WrState::Drain, WrState::Idle]);
     }
 
     #[test]
@@ -588,6 +611,8 @@ mod tests {
         let go = WrInputs { s_valid: true, s: cmd(0x1000, 64), ..Default::default() };
         sh.step(&go);
         assert_eq!(sh.st, WrState::Win);
+        sh.step(&WrInputs { s_valid: false, ..go });
+        assert_eq!(sh.st, WrState::Sel);
         sh.step(&WrInputs { s_valid: false, ..go });
         assert_eq!(sh.st, WrState::Aw);
         let o = sh.step(&WrInputs { rst: true, aw_ready: true, ..go });

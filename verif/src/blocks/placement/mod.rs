@@ -227,8 +227,9 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("window_end_ignored", "hi_w = cm_w$q < cm_e$q;", "hi_w = 1'b0;"),
     // the checked window's base is not applied
     ("window_base_ignored", "lo_a = in_addr > in_base;", "lo_a = 1'b1;"),
-    // the 2^A end of the address space is not applied
-    ("top_of_address_space_ignored", "        hi_t = e_top;\n        if (hi_w) begin\n            hi_t = w_top;\n        end", "        hi_t = 1'b0;"),
+    // the 2^A end of the address space is not applied (SEL's select by WIN's registered
+    // compares)
+    ("top_of_address_space_ignored", "        hi_t = sl_e_top$q;\n        if (sl_hi_w$q) begin\n            hi_t = sl_w_top$q;\n        end", "        hi_t = 1'b0;"),
     // the clipped flag misses a window base above the address (its bytes are still right)
     ("clip_flag_ignores_the_window_base", "o_clip = cm_lenz$q & (~some$q | cm_bga$q | hi_ne_e);", "o_clip = cm_lenz$q & (~some$q | hi_ne_e);"),
     // a non-OKAY bresp is counted but not reported
