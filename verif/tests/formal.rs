@@ -11,10 +11,22 @@ use rust_hdl::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The outcome of one SymbiYosys run.
+/// The outcome of one SymbiYosys run. Its work directory (`dir`) is removed when the
+/// outcome is dropped, unless the test is failing: then it stays for a look.
 struct Proof {
     passed: bool,
     log: String,
+    dir: PathBuf,
+}
+
+impl Drop for Proof {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("SymbiYosys work directory kept: {}", self.dir.display());
+        } else {
+            std::fs::remove_dir_all(&self.dir).ok();
+        }
+    }
 }
 
 /// Runs `yowasp-sby` in mode `prove` (k-induction, Yices 2) on `design` (the generated
@@ -51,10 +63,7 @@ fn sby(label: &str, mode: &str, top: &str, defines: &str, design: &str, props: &
     let failed = log.contains("DONE (FAIL");
     assert!(passed || failed, "{label}: SymbiYosys ended neither PASS nor FAIL (a tool problem, not a proof):\n{log}");
     println!("{label}: {mode} depth {depth}: {} in {:.1} s", if passed { "PASS" } else { "FAIL" }, t0.elapsed().as_secs_f64());
-    if passed {
-        std::fs::remove_dir_all(&dir).ok();
-    }
-    Proof { passed, log }
+    Proof { passed, log, dir }
 }
 
 fn strobes_verilog<const B: usize>(module: &str) -> String {
