@@ -212,7 +212,7 @@ fn replay(sim: &mut Sim, runs: &[(u32, &ConnRun)], seed: u64, lockstep: bool) ->
                 }
             }
             let s = want.stats;
-            if stats != [s.msgs, s.cmpls, s.write_errors, s.stray].map(|x| x & 0xFFFF_FFFF) {
+            if stats[..] != cmpl::stat_values(&s)[..] {
                 return Err(format!("cycle {c}: stats {stats:?}, the shell {s:?}"));
             }
         }

@@ -157,6 +157,15 @@ impl Blk {
         let p = self.ports.get(n).unwrap_or_else(|| panic!("no port {n}"));
         self.sim.set_wide(p, words);
     }
+    /// A port of up to 128 bits (placement's tag) as one number.
+    fn get_u128(&self, n: &str) -> u128 {
+        self.wide(n).iter().rev().fold(0, |a, &x| a << 32 | u128::from(x))
+    }
+    fn set_u128(&mut self, n: &str, v: u128) {
+        let words = [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32];
+        let k = self.ports.get(n).unwrap_or_else(|| panic!("no port {n}")).words();
+        self.set_wide(n, &words[..k.min(4)]);
+    }
     fn wide(&self, n: &str) -> Vec<u32> {
         self.sim.get_wide(self.ports.get(n).unwrap_or_else(|| panic!("no port {n}")))
     }
@@ -705,7 +714,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         for (n, v) in wcmd {
             w.set(n, v);
         }
-        w.set_wide("s_tag", &[wtag as u32, (wtag >> 32) as u32, (wtag >> 64) as u32]);
+        w.set_u128("s_tag", wtag);
         w.set("m_axi_awready", awr as u64);
         w.set("m_axi_wready", wr as u64);
         let bvalid = bv && !bresp.is_empty();
@@ -758,8 +767,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if let Some(k) = cmpl_blk.as_deref_mut() {
             let pl_v = w.bit("m_valid");
             let op = if pl_v {
-                let tag = w.wide("m_tag").iter().rev().fold(0u128, |a, &x| a << 32 | u128::from(x));
-                Some(CmplOp::Done(WrDone::from_tag(tag, w.get("m_bytes") as u32, w.get("m_resp") == 0)))
+                Some(CmplOp::Done(WrDone::from_tag(w.get_u128("m_tag"), w.get("m_bytes") as u32, w.get("m_resp") == 0)))
             } else {
                 cmpl_fatal.front().or(cmpl_open.front()).copied()
             };
@@ -774,7 +782,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                 return Err(format!("cycle {c}: cmpl (s_ready, m_valid) = {got:?}, its model {:?} (op {op:x?})", (mo.s_ready, mo.m.is_some())));
             }
             if let Some(m) = mo.m {
-                let rtl: Vec<u64> = ["m_conn", "m_msn", "m_ssn", "m_bytes", "m_solicited", "m_status"].iter().map(|n| k.get(n)).collect();
+                let rtl: Vec<u64> = cmpl::port::OUTPUTS[2..8].iter().map(|n| k.get(n)).collect();
                 if rtl[..] != cmpl::record_values(&m)[..] {
                     return Err(format!("cycle {c}: cmpl record (conn, msn, ssn, bytes, se, status) {rtl:x?}, its model {m:x?}"));
                 }
@@ -1228,8 +1236,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
             let Some((t, len, fail)) = cm.completions.pop_front() else {
                 return Err(format!("cycle {c}: a completion with none expected"));
             };
-            let tag = w.wide("m_tag").iter().rev().fold(0u128, |a, &x| a << 32 | u128::from(x));
-            let got = (tag, w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
+            let got = (w.get_u128("m_tag"), w.get("m_bytes"), w.get("m_resp"), w.get("m_clipped"));
             let resp = if fail && len > 0 { 2 } else { 0 };
             if got != (t, len, resp, 0) {
                 return Err(format!("cycle {c}: completion (tag, bytes, resp, clipped) = {got:?}, expected ({t}, {len}, {resp}, 0)"));
@@ -1281,9 +1288,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     }
     if let Some(k) = cmpl_blk.as_deref() {
         let st = cmpl_model.outputs(&CmplShellIn::default()).stats;
-        let want = [st.msgs, st.cmpls, st.write_errors, st.stray].map(|x| x & 0xFFFF_FFFF);
-        let rtl = ["stat_msgs", "stat_cmpls", "stat_write_errors", "stat_stray"].map(|n| k.get(n));
-        if rtl != want || st.cmpls != s.cmpl_records {
+        let want = cmpl::stat_values(&st);
+        let rtl: Vec<u64> = cmpl::port::OUTPUTS[8..].iter().map(|n| k.get(n)).collect();
+        if rtl[..] != want[..] || st.cmpls != s.cmpl_records {
             return Err(format!("cmpl counters {rtl:?}, its model's {want:?}; {} records taken", s.cmpl_records));
         }
         (s.cmpl_msgs, s.cmpl_write_errors, s.cmpl_stray) = (st.msgs, st.write_errors, st.stray);
@@ -1353,7 +1360,12 @@ fn check(m: &Models, seed: u64, profile: &str, cycles: u64) -> Stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("rx_path seed {seed} profile {profile:?}: {e}\n  re-running with waveforms");
-            let label = sanitize(&format!("rx_path{}_{profile}_{seed}", ["", "_chk", "_sack", "_sack", "_sack", "_sack", "_sack"][m.0.len() - 4]));
+            let kind = match m.0.len() {
+                4 => "",
+                5 => "_chk",
+                _ => "_sack",
+            };
+            let label = sanitize(&format!("rx_path{kind}_{profile}_{seed}"));
             let mut b = sims(m, Some(&label));
             let again = run(&mut b, seed, profile, cycles);
             for x in &mut b {

@@ -23,7 +23,7 @@
 
 use crate::kit::stim::Resets;
 use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
-use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplShell, CmplShellIn, CmplStatus, WrDone};
+use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplShell, CmplShellIn, CmplStats, CmplStatus, WrDone};
 use mrnic_model::Config;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -135,6 +135,11 @@ pub fn record_values(r: &CmplOut) -> [u64; 6] {
     [u64::from(r.conn), u64::from(r.msn), u64::from(r.ssn), u64::from(r.bytes), r.solicited as u64, (r.status == CmplStatus::WriteError) as u64]
 }
 
+/// The values of the counters' ports (`stat_msgs` ..= `stat_stray`, 32 bits each).
+pub fn stat_values(s: &CmplStats) -> [u64; 4] {
+    [s.msgs, s.cmpls, s.write_errors, s.stray].map(|x| x & 0xFFFF_FFFF)
+}
+
 /// The shell as a [`CycleModel`]; counts the records out.
 pub struct CmplModel {
     pub shell: CmplShell,
@@ -171,8 +176,8 @@ impl CycleModel for CmplModel {
             }
         }
         let s = out.stats;
-        for (k, x) in [s.msgs, s.cmpls, s.write_errors, s.stray].into_iter().enumerate() {
-            o.set(p[8 + k], x & 0xFFFF_FFFF);
+        for (k, x) in stat_values(&s).into_iter().enumerate() {
+            o.set(p[8 + k], x);
         }
         self.busy += (busy && !i.rst) as u64;
     }
