@@ -315,6 +315,7 @@ pub const TABLES: &[Table] = &[
             f("first_psn", N(24), "PSN of the message's first packet"),
             f("ssn", N(24), "SEND sequence number"),
             f("received", N(24), "packets placed"),
+            f("accepted", N(24), "packets accepted at the header decision (the decision frontier's complete test)"),
             f("bytes", N(32), "bytes placed"),
             f("last_offset", N(24), "offset of the last packet (valid below)"),
             f("last_valid", N(1), "the last packet arrived"),
@@ -332,6 +333,7 @@ pub const TABLES: &[Table] = &[
         depth: Depth::Conns,
         fields: &[
             f("next_msn", N(24), "MSN of the next message to complete"),
+            f("d_next_msn", N(24), "the decision frontier: first message not decided complete"),
             f("head", Log2MsgWindow, "ring head of the message table"),
             f("pd", N(16), "protection domain"),
             f("error", N(27), "fatal NAK sent: code 3 + MSN 24"),

@@ -312,3 +312,83 @@ fn the_ack_fifo_fires_in_arming_order_and_an_early_ack_retires_its_entry() {
     assert_eq!(acks(&mut r), vec![(5, 1, t)]);
     assert_eq!(r.next_wakeup(), None);
 }
+
+/// The message checks measure from the decision frontier (`Responder::decision_msn`),
+/// moved at the header decision over the messages whose packets were all accepted. While
+/// every write succeeds it is the completion unit's written frontier after every packet;
+/// a write that fails on a message's last accepted packet leaves the message decided
+/// complete but never written complete, and the decision frontier passes it by one
+/// message, no more: the next message is in error.
+#[test]
+fn the_decision_frontier_is_the_written_one_until_a_write_fails_and_then_leads_by_one_message() {
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    r.mem.inject_write_error(REGION + 5 * 4096, 16, Bresp::SlvErr);
+    let pl = |i: u64| Placement { va: REGION + i * 4096, rkey: RKEY };
+    // Messages 0 and 1 have two packets each, sent out of order (second packet first);
+    // message 2's first packet (PSN 4) is written, its second and last (PSN 5) fails.
+    let order = [(1, 0, 1, true), (0, 0, 0, false), (3, 1, 1, true), (2, 1, 0, false), (4, 2, 0, false)];
+    let mut frontiers = vec![];
+    for (i, &(psn, msn, off, last)) in order.iter().enumerate() {
+        r.on_data(HwTime(100 + i as u32), psn, false, false, Write, &ext(i as u32, msn, off, last), &pl(u64::from(psn)), &[1; 64], false, 0xC000);
+        frontiers.push((r.decision_msn(), r.next_msn));
+    }
+    assert_eq!(frontiers, vec![(0, 0), (1, 1), (1, 1), (2, 2), (2, 2)], "equal while every write succeeds");
+    // PSN 5 completes message 2 at the decision; its write fails, so message 2 is fatal
+    // and never written complete.
+    r.on_data(HwTime(200), 5, false, false, Write, &ext(5, 2, 1, true), &pl(5), &[1; 64], false, 0xC000);
+    assert_eq!(r.error, Some((NakCode::RemoteOpError, 2)));
+    assert_eq!((r.decision_msn(), r.next_msn), (3, 2), "the decision frontier leads by one message");
+    // Message 3 is in error, so the frontier goes no further.
+    r.on_data(HwTime(300), 6, false, false, Write, &ext(6, 3, 0, true), &pl(6), &[1; 64], false, 0xC000);
+    assert_eq!((r.decision_msn(), r.next_msn, r.stats.data_in_error), (3, 2, 1));
+    assert_eq!((r.stats.data_new, r.stats.write_errors, r.stats.messages_completed), (6, 1, 2));
+}
+
+/// A packet refused for a message that is already complete (every offset up to its LAST
+/// accepted) makes that message fatal; the frontiers then move past it when the earlier
+/// message completes, and the error is not forgotten: a later message is in error. (Its
+/// distance measured from a moving frontier would wrap: the serial-number compare
+/// `at_or_after` needs no base.)
+#[test]
+fn a_fatal_message_the_frontier_has_passed_still_puts_every_later_message_in_error() {
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let pl = |i: u64| Placement { va: REGION + i * 4096, rkey: RKEY };
+    // Message 0 = PSN 0 (missing for now); message 1 = PSN 1, complete.
+    r.on_data(HwTime(100), 1, false, false, Write, &ext(0, 1, 0, true), &pl(1), &[1; 64], false, 0xC000);
+    // A packet of message 1 past its LAST offset: NAK InvalidRequest, message 1 fatal.
+    r.on_data(HwTime(200), 2, false, false, Write, &ext(1, 1, 1, true), &pl(2), &[2; 64], false, 0xC000);
+    assert_eq!(r.error, Some((NakCode::InvalidRequest, 1)));
+    // PSN 0 completes message 0; message 1 is complete too: both frontiers pass it.
+    r.on_data(HwTime(300), 0, false, false, Write, &ext(2, 0, 0, true), &pl(0), &[3; 64], false, 0xC000);
+    assert_eq!((r.decision_msn(), r.next_msn), (2, 2));
+    // Message 2 is after the fatal message: in error, not placed.
+    let writes = r.mem.writes;
+    r.on_data(HwTime(400), 3, false, false, Write, &ext(3, 2, 0, true), &pl(3), &[4; 64], false, 0xC000);
+    assert_eq!((r.stats.data_in_error, r.mem.writes), (1, writes), "in error, nothing written");
+    assert!(mrnic_model::transport::responder::at_or_after(2, 1) && !mrnic_model::transport::responder::at_or_after(0, 1));
+    assert!(mrnic_model::transport::responder::at_or_after(5, u32::MAX - 2), "across the 2^32 wrap");
+}
+
+/// A packet whose offset no message can have (2^24 - 1 or more: a message is below 2^24 - 1
+/// packets) is refused with NAK InvalidRequest and makes its message fatal; a packet of a
+/// message outside the window of the decision frontier is refused the same way but fails
+/// no message (there is none to fail).
+#[test]
+fn an_impossible_offset_is_fatal_and_a_message_outside_the_window_is_refused_without_state() {
+    use mrnic_model::transport::responder::MAX_PKT_OFFSET;
+    let mut r = Responder::new(&cfg(), 0, 0, 1);
+    r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
+    let pl = Placement { va: REGION, rkey: RKEY };
+    let w = cfg().window;
+    r.on_data(HwTime(100), 0, false, false, Write, &ext(0, w, 0, true), &pl, &[1; 64], false, 0xC000);
+    assert!(matches!(drain(&mut r)[..], [Body::Nak(n)] if n.code == NakCode::InvalidRequest && n.msn == w));
+    assert_eq!((r.stats.data_refused, r.error), (1, None), "answered, no message failed");
+    // The offset check: MAX_PKT_OFFSET is accepted as an offset, one more is not.
+    let psn = |off: u32| 5u32.wrapping_add(off) & 0xFF_FFFF;
+    r.on_data(HwTime(200), psn(MAX_PKT_OFFSET), false, false, Write, &ext(1, 1, MAX_PKT_OFFSET, false), &pl, &[1; 64], false, 0xC000);
+    assert_eq!((r.stats.data_refused, r.error), (1, None), "{:?}", r.stats);
+    r.on_data(HwTime(300), psn(MAX_PKT_OFFSET + 1), false, false, Write, &ext(2, 2, MAX_PKT_OFFSET + 1, false), &pl, &[1; 64], false, 0xC000);
+    assert_eq!((r.stats.data_refused, r.error), (2, Some((NakCode::InvalidRequest, 2))));
+}

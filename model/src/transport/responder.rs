@@ -11,9 +11,15 @@
 //! never before the last write of their message answered OKAY. A write that fails
 //! after its commit makes its message fatal, and nothing sent afterwards covers its
 //! PSN ([`Responder::reported`]; `docs/design/receiver-rtl.md` §2.8).
+//!
+//! The message checks measure from the *decision frontier* ([`Responder::decision_msn`]),
+//! moved at the header decision over the messages whose packets were all accepted, not
+//! from the completion unit's `next_msn`, which hardware learns only at the write
+//! responses; the two are equal after every packet while every write succeeds. The error
+//! state is compared in serial arithmetic with no base ([`at_or_after`]).
 
 use super::ackgen::{AckDecision, AckRow};
-use super::cmpl::{Cmpl, CmplOp, CmplOut, CmplStatus, WrDone};
+use super::cmpl::{Cmpl, CmplOp, CmplOut, CmplStatus, WrDone, OFF_MASK};
 use super::path::Plane;
 use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
@@ -60,6 +66,16 @@ enum Refusal {
 
 pub use super::ackgen::{ce_avg_next, rate_hint_of, CE_ONE};
 
+/// Message `msn` is the fatal message `emsn` or a later one: a serial-number compare on
+/// 32-bit MSNs (`msn - emsn` below 2^31; hardware: the sign bit of one subtract). It
+/// needs no base, so it holds after the frontiers moved past a fatal message that was
+/// already complete (a hostile packet refused for a complete message, or a failed write
+/// decided complete); measured from a moving frontier, that distance would wrap and the
+/// error would be forgotten.
+pub fn at_or_after(msn: u32, emsn: u32) -> bool {
+    msn.wrapping_sub(emsn) < 1 << 31
+}
+
 /// Responder counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RxStats {
@@ -90,8 +106,8 @@ pub struct RxStats {
     pub write_errors: u64,
 }
 
-/// A message's shape, checked and written at the header decision (its progress is the
-/// completion unit's, [`Cmpl`]).
+/// A message's shape, checked and written at the header decision, with the count of its
+/// packets accepted there (its written progress is the completion unit's, [`Cmpl`]).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 struct RxMsg {
     known: bool,
@@ -100,7 +116,25 @@ struct RxMsg {
     ssn: u32,
     last_offset: Option<u32>,
     max_offset: u32,
+    /// Packets accepted at the header decision, mod 2^24 (hardware: 24 bits). Offsets
+    /// are below 2^24 - 1 ([`MAX_PKT_OFFSET`]) and each accepted packet has its own, so
+    /// the count is exact.
+    #[serde(default)]
+    accepted: u32,
 }
+
+impl RxMsg {
+    /// Decided complete: the LAST offset is known and every packet up to it was accepted
+    /// at the header decision (hardware: one 24-bit equality, stored as the row's bit).
+    fn decided_complete(&self) -> bool {
+        self.last_offset.is_some_and(|l| self.accepted == (l + 1) & OFF_MASK)
+    }
+}
+
+/// The highest packet offset a message may have: a message is at most 2^24 - 1 packets
+/// (`TransportError::TooLong`), so offsets are at most 2^24 - 2 and a row's 24-bit counts
+/// and end offset are exact. A packet with a higher offset is refused (NAK InvalidRequest).
+pub const MAX_PKT_OFFSET: u32 = OFF_MASK - 1;
 
 /// The responder half of a connection end.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -108,15 +142,23 @@ pub struct Responder {
     cfg: TransportConfig,
     pub sack: SackState,
     paths: Vec<AckRow>,
-    /// Messages `next_msn ..` seen so far (index = MSN - next_msn), at most
+    /// Messages `d_next_msn ..` seen so far (index = MSN - d_next_msn), at most
     /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
     msgs: VecDeque<RxMsg>,
+    /// The decision frontier: the MSN of the first message not yet decided complete
+    /// (every packet accepted at the header decision), never past the fatal message.
+    /// The message checks measure from it ([`Responder::decision_msn`]); it equals
+    /// `next_msn`, the completion unit's written frontier, after every packet
+    /// (`docs/design/receiver-rtl.md` §2.8 item 8).
+    #[serde(default)]
+    d_next_msn: u32,
     /// The messages' progress and the in-order completions: the completion unit's own
     /// model (`mrnic_cmpl`), one connection.
     cmpl: Cmpl,
     /// Messages tracked at once (`msg_window`).
     pub msg_window: u32,
-    /// MSN of the next message to complete.
+    /// MSN of the next message to complete (the completion unit's, moved at the write
+    /// responses).
     pub next_msn: u32,
     pub pd: u32,
     pub mrs: MrTable,
@@ -170,6 +212,7 @@ impl Responder {
             msgs: VecDeque::new(),
             cmpl: Self::open_cmpl(cfg.msg_window, 0),
             msg_window: cfg.msg_window,
+            d_next_msn: 0,
             next_msn: 0,
             pd,
             mrs: MrTable::new(cfg.mr_entries),
@@ -198,6 +241,7 @@ impl Responder {
             return Err(TransportError::AlreadyStarted);
         }
         self.next_msn = msn;
+        self.d_next_msn = msn;
         self.cmpl = Self::open_cmpl(self.msg_window, msn);
         if let Some(l) = &mut self.cmpl_ops {
             *l = vec![CmplOp::Open { conn: 0, msn }];
@@ -303,7 +347,7 @@ impl Responder {
         }
 
         if let Some((code, emsn)) = self.error {
-            if ext.msn.wrapping_sub(self.next_msn) >= emsn.wrapping_sub(self.next_msn) {
+            if at_or_after(ext.msn, emsn) {
                 self.stats.data_in_error += 1;
                 // `since` is mod 2^32: after 2^32 ns of silence a NAK may wait up to rto_min once.
                 if self.last_error_nak.is_none_or(|t| now.since(t) >= self.nak_holdoff) {
@@ -336,7 +380,10 @@ impl Responder {
                 Err(Refusal::Nak(code)) => {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
-                    if code != NakCode::NoRecvBuffer {
+                    // Fatal for its message when the message is inside the window of
+                    // the decision frontier (a packet of a message outside it is only
+                    // answered: there is no such message to fail).
+                    if code != NakCode::NoRecvBuffer && ext.msn.wrapping_sub(self.d_next_msn) < self.cfg.window {
                         self.fatal(code, ext.msn);
                         let out = self.cmpl_apply(CmplOp::Fatal { conn: 0, msn: ext.msn });
                         self.deliver(out);
@@ -381,10 +428,10 @@ impl Responder {
     ) -> Result<bool, Refusal> {
         let nak = Refusal::Nak;
         let send = kind == DataKind::Send;
-        // The message: within a window of the next completion, consistent with its
-        // earlier packets (kind, first PSN, SSN, LAST).
-        let k = ext.msn.wrapping_sub(self.next_msn);
-        if k >= self.cfg.window {
+        // The message: within a window of the decision frontier, consistent with its
+        // earlier packets (kind, first PSN, SSN, LAST), its offset one a message can have.
+        let k = ext.msn.wrapping_sub(self.d_next_msn);
+        if k >= self.cfg.window || ext.pkt_offset > MAX_PKT_OFFSET {
             return Err(nak(NakCode::InvalidRequest));
         }
         if k >= self.msg_window {
@@ -424,6 +471,7 @@ impl Responder {
         if ext.last() {
             m.last_offset = Some(ext.pkt_offset);
         }
+        m.accepted = (m.accepted + 1) & OFF_MASK;
         // Step 2, the write's response (hardware: `bresp`, in write order, later): the
         // message's progress and the in-order completions on OKAY; an error is fatal.
         let ok = match self.mem.write(addr, payload) {
@@ -433,6 +481,7 @@ impl Responder {
         };
         let done = WrDone { conn: 0, msn: ext.msn, len: payload.len() as u32, offset: ext.pkt_offset, last: ext.last(), send, ssn: ext.ssn, solicited, ok };
         self.placed(psn, &done);
+        self.decide_frontier();
         Ok(ok)
     }
 
@@ -458,10 +507,36 @@ impl Responder {
         self.deliver(out);
     }
 
+    /// The decision frontier moves over the leading rows decided complete (hardware: a
+    /// count of leading ones over the connection's `msg_window` complete bits, in the
+    /// decision's cycle). While every write succeeds it is the completion unit's written
+    /// frontier `next_msn` (the model's step is atomic: the write answers before this).
+    /// A failed write's message can be decided complete and never written complete: the
+    /// decision frontier then passes it by one message at most, since every later
+    /// message is in error ([`at_or_after`] the fatal message).
+    fn decide_frontier(&mut self) {
+        while self.msgs.front().is_some_and(RxMsg::decided_complete) {
+            self.msgs.pop_front();
+            self.d_next_msn = self.d_next_msn.wrapping_add(1);
+        }
+        debug_assert!(
+            self.d_next_msn == self.next_msn || (self.stats.write_errors > 0 && self.d_next_msn == self.next_msn.wrapping_add(1)),
+            "the decision frontier {} and the written one {} differ without a write error",
+            self.d_next_msn,
+            self.next_msn
+        );
+    }
+
+    /// The decision frontier (`d_next_msn`): the message checks measure
+    /// from it.
+    pub fn decision_msn(&self) -> u32 {
+        self.d_next_msn
+    }
+
     /// Message `msn` is fatal with `code` when it is earlier than the fatal message so far
-    /// (in message order from `next_msn`), or there is none.
+    /// (a serial-number compare, [`at_or_after`]), or there is none.
     fn fatal(&mut self, code: NakCode, msn: u32) {
-        let earlier = |e: u32| msn.wrapping_sub(self.next_msn) < e.wrapping_sub(self.next_msn);
+        let earlier = |e: u32| !at_or_after(msn, e);
         if self.error.is_none_or(|(_, e)| earlier(e)) {
             self.error = Some((code, msn));
         }
@@ -499,7 +574,6 @@ impl Responder {
         }
         let next = self.cmpl.conn(0).next_msn;
         while self.next_msn != next {
-            self.msgs.pop_front();
             self.stats.messages_completed += 1;
             self.next_msn = self.next_msn.wrapping_add(1);
         }
