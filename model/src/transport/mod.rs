@@ -32,6 +32,7 @@ pub mod placement_wr;
 pub mod place_chk_shell;
 pub mod qp;
 pub mod requester;
+pub mod msg_chk;
 pub mod responder;
 pub mod rtx;
 pub mod path_shell;

@@ -19,11 +19,12 @@
 //! state is compared in serial arithmetic with no base ([`at_or_after`]).
 
 use super::ackgen::{AckDecision, AckRow};
-use super::cmpl::{Cmpl, CmplOp, CmplOut, CmplStatus, WrDone, OFF_MASK};
+use super::cmpl::{Cmpl, CmplOp, CmplOut, CmplStatus, WrDone};
+use super::msg_chk::{MsgChk, MsgPkt, MsgVerdict};
 use super::path::Plane;
 use super::placement::{self, DmaError, HostMemory, MemoryRegion, MrTable, PlacementRequest, RecvBuffer, RecvQueue};
 use super::qp::Out;
-use super::{seq_dist, TransportConfig, TransportError, MAX_TIME_NS};
+use super::{TransportConfig, TransportError, MAX_TIME_NS};
 use crate::time::HwTime;
 use crate::sack::{psn_distance, Bitmap, Class, SackState, MAX_WINDOW};
 use crate::wire::{ack_flags, Ack, Body, DataExt, DataKind, Nak, NakCode, Placement, Probe};
@@ -59,9 +60,12 @@ pub struct RecvCompletion {
 enum Refusal {
     /// Answer with this NAK.
     Nak(NakCode),
-    /// The MSN is `msg_window` or more ahead of the next message to complete: no room
-    /// to track it. Dropped without an answer and counted.
+    /// The MSN is `msg_window` or more ahead of the decision frontier: no room to track
+    /// it. Dropped without an answer and counted.
     BeyondMsgWindow,
+    /// The MSN is W or more from the decision frontier: NAK InvalidRequest, but no
+    /// message fails (there is none to fail).
+    FarMsn,
 }
 
 pub use super::ackgen::{ce_avg_next, rate_hint_of, CE_ONE};
@@ -106,35 +110,7 @@ pub struct RxStats {
     pub write_errors: u64,
 }
 
-/// A message's shape, checked and written at the header decision, with the count of its
-/// packets accepted there (its written progress is the completion unit's, [`Cmpl`]).
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
-struct RxMsg {
-    known: bool,
-    send: bool,
-    first_psn: u32,
-    ssn: u32,
-    last_offset: Option<u32>,
-    max_offset: u32,
-    /// Packets accepted at the header decision, mod 2^24 (hardware: 24 bits). Offsets
-    /// are below 2^24 - 1 ([`MAX_PKT_OFFSET`]) and each accepted packet has its own, so
-    /// the count is exact.
-    #[serde(default)]
-    accepted: u32,
-}
-
-impl RxMsg {
-    /// Decided complete: the LAST offset is known and every packet up to it was accepted
-    /// at the header decision (hardware: one 24-bit equality, stored as the row's bit).
-    fn decided_complete(&self) -> bool {
-        self.last_offset.is_some_and(|l| self.accepted == (l + 1) & OFF_MASK)
-    }
-}
-
-/// The highest packet offset a message may have: a message is at most 2^24 - 1 packets
-/// (`TransportError::TooLong`), so offsets are at most 2^24 - 2 and a row's 24-bit counts
-/// and end offset are exact. A packet with a higher offset is refused (NAK InvalidRequest).
-pub const MAX_PKT_OFFSET: u32 = OFF_MASK - 1;
+pub use super::msg_chk::MAX_PKT_OFFSET;
 
 /// The responder half of a connection end.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -142,16 +118,11 @@ pub struct Responder {
     cfg: TransportConfig,
     pub sack: SackState,
     paths: Vec<AckRow>,
-    /// Messages `d_next_msn ..` seen so far (index = MSN - d_next_msn), at most
-    /// `msg_window` (in hardware a ring of `msg_window` rows, row MSN mod msg_window).
-    msgs: VecDeque<RxMsg>,
-    /// The decision frontier: the MSN of the first message not yet decided complete
-    /// (every packet accepted at the header decision), never past the fatal message.
-    /// The message checks measure from it ([`Responder::decision_msn`]); it equals
-    /// `next_msn`, the completion unit's written frontier, after every packet
-    /// (`docs/design/receiver-rtl.md` §2.8 item 8).
-    #[serde(default)]
-    d_next_msn: u32,
+    /// The message checks, one connection: the rows of the messages from the decision
+    /// frontier on ([`Responder::decision_msn`]), a ring of `msg_window`. The frontier
+    /// equals `next_msn`, the completion unit's written frontier, after every packet while
+    /// every write succeeds (`docs/design/receiver-rtl.md` §2.8 item 8).
+    mc: MsgChk,
     /// The messages' progress and the in-order completions: the completion unit's own
     /// model (`mrnic_cmpl`), one connection.
     cmpl: Cmpl,
@@ -209,10 +180,9 @@ impl Responder {
             cfg: cfg.clone(),
             sack,
             paths: vec![p; cfg.paths as usize],
-            msgs: VecDeque::new(),
+            mc: Self::open_mc(cfg, 0),
             cmpl: Self::open_cmpl(cfg.msg_window, 0),
             msg_window: cfg.msg_window,
-            d_next_msn: 0,
             next_msn: 0,
             pd,
             mrs: MrTable::new(cfg.mr_entries),
@@ -237,11 +207,11 @@ impl Responder {
     /// them at setup; default 0). Only before the first packet or receive buffer.
     pub fn set_initial_msn_ssn(&mut self, msn: u32, ssn: u32) -> Result<(), TransportError> {
         let s = &self.stats;
-        if !self.msgs.is_empty() || !self.rq.bufs.is_empty() || self.next_msn != 0 || self.rq.head_ssn != 0 || s.data_new + s.data_refused != 0 {
+        if !self.rq.bufs.is_empty() || self.next_msn != 0 || self.rq.head_ssn != 0 || s.data_new + s.data_refused != 0 {
             return Err(TransportError::AlreadyStarted);
         }
         self.next_msn = msn;
-        self.d_next_msn = msn;
+        self.mc = Self::open_mc(&self.cfg, msn);
         self.cmpl = Self::open_cmpl(self.msg_window, msn);
         if let Some(l) = &mut self.cmpl_ops {
             *l = vec![CmplOp::Open { conn: 0, msn }];
@@ -377,13 +347,16 @@ impl Responder {
                     self.stats.data_beyond_msg_window += 1;
                     return;
                 }
+                Err(Refusal::FarMsn) => {
+                    // No message to fail: only the answer.
+                    self.stats.data_refused += 1;
+                    self.send_nak(psn, NakCode::InvalidRequest, p, ext.msn, sport);
+                    return;
+                }
                 Err(Refusal::Nak(code)) => {
                     self.stats.data_refused += 1;
                     self.send_nak(psn, code, p, ext.msn, sport);
-                    // Fatal for its message when the message is inside the window of
-                    // the decision frontier (a packet of a message outside it is only
-                    // answered: there is no such message to fail).
-                    if code != NakCode::NoRecvBuffer && ext.msn.wrapping_sub(self.d_next_msn) < self.cfg.window {
+                    if code != NakCode::NoRecvBuffer {
                         self.fatal(code, ext.msn);
                         let out = self.cmpl_apply(CmplOp::Fatal { conn: 0, msn: ext.msn });
                         self.deliver(out);
@@ -428,29 +401,15 @@ impl Responder {
     ) -> Result<bool, Refusal> {
         let nak = Refusal::Nak;
         let send = kind == DataKind::Send;
-        // The message: within a window of the decision frontier, consistent with its
-        // earlier packets (kind, first PSN, SSN, LAST), its offset one a message can have.
-        let k = ext.msn.wrapping_sub(self.d_next_msn);
-        if k >= self.cfg.window || ext.pkt_offset > MAX_PKT_OFFSET {
-            return Err(nak(NakCode::InvalidRequest));
-        }
-        if k >= self.msg_window {
-            return Err(Refusal::BeyondMsgWindow);
-        }
-        let first_psn = seq_dist(psn, ext.pkt_offset);
-        let m = self.msgs.get(k as usize).copied().unwrap_or_default();
-        if m.known {
-            if m.send != send || m.first_psn != first_psn || (send && m.ssn != ext.ssn) {
-                return Err(nak(NakCode::InvalidRequest));
-            }
-            if let Some(l) = m.last_offset {
-                if ext.pkt_offset > l || (ext.last() && ext.pkt_offset != l) {
-                    return Err(nak(NakCode::InvalidRequest));
-                }
-            }
-            if ext.last() && ext.pkt_offset < m.max_offset {
-                return Err(nak(NakCode::InvalidRequest));
-            }
+        // The message checks (`msg_chk`): within a window of the decision frontier,
+        // consistent with its earlier packets (kind, first PSN, SSN, LAST), its offset one
+        // a message can have.
+        let mp = MsgPkt { conn: 0, psn, msn: ext.msn, off: ext.pkt_offset, last: ext.last(), send, ssn: ext.ssn };
+        match self.mc.check(&mp) {
+            MsgVerdict::Ok => {}
+            MsgVerdict::FarMsn => return Err(Refusal::FarMsn),
+            MsgVerdict::Beyond => return Err(Refusal::BeyondMsgWindow),
+            MsgVerdict::Invalid => return Err(nak(NakCode::InvalidRequest)),
         }
         let req = PlacementRequest { kind, va: pl.va, rkey: pl.rkey, len: payload.len() as u32, ssn: ext.ssn };
         let addr = placement::check(&req, self.cfg.mtu, self.pd, &self.mrs, &self.rq).map_err(nak)?;
@@ -460,18 +419,7 @@ impl Responder {
         // ring row's shape write, in packet order, before the write is issued).
         self.sack.receive(psn, self.cfg.window as usize);
         self.stats.data_new += 1;
-        while self.msgs.len() <= k as usize {
-            self.msgs.push_back(RxMsg::default());
-        }
-        let m = &mut self.msgs[k as usize];
-        if !m.known {
-            *m = RxMsg { known: true, send, first_psn, ssn: ext.ssn, ..RxMsg::default() };
-        }
-        m.max_offset = m.max_offset.max(ext.pkt_offset);
-        if ext.last() {
-            m.last_offset = Some(ext.pkt_offset);
-        }
-        m.accepted = (m.accepted + 1) & OFF_MASK;
+        self.mc.record(&mp);
         // Step 2, the write's response (hardware: `bresp`, in write order, later): the
         // message's progress and the in-order completions on OKAY; an error is fatal.
         let ok = match self.mem.write(addr, payload) {
@@ -481,7 +429,7 @@ impl Responder {
         };
         let done = WrDone { conn: 0, msn: ext.msn, len: payload.len() as u32, offset: ext.pkt_offset, last: ext.last(), send, ssn: ext.ssn, solicited, ok };
         self.placed(psn, &done);
-        self.decide_frontier();
+        self.check_frontiers();
         Ok(ok)
     }
 
@@ -507,30 +455,25 @@ impl Responder {
         self.deliver(out);
     }
 
-    /// The decision frontier moves over the leading rows decided complete (hardware: a
-    /// count of leading ones over the connection's `msg_window` complete bits, in the
-    /// decision's cycle). While every write succeeds it is the completion unit's written
-    /// frontier `next_msn` (the model's step is atomic: the write answers before this).
-    /// A failed write's message can be decided complete and never written complete: the
-    /// decision frontier then passes it by one message at most, since every later
-    /// message is in error ([`at_or_after`] the fatal message).
-    fn decide_frontier(&mut self) {
-        while self.msgs.front().is_some_and(RxMsg::decided_complete) {
-            self.msgs.pop_front();
-            self.d_next_msn = self.d_next_msn.wrapping_add(1);
-        }
+    /// The decision frontier moved over the leading rows decided complete when the packet
+    /// was recorded ([`MsgChk::record`]). While every write succeeds it is the completion
+    /// unit's written frontier `next_msn` (the model's step is atomic: the write answered
+    /// before this). A failed write's message can be decided complete and never written
+    /// complete: the decision frontier then passes it by one message at most, since every
+    /// later message is in error ([`at_or_after`] the fatal message).
+    fn check_frontiers(&self) {
+        let d = self.mc.next_msn(0);
         debug_assert!(
-            self.d_next_msn == self.next_msn || (self.stats.write_errors > 0 && self.d_next_msn == self.next_msn.wrapping_add(1)),
-            "the decision frontier {} and the written one {} differ without a write error",
-            self.d_next_msn,
+            d == self.next_msn || (self.stats.write_errors > 0 && d == self.next_msn.wrapping_add(1)),
+            "the decision frontier {d} and the written one {} differ without a write error",
             self.next_msn
         );
     }
 
-    /// The decision frontier (`d_next_msn`): the message checks measure
+    /// The decision frontier (the message checks' `d_next_msn`): the message checks measure
     /// from it.
     pub fn decision_msn(&self) -> u32 {
-        self.d_next_msn
+        self.mc.next_msn(0)
     }
 
     /// Message `msn` is fatal with `code` when it is earlier than the fatal message so far
@@ -577,7 +520,6 @@ impl Responder {
             self.stats.messages_completed += 1;
             self.next_msn = self.next_msn.wrapping_add(1);
         }
-        debug_assert!(self.msgs.len() <= self.msg_window as usize);
     }
 
     /// Starts recording the ops the completion unit is given ([`Responder::cmpl_ops`]),
@@ -598,6 +540,19 @@ impl Responder {
             l.push(op);
         }
         self.cmpl.apply(&op)
+    }
+
+    fn open_mc(cfg: &TransportConfig, msn: u32) -> MsgChk {
+        // A validated configuration is taken as it is; an unchecked one is brought into
+        // the block's ranges.
+        let w = cfg.window.clamp(1, 1 << 23);
+        let mut mw = cfg.msg_window.clamp(1, 256).next_power_of_two();
+        while mw > w {
+            mw /= 2;
+        }
+        let mut c = MsgChk::new(1, mw, w).expect("sizes brought into the block's ranges");
+        c.open(0, msn);
+        c
     }
 
     fn open_cmpl(msg_window: u32, msn: u32) -> Cmpl {
