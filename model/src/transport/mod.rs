@@ -33,6 +33,7 @@ pub mod place_chk_shell;
 pub mod qp;
 pub mod requester;
 pub mod msg_chk;
+pub mod msg_chk_shell;
 pub mod responder;
 pub mod rtx;
 pub mod path_shell;
