@@ -315,34 +315,35 @@ fn the_ack_fifo_fires_in_arming_order_and_an_early_ack_retires_its_entry() {
 
 /// The message checks measure from the decision frontier (`Responder::decision_msn`),
 /// moved at the header decision over the messages whose packets were all accepted. While
-/// every write succeeds it is the completion unit's written frontier after every packet;
-/// a write that fails on a message's last accepted packet leaves the message decided
-/// complete but never written complete, and the decision frontier passes it by one
-/// message, no more: the next message is in error.
+/// every write succeeds it is the completion unit's written frontier after every packet.
+/// A write that fails on a message's last accepted packet leaves the message decided
+/// complete but never written complete: the decision frontier then passes it, and the later
+/// messages already decided complete behind it (at most `msg_window`), and stops; every
+/// message after the failed one is in error.
 #[test]
-fn the_decision_frontier_is_the_written_one_until_a_write_fails_and_then_leads_by_one_message() {
+fn the_decision_frontier_is_the_written_one_until_a_write_fails_and_then_runs_ahead() {
     let mut r = Responder::new(&cfg(), 0, 0, 1);
     r.register(RKEY, region(REGION, 1 << 20), true).unwrap();
     r.mem.inject_write_error(REGION + 5 * 4096, 16, Bresp::SlvErr);
     let pl = |i: u64| Placement { va: REGION + i * 4096, rkey: RKEY };
     // Messages 0 and 1 have two packets each, sent out of order (second packet first);
-    // message 2's first packet (PSN 4) is written, its second and last (PSN 5) fails.
-    let order = [(1, 0, 1, true), (0, 0, 0, false), (3, 1, 1, true), (2, 1, 0, false), (4, 2, 0, false)];
+    // message 2's first packet (PSN 4) is written, then message 3 (PSN 6) arrives whole.
+    let order = [(1, 0, 1, true), (0, 0, 0, false), (3, 1, 1, true), (2, 1, 0, false), (4, 2, 0, false), (6, 3, 0, true)];
     let mut frontiers = vec![];
     for (i, &(psn, msn, off, last)) in order.iter().enumerate() {
         r.on_data(HwTime(100 + i as u32), psn, false, false, Write, &ext(i as u32, msn, off, last), &pl(u64::from(psn)), &[1; 64], false, 0xC000);
         frontiers.push((r.decision_msn(), r.next_msn));
     }
-    assert_eq!(frontiers, vec![(0, 0), (1, 1), (1, 1), (2, 2), (2, 2)], "equal while every write succeeds");
+    assert_eq!(frontiers, vec![(0, 0), (1, 1), (1, 1), (2, 2), (2, 2), (2, 2)], "equal while every write succeeds");
     // PSN 5 completes message 2 at the decision; its write fails, so message 2 is fatal
     // and never written complete.
-    r.on_data(HwTime(200), 5, false, false, Write, &ext(5, 2, 1, true), &pl(5), &[1; 64], false, 0xC000);
+    r.on_data(HwTime(200), 5, false, false, Write, &ext(6, 2, 1, true), &pl(5), &[1; 64], false, 0xC000);
     assert_eq!(r.error, Some((NakCode::RemoteOpError, 2)));
-    assert_eq!((r.decision_msn(), r.next_msn), (3, 2), "the decision frontier leads by one message");
-    // Message 3 is in error, so the frontier goes no further.
-    r.on_data(HwTime(300), 6, false, false, Write, &ext(6, 3, 0, true), &pl(6), &[1; 64], false, 0xC000);
-    assert_eq!((r.decision_msn(), r.next_msn, r.stats.data_in_error), (3, 2, 1));
-    assert_eq!((r.stats.data_new, r.stats.write_errors, r.stats.messages_completed), (6, 1, 2));
+    assert_eq!((r.decision_msn(), r.next_msn), (4, 2), "the decision frontier passes message 2 and message 3 behind it");
+    // Message 4 is in error, so the frontier goes no further.
+    r.on_data(HwTime(300), 7, false, false, Write, &ext(7, 4, 0, true), &pl(7), &[1; 64], false, 0xC000);
+    assert_eq!((r.decision_msn(), r.next_msn, r.stats.data_in_error), (4, 2, 1));
+    assert_eq!((r.stats.data_new, r.stats.write_errors, r.stats.messages_completed), (7, 1, 2));
 }
 
 /// A packet refused for a message that is already complete (every offset up to its LAST
