@@ -96,8 +96,26 @@
 //! block, loaded with the bitstream) every row is a path started at path ISN 0 (expected 0,
 //! highest 0xffffff, nothing pending, not armed), as the model's `AckGen::new` starts them,
 //! and the connection words are zero.
+//!
+//! **Small build** (`try_new_with(cfg, true)`; `tops` takes it when the clock is 20 ns or
+//! more, [`ackgen_small`]: `tiny`, 33 ns, for the iCE40 UP5K; `core` keeps the structure
+//! above). The same ports, latency and cycle behaviour (the same `AckShell`, compared every
+//! cycle at `tiny`), less logic and block RAM; the localparam `k_small` selects it, and
+//! synthesis drops the other structure's logic. (1) The FIFO is one copy,
+//! `prim::BlockRam` (read latency 1), read at `rp + 1` of the next cycle (`ra1`, + 1 when
+//! this cycle pops: the due compare runs into the RAM's address); a pop loads its word into
+//! `hd`, W's word if it was pushed in the cycle before (`wf_next`), the word pushed now when
+//! the FIFO is empty or its only entry leaves. (2) The output queue is a `prim::BlockRam` of
+//! 8 entries read at the next cycle's head (`o_rp` + this cycle's transfer; its write in the
+//! same cycle forwarded), so `m` shows the word at `o_rp` after this cycle's push, as the
+//! eight registers do. (3) The due compare's sign comes from three 16-bit carry chains side
+//! by side (the low half's borrow selects the high half's difference or that minus 1), not
+//! one 32-bit chain. (4) B's tests (the path PSN subtracts and the gap, the `N` test, the
+//! deadline's) are made once, on the row after the forwarding select (`d_exp_s`, `gap_s`,
+//! `send_s`), not on both candidates. (The tests on both candidates were measured too: 156
+//! more LCs, 91 % of the UP5K, and a lower Fmax.)
 
-use crate::prim::BlockRamReg;
+use crate::prim::{BlockRam, BlockRamReg};
 use mrnic_model::config::ConfigError;
 use mrnic_model::transport::ackgen::AckGenConfig;
 use rust_hdl::prelude::*;
@@ -149,6 +167,9 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     ram_fa: BlockRamReg<FW, FB>,
     ram_fb: BlockRamReg<FW, FB>,
     ram_fc: BlockRamReg<FW, FB>,
+    // the small build's FIFO (one copy, read a cycle ahead) and output queue (block RAM)
+    ram_f1: BlockRam<FW, FB>,
+    ram_oq: BlockRam<OW, 3>,
     cp_v: DFF<bool>,
     cp_kind: DFF<bool>,
     cp_conn: DFF<Bits<CB>>,
@@ -365,6 +386,16 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     body: Signal<Local, Bits<113>>,
     a_raddr: Signal<Local, Bits<RB>>,
     wf_next: Signal<Local, bool>,
+    f_rn: Signal<Local, Bits<FB>>,
+    o_rpn: Signal<Local, Bits<3>>,
+    d_exp_s: Signal<Local, Bits<24>>,
+    d_hi_s: Signal<Local, Bits<24>>,
+    gap_s: Signal<Local, bool>,
+    send_s: Signal<Local, bool>,
+    age_b: Signal<Local, bool>,
+    age_h0: Signal<Local, Bits<16>>,
+    age_h1: Signal<Local, Bits<16>>,
+    age_s: Signal<Local, bool>,
     k_paths: Constant<Bits<4>>,
     k_nth: Constant<Bits<8>>,
     k_ff8: Constant<Bits<8>>,
@@ -406,6 +437,16 @@ pub struct AckGen<const CB: usize, const PB: usize, const RB: usize, const FB: u
     k_q5: Constant<Bits<3>>,
     k_q6: Constant<Bits<3>>,
     k_q7: Constant<Bits<3>>,
+    k_small: Constant<bool>,
+}
+
+/// The shortest clock period (ns) at which a build takes the small structure
+/// ([`AckGen::try_new_with`]): 20 ns, 50 MHz. `tiny` (33 ns) does, `core` (10 ns) does not.
+pub const ACKGEN_SMALL_MIN_CYCLE_NS: u8 = 20;
+
+/// Whether a NIC clocked every `cycle_ns` ns builds the ACK generator's small structure.
+pub fn ackgen_small(cycle_ns: u8) -> bool {
+    cycle_ns >= ACKGEN_SMALL_MIN_CYCLE_NS
 }
 
 /// The generics of a configuration: (CB, PB, FB).
@@ -417,9 +458,17 @@ pub fn ackgen_bits(cfg: &AckGenConfig) -> (usize, usize, usize) {
 }
 
 impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const FB1: usize, const FW: usize, const OW: usize> AckGen<CB, PB, RB, FB, FB1, FW, OW> {
-    /// The block for `cfg`; refused when the generics do not match it (or the sizes are
-    /// not powers of two).
+    /// The block for `cfg` in its 100 MHz structure ([`AckGen::try_new_with`] with `small`
+    /// false).
     pub fn try_new(cfg: &AckGenConfig) -> Result<Self, ConfigError> {
+        Self::try_new_with(cfg, false)
+    }
+
+    /// The block for `cfg`; refused when the generics do not match it (or the sizes are
+    /// not powers of two). `small` selects the small structure (see the module
+    /// documentation, *Small build*; [`ackgen_small`] says when a build uses it): the same
+    /// cycle behaviour, less logic, a lower Fmax.
+    pub fn try_new_with(cfg: &AckGenConfig, small: bool) -> Result<Self, ConfigError> {
         cfg.validate().map_err(|e| ConfigError::invalid("ackgen", e))?;
         if !cfg.connections.is_power_of_two() || !cfg.fifo_depth.is_power_of_two() {
             return Err(ConfigError::invalid("ackgen", "connections and fifo_depth must be powers of two"));
@@ -482,6 +531,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             ram_fa: Default::default(),
             ram_fb: Default::default(),
             ram_fc: Default::default(),
+            ram_f1: Default::default(),
+            ram_oq: Default::default(),
             cp_v: Default::default(),
             cp_kind: Default::default(),
             cp_conn: Default::default(),
@@ -698,6 +749,16 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             body: Default::default(),
             a_raddr: Default::default(),
             wf_next: Default::default(),
+            f_rn: Default::default(),
+            o_rpn: Default::default(),
+            d_exp_s: Default::default(),
+            d_hi_s: Default::default(),
+            gap_s: Default::default(),
+            send_s: Default::default(),
+            age_b: Default::default(),
+            age_h0: Default::default(),
+            age_h1: Default::default(),
+            age_s: Default::default(),
             k_paths: Constant::new((u64::from(cfg.paths) & 15).into()),
             k_nth: Constant::new((u64::from(cfg.ack_every) - 1).into()),
             k_ff8: Constant::new((255u64).into()),
@@ -740,6 +801,7 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             k_q5: Constant::new((5u64).into()),
             k_q6: Constant::new((6u64).into()),
             k_q7: Constant::new((7u64).into()),
+            k_small: Constant::new(small),
         })
     }
 }
@@ -764,6 +826,8 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.ram_fa.write_enable.next = false;
         self.ram_fb.write_enable.next = false;
         self.ram_fc.write_enable.next = false;
+        self.ram_f1.clock.next = self.clock.val();
+        self.ram_oq.clock.next = self.clock.val();
         self.on.next = !self.rst.val();
 
         // ---- A: the coalescing FIFO's head, a register (`hd` = the word at the read pointer;
@@ -782,6 +846,19 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         self.lvl_z.next = !self.f_cnt.q.val().any() & !self.wf_we.q.val();
         self.lvl_one.next = ((self.f_cnt.q.val() == self.k_ofb1.val()) & !self.wf_we.q.val()) | (!self.f_cnt.q.val().any() & self.wf_we.q.val());
         self.due.next = !self.lvl_z.val() & !self.age.val().get_bit(31);
+        // the small build: the sign of `now - t` from three 16-bit chains side by side (the
+        // low half's borrow selects the high half's difference, or that minus 1), not one
+        // 32-bit chain (iCE40 carry chains are slow)
+        self.age_b.next = self.now.val().get_bits::<16>(0) < self.head_t.val().get_bits::<16>(0);
+        self.age_h0.next = self.now.val().get_bits::<16>(16) - self.head_t.val().get_bits::<16>(16);
+        self.age_h1.next = self.now.val().get_bits::<16>(16) + !self.head_t.val().get_bits::<16>(16);
+        self.age_s.next = self.age_h0.val().get_bit(15);
+        if self.age_b.val() {
+            self.age_s.next = self.age_h1.val().get_bit(15);
+        }
+        if self.k_small.val() {
+            self.due.next = !self.lvl_z.val() & !self.age_s.val();
+        }
         self.occ.next = self.o_cnt.q.val() + bit_cast::<4, 1>(self.p_v.q.val().into()) + bit_cast::<4, 1>(self.q_v.q.val().into()) + bit_cast::<4, 1>(self.b_v.q.val().into()) + bit_cast::<4, 1>(self.c_v.q.val().into()) + bit_cast::<4, 1>(self.d_v.q.val().into());
         self.room.next = !self.occ.val().get_bit(3);
         self.t_cfg.next = self.on.val() & self.room.val() & self.cp_v.q.val();
@@ -922,6 +999,14 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.d_hi.next = self.d_hi_f.val();
             self.live.next = self.live_f.val();
         }
+        // the small build: the tests once, on the selected row (after the forwarding select)
+        self.d_exp_s.next = self.b_psn.q.val() - self.r_exp.val();
+        self.d_hi_s.next = self.b_psn.q.val() - self.r_hi.val();
+        if self.k_small.val() {
+            self.exp_behind.next = self.d_exp_s.val().get_bit(23);
+            self.d_hi.next = self.d_hi_s.val();
+            self.live.next = self.r_dv.val() & (self.r_due.val() == self.b_t.q.val());
+        }
         self.n_exp.next = self.r_exp.val();
         if !self.exp_behind.val() {
             self.n_exp.next = self.b_psn.q.val() + self.k_o24.val();
@@ -965,6 +1050,13 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
             self.gap.next = self.gap_f.val();
             self.send_d.next = self.send_f.val();
             self.arm.next = self.arm_f.val();
+        }
+        self.gap_s.next = (self.b_psn.q.val() != self.r_exp.val()) & !self.d_exp_s.val().get_bit(23);
+        self.send_s.next = self.nodec.val() | self.gap_s.val() | ((self.r_pend.val() >= self.k_nth.val()) & (self.r_pend.val() != self.k_ff8.val()));
+        if self.k_small.val() {
+            self.gap.next = self.gap_s.val();
+            self.send_d.next = self.send_s.val();
+            self.arm.next = !self.send_s.val() & !self.r_dv.val();
         }
         self.flags.next = bit_cast::<8, 1>(self.gap.val().into()) | (bit_cast::<8, 1>(self.dup.val().into()) << 1) | (bit_cast::<8, 1>(self.b_ack_req.q.val().into()) << 2);
         self.full.next = (self.f_cnt.q.val() >= self.k_depth.val()) | ((self.f_cnt.q.val() == self.k_depth1.val()) & self.wf_we.q.val());
@@ -1114,6 +1206,29 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if (self.pop.val() & self.lvl_one.val()) | self.lvl_z.val() {
             self.hd.d.next = self.f_entry.val();
         }
+        // the small build: one copy (`prim::BlockRam`, read latency 1) read at `rp + 1` of the
+        // next cycle (`ra1`, + 1 when this cycle pops: the pop runs into the RAM's address);
+        // a pop loads its word, W's word if that was pushed in the cycle before, or the word
+        // pushed now when the FIFO is empty or its only entry leaves
+        self.ram_f1.write_enable.next = self.k_small.val() & self.wf_we.q.val();
+        self.ram_f1.write_address.next = self.wf_addr.q.val();
+        self.ram_f1.write_data.next = self.wf_data.q.val();
+        self.f_rn.next = self.ra1.val();
+        if self.pop.val() {
+            self.f_rn.next = self.ra1.val() + self.k_ofb.val();
+        }
+        self.ram_f1.read_address.next = self.f_rn.val();
+        if self.k_small.val() {
+            if self.pop.val() {
+                self.hd.d.next = self.ram_f1.read_data.val();
+                if self.wf_next.val() {
+                    self.hd.d.next = self.wf_data.q.val();
+                }
+            }
+            if (self.pop.val() & self.lvl_one.val()) | self.lvl_z.val() {
+                self.hd.d.next = self.f_entry.val();
+            }
+        }
         self.f_cnt.d.next = self.f_lvl.val();
         if self.pop.val() {
             self.f_cnt.d.next = self.f_lvl.val() - self.k_ofb1.val();
@@ -1218,8 +1333,23 @@ impl<const CB: usize, const PB: usize, const RB: usize, const FB: usize, const F
         if self.o_rp.q.val() == self.k_q7.val() {
             self.o_head.next = self.o_e7.q.val();
         }
+        if self.k_small.val() {
+            self.o_head.next = self.ram_oq.read_data.val();
+        }
         self.m_valid.next = self.on.val() & self.o_cnt.q.val().any();
         self.m_hs.next = self.m_valid.val() & self.m_ready.val();
+        // the small build's queue: a block RAM (`prim::BlockRam`, read latency 1, a write in
+        // the cycle of the read forwarded) read at the next cycle's head (`o_rp` + this
+        // cycle's transfer), so `o_head` is the word at `o_rp` after this cycle's push, as
+        // the registers are
+        self.o_rpn.next = self.o_rp.q.val();
+        if self.m_hs.val() {
+            self.o_rpn.next = self.o_rp.q.val() + self.k_q1.val();
+        }
+        self.ram_oq.read_address.next = self.o_rpn.val();
+        self.ram_oq.write_enable.next = self.k_small.val() & self.c_push.val();
+        self.ram_oq.write_address.next = self.o_wp.q.val();
+        self.ram_oq.write_data.next = self.o_entry.val();
         // a DATA packet's entry that sent no ACK shows its connection and path, the rest 0
         self.m_ack.next = (self.o_head.val() & self.k_ack_bit.val()).any();
         self.m_path_psn.next = self.k_z24.val();

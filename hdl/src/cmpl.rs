@@ -2,22 +2,39 @@
 //!
 //! **Purpose.** Counts each message's progress at its writes' responses and completes the
 //! messages of every connection **in message order, exactly once, never before every byte
-//! of the message was written** (the `bresp` of its last write). Each AXI write response,
-//! with the tag its write carried, is one `Done` op; the header path's fatal refusals come
-//! as `Fatal`; a connection starts with `Open`. A SEND leaves one completion record
-//! (Success, or WriteError for a SEND whose write failed); a WRITE completes silently.
+//! of the message was written** (the `bresp` of its last write). Three input ports, each a
+//! valid/ready stream, feed it through a fixed-priority arbiter (one op per take): the
+//! placement unit's completion stream as it is (`s_wr`: a write's completion, its tag
+//! unpacked here into the `Done` op), the header path's fatal refusals (`s_fatal`: `Fatal`)
+//! and the host's opens (`s_open`: a connection starts with `Open`). A SEND leaves one
+//! completion record (Success, or WriteError for a SEND whose write failed); a WRITE
+//! completes silently.
 //! Semantics: the block model `mrnic_model::transport::cmpl::Cmpl` (which the model's
 //! responder itself uses) and the cycle shell `CmplShell`, against which the generated
 //! Verilog is compared every cycle (`verif/tests/cmpl_diff.rs`); `docs/blocks/cmpl.md`.
 //!
 //! **Ports** (CB = connection bits, MB = log2 msg_window, AB = CB + MB).
-//! - inputs: `clock`, `rst` (synchronous, active high); ops `s_valid`/`s_ready` with `s_op`
-//!   (2: bit 1 = Open, else bit 0 = Fatal, else Done), `s_conn` (CB), `s_msn` (32), `s_len`
-//!   (16, payload bytes), `s_off` (24, the packet's offset in its message), `s_last`,
-//!   `s_send`, `s_ssn` (24), `s_solicited`, `s_ok` (`bresp` OKAY); `m_ready`.
-//! - outputs: completions `m_valid`/`m_ready` with `m_conn` (CB), `m_msn` (32), `m_ssn`
-//!   (24), `m_bytes` (32), `m_solicited`, `m_status` (1 = WriteError).
-//! - config: const generics CB, MB, AB, checked by [`Cmpl::try_new`] (msg_window >= 2).
+//! - inputs: `clock`, `rst` (synchronous, active high);
+//!   - write completions `s_wr_valid`/`s_wr_ready` with `s_wr_tag` (95 =
+//!     `mrnic_model::transport::cmpl::WR_TAG_BITS`, as `WrDone::tag` packs it and as the
+//!     placement unit's `m_tag` carries it: connection 12 (its low CB bits used), MSN 32,
+//!     packet offset 24, LAST, SEND, SSN 24, SE, least significant first; unpacked by wiring
+//!     alone, as `WrDone::from_tag`), `s_wr_bytes` (16, placement's `m_bytes`: the payload
+//!     bytes written), `s_wr_resp` (2, AXI `bresp`, placement's `m_resp`; OKAY = 0, any other
+//!     value an error): a `Done` op. The port names and widths are placement's completion
+//!     port's (`m_valid`, `m_ready`, `m_tag`, `m_bytes`, `m_resp`) with `s_wr_` for `m_`;
+//!     placement's `m_clipped` is not used (it is never set on a path whose writes the
+//!     checks passed);
+//!   - fatal refusals `s_fatal_valid`/`s_fatal_ready` with `s_fatal_conn` (CB),
+//!     `s_fatal_msn` (32): a `Fatal` op;
+//!   - opens `s_open_valid`/`s_open_ready` with `s_open_conn` (CB), `s_open_msn` (32, the
+//!     connection's next MSN): an `Open` op;
+//!   - `m_ready`.
+//! - outputs: `s_wr_ready`, `s_fatal_ready`, `s_open_ready` (the arbiter's grants);
+//!   completions `m_valid`/`m_ready` with `m_conn` (CB), `m_msn` (32), `m_ssn` (24),
+//!   `m_bytes` (32), `m_solicited`, `m_status` (1 = WriteError).
+//! - config: const generics CB, MB, AB, checked by [`Cmpl::try_new`] (connections 2..=4096:
+//!   the tag's connection field is 12 bits; msg_window >= 2).
 //! - status: `stat_msgs` (messages completed, SEND and WRITE), `stat_cmpls` (records out),
 //!   `stat_write_errors` (`Done` with an error response), `stat_stray` (`Done` of a message
 //!   outside the window: no row, ignored), 32-bit wrapping, counted at the event and shown
@@ -33,11 +50,37 @@
 //! RAM (the same), 2^CB rows of 90 bits: next MSN 32, fatal valid 1 + MSN 32, failed SEND
 //! valid 1 + SSN 24. Both zero at power-up; `Open` writes them.
 //!
+//! **The arbiter.** The unit can take an op (`can`) when `!rst`, idle, and its output
+//! register is empty or taken in this cycle. The port taken is the first valid one in the
+//! fixed order **wr, fatal, open** (`sel_wr` = `s_wr_valid`, `sel_fatal` = `!s_wr_valid &
+//! s_fatal_valid`, `sel_open` = `!s_wr_valid & !s_fatal_valid & s_open_valid`: the valids
+//! alone), and only its ready is high (`s_x_ready = can & sel_x`): at most one ready is
+//! high in a cycle, and a ready high is a transfer (its valid is high). A port not taken
+//! holds its op (valid/ready: the transfer is the cycle with both high). The selected port's
+//! connection and MSN address both RAMs (a mux of three, by the valids, in front of the read
+//! addresses); the take registers the op's fields as before (for `Fatal` and `Open` the
+//! write port's fields are registered too and never used). Placement's completions come
+//! first because they hold the write path (placement takes no command until its
+//! completion is taken); then the fatal refusals (the header path holds its refusal until
+//! taken); opens last (the host's configuration, which can wait).
+//!
+//! **No FIFOs in front of the fatal and open ports.** The plan had small ones; backpressure
+//! suffices. The write port takes at most one op per write command of the placement unit,
+//! which serves one frame's payload at a time behind the realigner (at least ~10 cycles per
+//! frame at 64 bits: a minimum DATA frame is 10 beats); the unit takes an op every 4 cycles
+//! when it completes nothing, + 2 per further message completed (each message once), so
+//! it is idle with no completion waiting within a few write ops, and the fatal or open op
+//! waiting is taken then. Fatal refusals are rare: after a connection's first fatal op its
+//! later packets are refused earlier, as in-error, and make no op. Opens come from the
+//! host's connection setup. A source that must not stall while its op waits (the header
+//! path) keeps its own register or FIFO; in `verif/tests/rx_path.rs` the fatal and open
+//! sources are the test's FIFOs, popped on their own ready.
+//!
 //! **Timing.** A state machine, one op at a time. Both RAMs have output registers
 //! (`prim::BlockRamReg`, loaded every cycle: the word two cycles after its address, with
-//! the writes of the cycles between forwarded). Cycle t: an op is taken (`s_ready` =
-//! `!rst`, idle, and the output register empty or taken; its end offset `s_off + 1`
-//! registered); both RAMs are addressed at its row and connection. t + 1 (WAIT). t + 2
+//! the writes of the cycles between forwarded). Cycle t: an op is taken (the arbiter above;
+//! its end offset, the tag's offset + 1, registered); both RAMs are addressed at its row
+//! and connection. t + 1 (WAIT). t + 2
 //! (READ): the words, the row after the op, its completeness, the message index `k`,
 //! `k == 0`, `k < msg_window` and whether the op's message is earlier than the connection's
 //! fatal one (`k < fatal MSN - next MSN`), into registers. t + 3
@@ -71,17 +114,27 @@
 //! depends only on the output register being free, not on the row read. The longest path
 //! left is `BlockRamReg`'s own: the RAM's clock-to-out through one LUT into its register.
 //!
-//! **Combinational paths.** `m_ready` -> `s_ready`; `s_conn`, `s_msn` -> the RAMs' read
-//! addresses. None to `m_*`.
+//! **Combinational paths.** `m_ready` -> `s_wr_ready`, `s_fatal_ready`, `s_open_ready`;
+//! `s_wr_valid` -> `s_wr_ready`, `s_fatal_ready`, `s_open_ready`; `s_fatal_valid` ->
+//! `s_fatal_ready`, `s_open_ready`; `s_open_valid` -> `s_open_ready`; `rst` -> every
+//! ready. Into the RAMs' read addresses: the three valids (the select), `s_wr_tag`'s
+//! connection and MSN bits, `s_fatal_conn`, `s_fatal_msn`, `s_open_conn`, `s_open_msn`
+//! (not `m_ready`: the select uses the valids alone). None to `m_*` or the counters. A
+//! source may drive its valid from the unit's ready of another port only through a
+//! register (its own ready depends on the others' valids). Placement's completion port
+//! connects directly: its `m_valid` and completion fields come from its registers.
 //!
-//! **Hazards.** None between ops: one op at a time (nothing writes a RAM between an op's
+//! **Hazards.** None between the ports: one op per take, whichever port it comes from, and
+//! the ops of the three ports are applied in the order taken (the model `Cmpl::apply` in
+//! take order). None between ops: one op at a time (nothing writes a RAM between an op's
 //! read at its take and its EXEC), and a row or connection written in a cycle is read at
 //! the earliest in the next (the RAMs' write-first contract covers the
 //! read issued in the cycle of the write in EXEC and WALK, and `BlockRamReg` forwards the
 //! writes made while a word is on its way out; the walk writes row `n` and addresses `n + 1`
 //! in the same cycle, which differ because msg_window >= 2).
 //!
-//! **Reset** holds `m_valid` and `s_ready` low while `rst` is high, writes neither RAM in
+//! **Reset** holds `m_valid` and the three readies low while `rst` is high (no port is
+//! taken: its op waits at its source), writes neither RAM in
 //! a cycle with `rst`, and clears the state machine, the output register's valid bit and
 //! the counters; the RAMs are data and keep their rows. An op in flight is dropped whole
 //! (no write); a walk stops between two rows (each row's step is whole: the row cleared
@@ -97,24 +150,28 @@ use rust_hdl::prelude::*;
 pub const ROW_W: usize = 108;
 /// Connection word width: next MSN 32, fatal valid 1 + MSN 32, failed SEND valid 1 + SSN 24.
 pub const CONN_W: usize = 90;
+/// The write port's tag width: the placement unit's (`WrDone::tag`; connection 12, MSN 32,
+/// offset 24, LAST, SEND, SSN 24, SE).
+pub const WR_TAG: usize = mrnic_model::transport::cmpl::WR_TAG_BITS as usize;
 
 #[derive(LogicBlock)]
 pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, bool>,
-    pub s_valid: Signal<In, bool>,
-    pub s_op: Signal<In, Bits<2>>,
-    pub s_conn: Signal<In, Bits<CB>>,
-    pub s_msn: Signal<In, Bits<32>>,
-    pub s_len: Signal<In, Bits<16>>,
-    pub s_off: Signal<In, Bits<24>>,
-    pub s_last: Signal<In, bool>,
-    pub s_send: Signal<In, bool>,
-    pub s_ssn: Signal<In, Bits<24>>,
-    pub s_solicited: Signal<In, bool>,
-    pub s_ok: Signal<In, bool>,
+    pub s_wr_valid: Signal<In, bool>,
+    pub s_wr_tag: Signal<In, Bits<WR_TAG>>,
+    pub s_wr_bytes: Signal<In, Bits<16>>,
+    pub s_wr_resp: Signal<In, Bits<2>>,
+    pub s_fatal_valid: Signal<In, bool>,
+    pub s_fatal_conn: Signal<In, Bits<CB>>,
+    pub s_fatal_msn: Signal<In, Bits<32>>,
+    pub s_open_valid: Signal<In, bool>,
+    pub s_open_conn: Signal<In, Bits<CB>>,
+    pub s_open_msn: Signal<In, Bits<32>>,
     pub m_ready: Signal<In, bool>,
-    pub s_ready: Signal<Out, bool>,
+    pub s_wr_ready: Signal<Out, bool>,
+    pub s_fatal_ready: Signal<Out, bool>,
+    pub s_open_ready: Signal<Out, bool>,
     pub m_valid: Signal<Out, bool>,
     pub m_conn: Signal<Out, Bits<CB>>,
     pub m_msn: Signal<Out, Bits<32>>,
@@ -171,6 +228,22 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     n_cmpls: DFF<Bits<32>>,
     n_werr: DFF<Bits<32>>,
     n_stray: DFF<Bits<32>>,
+    // the arbiter: the write tag's fields (wiring), the selected port (by the valids
+    // alone) and its connection and MSN, whether the unit can take an op
+    wr_conn: Signal<Local, Bits<CB>>,
+    wr_msn: Signal<Local, Bits<32>>,
+    wr_off: Signal<Local, Bits<24>>,
+    wr_last: Signal<Local, bool>,
+    wr_send: Signal<Local, bool>,
+    wr_ssn: Signal<Local, Bits<24>>,
+    wr_sol: Signal<Local, bool>,
+    wr_ok: Signal<Local, bool>,
+    sel_wr: Signal<Local, bool>,
+    sel_fatal: Signal<Local, bool>,
+    sel_open: Signal<Local, bool>,
+    a_conn: Signal<Local, Bits<CB>>,
+    a_msn: Signal<Local, Bits<32>>,
+    can: Signal<Local, bool>,
     // the row read (fields) and the row after an OKAY
     r_pk: Signal<Local, Bits<24>>,
     r_by: Signal<Local, Bits<32>>,
@@ -220,6 +293,7 @@ pub struct Cmpl<const CB: usize, const MB: usize, const AB: usize> {
     k_mb: Constant<Bits<16>>,
     k_one24: Constant<Bits<24>>,
     k_one32: Constant<Bits<32>>,
+    k_okay: Constant<Bits<2>>,
     k_one_mb: Constant<Bits<MB>>,
     k_z32: Constant<Bits<32>>,
     k_zmb: Constant<Bits<MB>>,
@@ -241,11 +315,11 @@ pub fn cmpl_bits(connections: usize, msg_window: usize) -> (usize, usize) {
 impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
     /// The block for `connections` connections and `msg_window` message rows each; refused
     /// when the generics do not match them, `connections` is not a power of two in
-    /// 2..=65536, or `msg_window` not one in 2..=256 (a walk writes one row and reads the
+    /// 2..=4096 (the write tag's connection field is 12 bits), or `msg_window` not one in 2..=256 (a walk writes one row and reads the
     /// next in the same cycle: with one row they would be the same).
     pub fn try_new(connections: usize, msg_window: usize) -> Result<Self, ConfigError> {
-        if !connections.is_power_of_two() || !(2..=1 << 16).contains(&connections) {
-            return Err(ConfigError::invalid("cmpl", format!("connections = {connections} must be a power of two in 2..=65536")));
+        if !connections.is_power_of_two() || !(2..=1 << 12).contains(&connections) {
+            return Err(ConfigError::invalid("cmpl", format!("connections = {connections} must be a power of two in 2..=4096 (the write tag carries 12 bits of connection)")));
         }
         if !msg_window.is_power_of_two() || !(2..=256).contains(&msg_window) {
             return Err(ConfigError::invalid("cmpl", format!("msg_window = {msg_window} must be a power of two in 2..=256 (the completion unit's walk needs two rows)")));
@@ -259,19 +333,20 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
         Ok(Self {
             clock: Default::default(),
             rst: Default::default(),
-            s_valid: Default::default(),
-            s_op: Default::default(),
-            s_conn: Default::default(),
-            s_msn: Default::default(),
-            s_len: Default::default(),
-            s_off: Default::default(),
-            s_last: Default::default(),
-            s_send: Default::default(),
-            s_ssn: Default::default(),
-            s_solicited: Default::default(),
-            s_ok: Default::default(),
+            s_wr_valid: Default::default(),
+            s_wr_tag: Default::default(),
+            s_wr_bytes: Default::default(),
+            s_wr_resp: Default::default(),
+            s_fatal_valid: Default::default(),
+            s_fatal_conn: Default::default(),
+            s_fatal_msn: Default::default(),
+            s_open_valid: Default::default(),
+            s_open_conn: Default::default(),
+            s_open_msn: Default::default(),
             m_ready: Default::default(),
-            s_ready: Default::default(),
+            s_wr_ready: Default::default(),
+            s_fatal_ready: Default::default(),
+            s_open_ready: Default::default(),
             m_valid: Default::default(),
             m_conn: Default::default(),
             m_msn: Default::default(),
@@ -329,6 +404,20 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             n_cmpls: Default::default(),
             n_werr: Default::default(),
             n_stray: Default::default(),
+            wr_conn: Default::default(),
+            wr_msn: Default::default(),
+            wr_off: Default::default(),
+            wr_last: Default::default(),
+            wr_send: Default::default(),
+            wr_ssn: Default::default(),
+            wr_sol: Default::default(),
+            wr_ok: Default::default(),
+            sel_wr: Default::default(),
+            sel_fatal: Default::default(),
+            sel_open: Default::default(),
+            a_conn: Default::default(),
+            a_msn: Default::default(),
+            can: Default::default(),
             r_pk: Default::default(),
             r_by: Default::default(),
             r_lv: Default::default(),
@@ -374,6 +463,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Cmpl<CB, MB, AB> {
             k_mb: Constant::new(Bits::<16>::from(MB as u64)),
             k_one24: Constant::new(Bits::<24>::from(1u64)),
             k_one32: Constant::new(Bits::<32>::from(1u64)),
+            k_okay: Constant::new(Bits::<2>::from(0u64)),
             k_one_mb: Constant::new(Bits::<MB>::from(1u64)),
             k_z32: Constant::new(Bits::<32>::from(0u64)),
             k_zmb: Constant::new(Bits::<MB>::from(0u64)),
@@ -404,10 +494,39 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         // ---- defaults: every register holds (`dff_setup!` sets `d` = `q`); the output
         // register's valid bit clears when its record is taken
         self.o_v.d.next = self.o_v.q.val() & !self.m_ready.val();
-        // ---- handshake
+        // ---- the write tag unpacked as `WrDone::from_tag` does (wiring only): connection
+        // 12 (its low CB bits), MSN 32, offset 24, LAST, SEND, SSN 24, SE; OKAY = bresp 0
+        self.wr_conn.next = self.s_wr_tag.val().get_bits::<CB>(0);
+        self.wr_msn.next = self.s_wr_tag.val().get_bits::<32>(12);
+        self.wr_off.next = self.s_wr_tag.val().get_bits::<24>(44);
+        self.wr_last.next = self.s_wr_tag.val().get_bit(68);
+        self.wr_send.next = self.s_wr_tag.val().get_bit(69);
+        self.wr_ssn.next = self.s_wr_tag.val().get_bits::<24>(70);
+        self.wr_sol.next = self.s_wr_tag.val().get_bit(94);
+        self.wr_ok.next = self.s_wr_resp.val() == self.k_okay.val();
+        // ---- the arbiter: fixed priority wr, fatal, open, selected by the valids alone (so
+        // no path from m_ready into the RAMs' read addresses); the connection and MSN of the
+        // selected port address both RAMs
+        self.sel_wr.next = self.s_wr_valid.val();
+        self.sel_fatal.next = !self.s_wr_valid.val() & self.s_fatal_valid.val();
+        self.sel_open.next = !self.s_wr_valid.val() & !self.s_fatal_valid.val() & self.s_open_valid.val();
+        self.a_conn.next = self.s_open_conn.val();
+        self.a_msn.next = self.s_open_msn.val();
+        if self.sel_fatal.val() {
+            self.a_conn.next = self.s_fatal_conn.val();
+            self.a_msn.next = self.s_fatal_msn.val();
+        }
+        if self.sel_wr.val() {
+            self.a_conn.next = self.wr_conn.val();
+            self.a_msn.next = self.wr_msn.val();
+        }
+        // ---- handshake: one op per take; only the taken port's ready is high
         self.o_free.next = !self.o_v.q.val() | self.m_ready.val();
-        self.s_ready.next = !self.rst.val() & (self.st.q.val() == self.k_idle.val()) & self.o_free.val();
-        self.take.next = self.s_valid.val() & self.s_ready.val();
+        self.can.next = !self.rst.val() & (self.st.q.val() == self.k_idle.val()) & self.o_free.val();
+        self.s_wr_ready.next = self.can.val() & self.sel_wr.val();
+        self.s_fatal_ready.next = self.can.val() & self.sel_fatal.val();
+        self.s_open_ready.next = self.can.val() & self.sel_open.val();
+        self.take.next = self.can.val() & (self.s_wr_valid.val() | self.s_fatal_valid.val() | self.s_open_valid.val());
         // ---- the row read: fields, complete, and the row after an OKAY of the op
         self.r_pk.next = self.rows.read_data.val().get_bits::<24>(0);
         self.r_by.next = self.rows.read_data.val().get_bits::<32>(24);
@@ -459,7 +578,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.w_nidx.next = self.w_next.q.val().get_bits::<MB>(0) + self.k_one_mb.val();
         // ---- RAM ports (one assignment each, from locals)
         self.conn_hi.next = bit_cast::<AB, CB>(self.op_conn.q.val()) << self.k_mb.val();
-        self.raddr.next = (bit_cast::<AB, CB>(self.s_conn.val()) << self.k_mb.val()) | bit_cast::<AB, MB>(self.s_msn.val().get_bits::<MB>(0));
+        self.raddr.next = (bit_cast::<AB, CB>(self.a_conn.val()) << self.k_mb.val()) | bit_cast::<AB, MB>(self.a_msn.val().get_bits::<MB>(0));
         if self.st.q.val() == self.k_exec.val() {
             self.raddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.x_next1.q.val().get_bits::<MB>(0));
         }
@@ -472,7 +591,7 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
             }
         }
         self.rows.read_address.next = self.raddr.val();
-        self.conns.read_address.next = self.s_conn.val();
+        self.conns.read_address.next = self.a_conn.val();
         self.waddr.next = self.conn_hi.val() | bit_cast::<AB, MB>(self.op_msn.q.val().get_bits::<MB>(0));
         self.wdata.next = self.k_zrow.val();
         self.wen.next = false;
@@ -484,20 +603,20 @@ impl<const CB: usize, const MB: usize, const AB: usize> Logic for Cmpl<CB, MB, A
         self.cen.next = false;
         // ---- IDLE: take an op
         if self.take.val() {
-            self.op_open.d.next = self.s_op.val().get_bit(1);
-            self.op_fatal.d.next = self.s_op.val().get_bit(0);
-            self.op_conn.d.next = self.s_conn.val();
-            self.op_msn.d.next = self.s_msn.val();
-            self.op_len.d.next = self.s_len.val();
-            self.op_end.d.next = self.s_off.val() + self.k_one24.val();
-            self.op_last.d.next = self.s_last.val();
-            self.op_send.d.next = self.s_send.val();
-            self.op_ssn.d.next = self.s_ssn.val();
-            self.op_sol.d.next = self.s_solicited.val();
-            self.op_ok.d.next = self.s_ok.val();
+            self.op_open.d.next = self.sel_open.val();
+            self.op_fatal.d.next = self.sel_fatal.val();
+            self.op_conn.d.next = self.a_conn.val();
+            self.op_msn.d.next = self.a_msn.val();
+            self.op_len.d.next = self.s_wr_bytes.val();
+            self.op_end.d.next = self.wr_off.val() + self.k_one24.val();
+            self.op_last.d.next = self.wr_last.val();
+            self.op_send.d.next = self.wr_send.val();
+            self.op_ssn.d.next = self.wr_ssn.val();
+            self.op_sol.d.next = self.wr_sol.val();
+            self.op_ok.d.next = self.wr_ok.val();
             self.clr_j.d.next = self.k_zmb.val();
             self.st.d.next = self.k_wait.val();
-            if self.s_op.val().get_bit(1) {
+            if self.sel_open.val() {
                 self.st.d.next = self.k_clear.val();
             }
         }

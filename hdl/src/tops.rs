@@ -477,7 +477,9 @@ fn cmpl(cfg: &Config) -> Result<Generated, GenError> {
     })?;
     let params = BTreeMap::from([("connections".to_string(), cfg.connections as u64), ("msg_window".to_string(), mw as u64)]);
     Ok(assemble("cmpl", module, cfg, verilog, ports, params, mrnic_model::transport::cmpl::CMPL_LATENCY, vec![
-        stream("s", PortDir::In, &["op", "conn", "msn", "len", "off", "last", "send", "ssn", "solicited", "ok"]),
+        stream("s_wr", PortDir::In, &["tag", "bytes", "resp"]),
+        stream("s_fatal", PortDir::In, &["conn", "msn"]),
+        stream("s_open", PortDir::In, &["conn", "msn"]),
         stream("m", PortDir::Out, &["conn", "msn", "ssn", "bytes", "solicited", "status"]),
     ]))
 }
@@ -530,7 +532,8 @@ fn ackgen(cfg: &Config) -> Result<Generated, GenError> {
     let module = "mrnic_ackgen";
     let c = ackgen_config(cfg)?;
     let (verilog, ports) = crate::with_ackgen!(&c, A => {
-        let mut uut = A::try_new(&c)?;
+        // a slow clock (`tiny`'s 33 ns) takes the small structure: the same cycles, less logic
+        let mut uut = A::try_new_with(&c, crate::ackgen::ackgen_small(cfg.transport.cycle_ns))?;
         uut.connect_all();
         (crate::verilog::generate(&uut, module)?, top_ports(&uut))
     })?;

@@ -351,6 +351,20 @@ def test_corrupted_cmpl_stall_is_detected():
     print(f"[cocotb] cmpl stalled-walk mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
 
 
+@pytest.mark.block("cmpl")
+def test_corrupted_cmpl_arbiter_is_detected():
+    """The completion unit's directed test can fail on its input arbiter: a copy of the
+    generated Verilog that raises the fatal port's ready whenever it is valid, also in a cycle
+    in which the write port is taken (the kit's mutant arbiter_fatal_ready_while_wr_is_taken:
+    the fatal op is lost at its source) must fail directed_semantics at s_fatal_ready (scenario
+    M: the three ports valid at once)."""
+    seed = 150
+    facts, msg = _mutant_run("cmpl", "verilator", "core", "arbiter_fatal_ready_while_wr_is_taken", "directed_semantics",
+                             vec=(seed, 2000), env_seed=seed, n_random=50)
+    assert "differ from the Python reference" in msg and "s_fatal_ready" in msg, msg
+    print(f"[cocotb] cmpl arbiter mutant caught in {facts['seconds']:.1f} s: {msg.splitlines()[0]}")
+
+
 @pytest.mark.block("fbuf")
 def test_corrupted_fbuf_release_is_detected():
     """The frame buffer's cocotbext-axi test can fail on the RTL: a copy of the generated

@@ -84,3 +84,10 @@ fn every_ackgen_mutant_is_caught_by_the_differential_test() {
     let s = setup("core");
     s.mutants(ackgen::mutants(), 10, 6, 300_000);
 }
+
+/// The small build's own logic (dead at `core`), mutated in the `tiny` Verilog.
+#[test]
+fn every_small_build_mutant_is_caught_at_tiny() {
+    let s = setup("tiny");
+    s.mutants(ackgen::small_mutants(), 4, 6, 300_000);
+}

@@ -26,6 +26,13 @@ fn assert_covered(r: &RunReport, scale: u64) {
         ("stim.strays", 100),
         ("stim.multi_walks", 1_000),
         ("stim.resets", 1),
+        // the arbiter: takes with all three ports valid, the fatal port waiting while the
+        // write port is taken, the open port waiting behind either; failed writes with
+        // bresp EXOKAY or DECERR (not only SLVERR)
+        ("stim.takes_all_three_valid", 30_000),
+        ("stim.fatal_held_by_wr", 50_000),
+        ("stim.open_held", 60_000),
+        ("stim.odd_resp", 300),
         ("model.records_out", 30_000),
         ("model.write_error_records_out", 50),
         ("model.msgs", 50_000),
@@ -67,7 +74,7 @@ fn cmpl_matches_at_tiny_on_long_walks_and_from_power_up() {
 #[test]
 fn every_cmpl_mutant_is_caught_by_the_differential_test() {
     let s = setup("core");
-    s.mutants(cmpl::mutants(), 16, 6, 300_000);
+    s.mutants(cmpl::mutants(), 22, 6, 300_000);
 }
 
 // ---- the transport's own traffic: the responder's ops replayed into the RTL ----
@@ -191,20 +198,22 @@ fn replay(sim: &mut Sim, runs: &[(u32, &ConnRun)], seed: u64, lockstep: bool) ->
                 cur = Some(on_conn(runs[cur_from].1.ops[next[cur_from]], runs[cur_from].0));
             }
         }
-        // (while `s_valid` is low the op presented is any value: the default's)
-        let i = CmplShellIn { rst, s_valid: cur.is_some(), s: cur.unwrap_or(CmplShellIn::default().s), m_ready: r.gen_ratio(2, 3) };
+        // (each op on its own port: a Done on the write port as placement's tag, bytes and
+        // bresp, a Fatal on the fatal port, an Open on the open port; the others not valid)
+        let i = CmplShellIn::with_op(rst, cur.as_ref(), r.gen_ratio(2, 3));
         for (p, v) in ins.iter().zip(cmpl::input_values(&i)) {
-            sim.set(p, v);
+            sim.set_wide(p, &cmpl::words32(v, p.words()));
         }
         sim.eval();
-        let s_ready = sim.get(&outs[0]) == 1;
-        let m_valid = sim.get(&outs[1]) == 1;
-        let rec: Vec<u64> = outs[2..8].iter().map(|p| sim.get(p)).collect();
-        let stats: Vec<u64> = outs[8..12].iter().map(|p| sim.get(p)).collect();
+        let readies: Vec<u64> = outs[cmpl::port::READIES].iter().map(|p| sim.get(p)).collect();
+        let m_valid = sim.get(&outs[cmpl::port::M_VALID]) == 1;
+        let rec: Vec<u64> = outs[cmpl::port::RECORD].iter().map(|p| sim.get(p)).collect();
+        let stats: Vec<u64> = outs[cmpl::port::STATS].iter().map(|p| sim.get(p)).collect();
+        let s_ready = readies.iter().any(|&x| x == 1);
         if lockstep {
             let want = shell.step(&i);
-            if s_ready != want.s_ready || m_valid != want.m.is_some() {
-                return Err(format!("cycle {c}: (s_ready, m_valid) = ({s_ready}, {m_valid}), the shell ({}, {})", want.s_ready, want.m.is_some()));
+            if readies[..] != cmpl::ready_values(&want)[..] || m_valid != want.m.is_some() {
+                return Err(format!("cycle {c}: (s_wr_ready, s_fatal_ready, s_open_ready) = {readies:?}, m_valid {m_valid}; the shell {:?}, {}", cmpl::ready_values(&want), want.m.is_some()));
             }
             if let Some(m) = want.m {
                 if rec != cmpl::record_values(&m) {
@@ -221,7 +230,7 @@ fn replay(sim: &mut Sim, runs: &[(u32, &ConnRun)], seed: u64, lockstep: bool) ->
             let k = by_conn(conn).ok_or_else(|| format!("cycle {c}: a record for connection {conn}, which has no traffic"))?;
             got[k].push((rec[1] as u32, rec[2] as u32, rec[3] as u32, rec[4] == 1, rec[5] == 1));
         }
-        if i.s_valid && s_ready {
+        if cur.is_some() && s_ready {
             next[cur_from] += 1;
             cur = None;
         }

@@ -49,10 +49,13 @@
 //! With the completion unit (`mrnic_cmpl`, in the same tests) placement's tag is the unit's
 //! `Done` op as the header path knows it at the decision (`WrDone::tag`: connection, MSN,
 //! packet offset, LAST, SEND, SSN, SE, from the record), and placement's completion stream is
-//! the unit's input: its tag, `m_bytes` and `m_resp == 0` are the op. The test is the arbiter
-//! in front of the unit (placement's completion first, then the checks' fatal refusals, then
-//! opens): a new packet that place_chk refuses for any reason but a missing receive buffer
-//! is a `Fatal` op for its message; every connection opens before the first frame (the MAC
+//! the unit's write port, wired as it is (`m_valid`, `m_tag`, `m_bytes`, `m_resp` to
+//! `s_wr_valid`, `s_wr_tag`, `s_wr_bytes`, `s_wr_resp`, and `s_wr_ready` back to placement's
+//! `m_ready`): the unit unpacks the tag, and `m_resp == 0` is OKAY. The unit's own arbiter
+//! takes placement's completion first, then the fatal port, then the open port; the test's
+//! two FIFOs are those ports' sources, each popped on its own ready: a new packet that
+//! place_chk refuses for any reason but a missing receive buffer is a `Fatal` op for its
+//! message; every connection opens before the first frame (the MAC
 //! waits), and again when the connection checks reopen it or, on two errors in three, after
 //! a fatal refusal. The frames' MSNs are drawn around each connection's next MSN as the
 //! unit's model has it (`sack_shape`), and the host answers every 61st write's B responses
@@ -518,9 +521,9 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     let mut join_sack_q: VecDeque<SackIn> = VecDeque::new();
     let mut join_gen_q: VecDeque<AckShellAck> = VecDeque::new();
     let mut j_rdy = Runs::new(100);
-    // the completion unit: its model shell; the arbiter's two other sources (the checks'
-    // fatal refusals, opens); each connection's next MSN as its model has it (the frames'
-    // MSNs are drawn around it)
+    // the completion unit: its model shell; the sources of its fatal and open ports (the
+    // checks' fatal refusals, opens: FIFOs popped on their port's ready); each connection's
+    // next MSN as its model has it (the frames' MSNs are drawn around it)
     let mw = core.transport.msg_window;
     let mut cmpl_model = CmplShell::new(core.connections as u32, mw).unwrap();
     let mut cmpl_fatal: VecDeque<CmplOp> = VecDeque::new();
@@ -758,31 +761,33 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
         if !settled {
             return Err(format!("cycle {c}: the handshakes between the blocks do not settle (a combinational loop)"));
         }
-        // the completion unit behind placement: the arbiter (the test's) offers placement's
-        // completion first (it holds the write path), then a fatal refusal, then an open;
-        // placement's m_ready is the unit's s_ready while placement is offered (placement's
-        // m_valid is a function of its registers and rst only)
+        // the completion unit behind placement, wired as the receive path wires it:
+        // placement's completion stream is the unit's write port as it is (`m_valid`, `m_tag`,
+        // `m_bytes`, `m_resp` into `s_wr_*`, `s_wr_ready` back into `m_ready`); the checks'
+        // fatal refusals and the opens (the test's FIFOs) are its fatal and open ports, each
+        // popped when its own ready is high. The unit's arbiter takes the write first. (No
+        // loop: placement's `m_valid` and completion fields are functions of its registers
+        // and `rst` only.)
         let mut mr = mr;
         let mut progress_cmpl = false;
         if let Some(k) = cmpl_blk.as_deref_mut() {
-            let pl_v = w.bit("m_valid");
-            let op = if pl_v {
-                Some(CmplOp::Done(WrDone::from_tag(w.get_u128("m_tag"), w.get("m_bytes") as u32, w.get("m_resp") == 0)))
-            } else {
-                cmpl_fatal.front().or(cmpl_open.front()).copied()
-            };
-            let ci = CmplShellIn { rst: i.rst, s_valid: op.is_some(), s: op.unwrap_or(CmplShellIn::default().s), m_ready: c_rdy.next(&mut rng) || draining };
+            let mut ci = CmplShellIn { rst: i.rst, m_ready: c_rdy.next(&mut rng) || draining, ..CmplShellIn::default() };
+            (ci.s_wr_valid, ci.s_wr_tag, ci.s_wr_bytes, ci.s_wr_resp) = (w.bit("m_valid"), w.get_u128("m_tag"), w.get("m_bytes") as u32, w.get("m_resp") as u8);
+            for op in [cmpl_fatal.front(), cmpl_open.front()].into_iter().flatten() {
+                ci.offer(op);
+            }
             for (n, v) in cmpl::port::INPUTS.iter().zip(cmpl::input_values(&ci)) {
-                k.set(n, v);
+                k.set_u128(n, v);
             }
             k.sim.eval();
             let mo = cmpl_model.step(&ci);
-            let got = (k.bit("s_ready"), k.bit("m_valid"));
-            if got != (mo.s_ready, mo.m.is_some()) {
-                return Err(format!("cycle {c}: cmpl (s_ready, m_valid) = {got:?}, its model {:?} (op {op:x?})", (mo.s_ready, mo.m.is_some())));
+            let readies: Vec<u64> = cmpl::port::OUTPUTS[cmpl::port::READIES].iter().map(|n| k.get(n)).collect();
+            let got = (readies.clone(), k.bit("m_valid"));
+            if got != (cmpl::ready_values(&mo).to_vec(), mo.m.is_some()) {
+                return Err(format!("cycle {c}: cmpl (s_wr_ready, s_fatal_ready, s_open_ready) and m_valid = {got:?}, its model {:?} (inputs {ci:x?})", (cmpl::ready_values(&mo), mo.m.is_some())));
             }
             if let Some(m) = mo.m {
-                let rtl: Vec<u64> = cmpl::port::OUTPUTS[2..8].iter().map(|n| k.get(n)).collect();
+                let rtl: Vec<u64> = cmpl::port::OUTPUTS[cmpl::port::RECORD].iter().map(|n| k.get(n)).collect();
                 if rtl[..] != cmpl::record_values(&m)[..] {
                     return Err(format!("cycle {c}: cmpl record (conn, msn, ssn, bytes, se, status) {rtl:x?}, its model {m:x?}"));
                 }
@@ -791,21 +796,24 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
                     s.cmpl_records += 1;
                 }
             }
-            mr = pl_v && mo.s_ready;
+            // placement's m_ready is the unit's s_wr_ready (a wire)
+            mr = k.bit("s_wr_ready");
             w.set("m_ready", mr as u64);
             w.sim.eval();
-            if !i.rst && ci.s_valid && mo.s_ready {
-                progress_cmpl = true;
-                match op {
-                    Some(CmplOp::Done(_)) => s.cmpl_done += 1,
-                    Some(CmplOp::Fatal { .. }) => {
-                        cmpl_fatal.pop_front();
-                        s.cmpl_fatal += 1;
-                    }
-                    _ => {
-                        cmpl_open.pop_front();
-                        s.cmpl_opens += 1;
-                    }
+            if !i.rst {
+                if k.bit("s_wr_ready") {
+                    progress_cmpl = true;
+                    s.cmpl_done += 1;
+                }
+                if k.bit("s_fatal_ready") {
+                    progress_cmpl = true;
+                    cmpl_fatal.pop_front();
+                    s.cmpl_fatal += 1;
+                }
+                if k.bit("s_open_ready") {
+                    progress_cmpl = true;
+                    cmpl_open.pop_front();
+                    s.cmpl_opens += 1;
                 }
             }
             for (x, n) in msns.borrow_mut().iter_mut().enumerate() {
@@ -1289,7 +1297,7 @@ fn run(b: &mut [Blk], seed: u64, profile: &str, cycles: u64) -> Result<Stats, St
     if let Some(k) = cmpl_blk.as_deref() {
         let st = cmpl_model.outputs(&CmplShellIn::default()).stats;
         let want = cmpl::stat_values(&st);
-        let rtl: Vec<u64> = cmpl::port::OUTPUTS[8..].iter().map(|n| k.get(n)).collect();
+        let rtl: Vec<u64> = cmpl::port::OUTPUTS[cmpl::port::STATS].iter().map(|n| k.get(n)).collect();
         if rtl[..] != want[..] || st.cmpls != s.cmpl_records {
             return Err(format!("cmpl counters {rtl:?}, its model's {want:?}; {} records taken", s.cmpl_records));
         }

@@ -34,6 +34,12 @@
 //! - `Done` of a message outside `0 <= k < msg_window` (no row: the header path never
 //!   sends one) changes nothing and is counted in `stray`.
 //! - `Open`: the connection's next MSN, no fatal message, every row cleared.
+//!
+//! **Ports** (the cycle shell [`CmplShell`], as the RTL): three op inputs, each its own
+//! valid/ready stream, taken by a fixed-priority arbiter one op at a time: `s_wr` (a write's
+//! completion, the placement unit's completion stream as it is: tag, bytes, `bresp`; the
+//! `Done` op is [`WrDone::from_tag`]), then `s_fatal` (connection, MSN), then `s_open`
+//! (connection, MSN). [`Cmpl::apply`] is the function of the ops in the order taken.
 
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -322,27 +328,121 @@ impl Cmpl {
 /// Cycles from an op's transfer to its first completion's offer on `m`.
 pub const CMPL_LATENCY: u32 = 4;
 
-/// One cycle's inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One cycle's inputs: the three op ports as the RTL has them (each a valid and its fields;
+/// the fields of a port whose valid is low are ignored).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CmplShellIn {
     pub rst: bool,
-    pub s_valid: bool,
-    pub s: CmplOp,
+    /// A write's completion, the placement unit's `m_*` stream: `s_wr_tag` as
+    /// [`WrDone::tag`] packs it ([`WR_TAG_BITS`] bits), `s_wr_bytes` the bytes written (16
+    /// bits), `s_wr_resp` its `bresp` (2 bits; OKAY = 0, anything else an error).
+    pub s_wr_valid: bool,
+    pub s_wr_tag: u128,
+    pub s_wr_bytes: u32,
+    pub s_wr_resp: u8,
+    /// A fatal refusal at the header path.
+    pub s_fatal_valid: bool,
+    pub s_fatal_conn: u32,
+    pub s_fatal_msn: u32,
+    /// A connection's (re)start.
+    pub s_open_valid: bool,
+    pub s_open_conn: u32,
+    pub s_open_msn: u32,
     pub m_ready: bool,
 }
 
-impl Default for CmplShellIn {
-    fn default() -> Self {
-        CmplShellIn { rst: false, s_valid: false, s: CmplOp::Fatal { conn: 0, msn: 0 }, m_ready: false }
+/// `s_wr_resp` of a failed write that [`CmplShellIn::offer`] drives (AXI SLVERR).
+pub const RESP_SLVERR: u8 = 2;
+
+impl CmplShellIn {
+    /// The `Done` op of the write port: [`WrDone::from_tag`] of its tag, bytes (16 bits) and
+    /// `resp == 0`, exactly the RTL's wiring.
+    pub fn wr_op(&self) -> CmplOp {
+        CmplOp::Done(WrDone::from_tag(self.s_wr_tag & ((1u128 << WR_TAG_BITS) - 1), self.s_wr_bytes & 0xFFFF, self.s_wr_resp & 3 == 0))
     }
+
+    pub fn fatal_op(&self) -> CmplOp {
+        CmplOp::Fatal { conn: self.s_fatal_conn, msn: self.s_fatal_msn }
+    }
+
+    pub fn open_op(&self) -> CmplOp {
+        CmplOp::Open { conn: self.s_open_conn, msn: self.s_open_msn }
+    }
+
+    /// Offers `op` on its port: that port's valid high and its fields set (a failed write's
+    /// `bresp` is [`RESP_SLVERR`]); the other ports unchanged.
+    pub fn offer(&mut self, op: &CmplOp) {
+        match *op {
+            CmplOp::Done(d) => {
+                self.s_wr_valid = true;
+                self.s_wr_tag = d.tag();
+                self.s_wr_bytes = d.len & 0xFFFF;
+                self.s_wr_resp = if d.ok { 0 } else { RESP_SLVERR };
+            }
+            CmplOp::Fatal { conn, msn } => {
+                self.s_fatal_valid = true;
+                (self.s_fatal_conn, self.s_fatal_msn) = (conn, msn);
+            }
+            CmplOp::Open { conn, msn } => {
+                self.s_open_valid = true;
+                (self.s_open_conn, self.s_open_msn) = (conn, msn);
+            }
+        }
+    }
+
+    /// Inputs with `op` offered on its port (nothing else valid).
+    pub fn with_op(rst: bool, op: Option<&CmplOp>, m_ready: bool) -> CmplShellIn {
+        let mut i = CmplShellIn { rst, m_ready, ..CmplShellIn::default() };
+        if let Some(op) = op {
+            i.offer(op);
+        }
+        i
+    }
+}
+
+/// Which input port an op came in on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmplPort {
+    Wr,
+    Fatal,
+    Open,
 }
 
 /// One cycle's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CmplShellOut {
-    pub s_ready: bool,
+    /// The arbiter's grants: at most one is high, the port whose op is taken in this cycle
+    /// (`s_wr_valid` first, then `s_fatal_valid`, then `s_open_valid`, when the unit can take
+    /// an op).
+    pub s_wr_ready: bool,
+    pub s_fatal_ready: bool,
+    pub s_open_ready: bool,
     pub m: Option<CmplOut>,
     pub stats: CmplStats,
+}
+
+impl CmplShellOut {
+    /// The port taken in this cycle (the one whose ready is high; its valid is then high).
+    pub fn taken_port(&self) -> Option<CmplPort> {
+        if self.s_wr_ready {
+            Some(CmplPort::Wr)
+        } else if self.s_fatal_ready {
+            Some(CmplPort::Fatal)
+        } else if self.s_open_ready {
+            Some(CmplPort::Open)
+        } else {
+            None
+        }
+    }
+
+    /// The op taken in this cycle from inputs `i`.
+    pub fn taken(&self, i: &CmplShellIn) -> Option<CmplOp> {
+        self.taken_port().map(|p| match p {
+            CmplPort::Wr => i.wr_op(),
+            CmplPort::Fatal => i.fatal_op(),
+            CmplPort::Open => i.open_op(),
+        })
+    }
 }
 
 /// The shell's states (the RTL's `st`).
@@ -365,10 +465,12 @@ enum St {
 }
 
 /// The completion unit cycle by cycle: [`Cmpl`]'s steps with the RTL's states, one row
-/// per cycle, one output register.
+/// per cycle, one output register, and the fixed-priority arbiter of its three input ports
+/// (a write's completion `s_wr`, then a fatal refusal `s_fatal`, then an open `s_open`: one
+/// op per take, only the taken port's ready high; [`CmplShell::outputs`]).
 ///
 /// Timing (the RAMs have output registers: a word two cycles after its address): an op
-/// is taken in cycle t (`s_ready` = idle and the output register free or taken); t + 2
+/// is taken in cycle t (the unit idle and the output register free or taken); t + 2
 /// registers what its row and connection give (the sums and compares); t + 3 executes it
 /// (the row's and the connection's write; a completion or a failed SEND's record goes into
 /// the output register, offered from t + 4); an OKAY that completes the head goes on
@@ -385,13 +487,24 @@ pub struct CmplShell {
 }
 
 impl CmplShell {
+    /// `connections` at most 4096: the write tag's connection field is 12 bits.
     pub fn new(connections: u32, msg_window: u32) -> Result<CmplShell, String> {
+        if connections > 1 << 12 {
+            return Err(format!("connections = {connections}: the write tag carries 12 bits of connection (at most 4096)"));
+        }
         Ok(CmplShell { g: Cmpl::new(connections, msg_window)?, st: St::Idle, o: None })
     }
 
+    /// The outputs of the cycle, before its edge. The arbiter: the unit can take an op when
+    /// not in reset, idle and its output register empty or taken in this cycle; then the
+    /// write port is taken if valid, else the fatal port if valid, else the open port if
+    /// valid, and only the taken port's ready is high.
     pub fn outputs(&self, i: &CmplShellIn) -> CmplShellOut {
+        let can = !i.rst && self.st == St::Idle && (self.o.is_none() || i.m_ready);
         CmplShellOut {
-            s_ready: !i.rst && self.st == St::Idle && (self.o.is_none() || i.m_ready),
+            s_wr_ready: can && i.s_wr_valid,
+            s_fatal_ready: can && !i.s_wr_valid && i.s_fatal_valid,
+            s_open_ready: can && !i.s_wr_valid && !i.s_fatal_valid && i.s_open_valid,
             m: if i.rst { None } else { self.o },
             stats: self.g.stats,
         }
@@ -416,8 +529,8 @@ impl CmplShell {
         }
         match self.st {
             St::Idle => {
-                if i.s_valid && out.s_ready {
-                    self.st = match i.s {
+                if let Some(op) = out.taken(i) {
+                    self.st = match op {
                         CmplOp::Open { conn, msn } => St::Clear { conn, msn, j: 0 },
                         op => St::Wait(op),
                     };
@@ -509,18 +622,19 @@ impl CmplShell {
     }
 }
 
-/// Drives a shell with `ops` (sink always ready) until idle; its records in order.
+/// Drives a shell with `ops` (sink always ready) until idle, one op offered at a time on
+/// its port (so they are taken in order); its records in order.
 pub fn run_shell(sh: &mut CmplShell, ops: &[CmplOp]) -> Vec<CmplOut> {
     let mut q: VecDeque<CmplOp> = ops.iter().copied().collect();
     let mut out = Vec::new();
     let mut idle_cycles = 0;
     while idle_cycles < 3 {
-        let i = CmplShellIn { rst: false, s_valid: !q.is_empty(), s: q.front().copied().unwrap_or(CmplOp::Fatal { conn: 0, msn: 0 }), m_ready: true };
+        let i = CmplShellIn::with_op(false, q.front(), true);
         let o = sh.step(&i);
         if let Some(r) = o.m {
             out.push(r);
         }
-        if i.s_valid && o.s_ready {
+        if o.taken(&i).is_some() {
             q.pop_front();
         }
         idle_cycles = if q.is_empty() && sh.idle() && o.m.is_none() { idle_cycles + 1 } else { 0 };
@@ -637,16 +751,151 @@ mod tests {
         let mut got = Vec::new();
         let mut q: VecDeque<CmplOp> = ops.into_iter().collect();
         for t in 0..40 {
-            let i = CmplShellIn { rst: false, s_valid: !q.is_empty(), s: q.front().copied().unwrap_or(CmplOp::Fatal { conn: 0, msn: 0 }), m_ready: t % 7 == 6 };
+            let i = CmplShellIn::with_op(false, q.front(), t % 7 == 6);
             let o = sh.step(&i);
             if let (Some(r), true) = (o.m, i.m_ready) {
                 got.push(r.msn);
             }
-            if i.s_valid && o.s_ready {
+            if o.taken(&i).is_some() {
                 q.pop_front();
             }
         }
         assert_eq!(got, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_arbiter_takes_wr_then_fatal_then_open_and_readies_only_the_taken_port() {
+        use CmplPort::*;
+        // every combination of valids, idle: the grant is the first valid port in priority
+        // order, and no other ready is high; none under reset, none with a record waiting
+        // and m_ready low
+        let mut sh = CmplShell::new(4, 4).unwrap();
+        let mut all = CmplShellIn { m_ready: true, ..CmplShellIn::default() };
+        for op in [done(1, 0, 0, true, true, true), CmplOp::Fatal { conn: 2, msn: 5 }, CmplOp::Open { conn: 3, msn: 9 }] {
+            all.offer(&op);
+        }
+        for mask in 0..8u8 {
+            let i = CmplShellIn { s_wr_valid: mask & 1 != 0, s_fatal_valid: mask & 2 != 0, s_open_valid: mask & 4 != 0, ..all };
+            let o = sh.outputs(&i);
+            let want = [(1, Wr), (2, Fatal), (4, Open)].into_iter().find(|&(b, _)| mask & b != 0).map(|x| x.1);
+            assert_eq!(o.taken_port(), want, "valids {mask:03b}");
+            assert_eq!((o.s_wr_ready, o.s_fatal_ready, o.s_open_ready), (want == Some(Wr), want == Some(Fatal), want == Some(Open)), "valids {mask:03b}");
+            assert_eq!(sh.outputs(&CmplShellIn { rst: true, ..i }).taken_port(), None);
+        }
+        // all three valid from the start, each source moving on when taken: every write, then
+        // every fatal refusal, then every open; none taken while the unit is busy; the records
+        // are the model's for that order. The write of message 0 (conn 1) completes and its
+        // record waits with m_ready low: nothing is taken until it goes.
+        let wrs = [done(1, 1, 0, true, true, true), done(1, 0, 0, true, true, true), done(0, 0, 0, true, false, false)];
+        let fatals = [CmplOp::Fatal { conn: 0, msn: 3 }, CmplOp::Fatal { conn: 1, msn: 2 }];
+        let opens = [CmplOp::Open { conn: 2, msn: 7 }, CmplOp::Open { conn: 1, msn: 0 }];
+        let mut qs: [VecDeque<CmplOp>; 3] = [wrs.into(), fatals.into(), opens.into()];
+        let mut taken = Vec::new();
+        let mut got = Vec::new();
+        let mut held = 0;
+        for t in 0..200 {
+            let mut i = CmplShellIn { m_ready: !(8..20).contains(&t), ..CmplShellIn::default() };
+            for q in &qs {
+                if let Some(op) = q.front() {
+                    i.offer(op);
+                }
+            }
+            let busy = !sh.idle();
+            let o = sh.step(&i);
+            if let Some(r) = o.m.filter(|_| i.m_ready) {
+                got.push(r);
+            }
+            match o.taken_port() {
+                Some(p) => {
+                    assert!(!busy, "cycle {t}: {p:?} taken while busy");
+                    let k = p as usize;
+                    assert_eq!(o.taken(&i), qs[k].front().copied());
+                    taken.push(qs[k].pop_front().unwrap());
+                }
+                None => held += (o.m.is_some() && !i.m_ready && qs.iter().any(|q| !q.is_empty())) as u32,
+            }
+        }
+        assert!(held >= 5, "a waiting record held the takes back for {held} cycles");
+        let want_order: Vec<CmplOp> = wrs.iter().chain(&fatals).chain(&opens).copied().collect();
+        assert_eq!(taken, want_order);
+        let mut g = Cmpl::new(4, 4).unwrap();
+        let want: Vec<CmplOut> = want_order.iter().flat_map(|op| g.apply(op)).collect();
+        assert_eq!(want.len(), 2);
+        assert_eq!((got, sh.g.stats, sh.g.conn(1).next_msn), (want, g.stats, 0));
+        // the write port's op is the tag unpacked: OKAY only for bresp 0
+        for resp in 0..4u8 {
+            let d = WrDone { conn: 4095, msn: 0xdead_beef, len: 0xffff, offset: 0xab_cdef, last: true, send: false, ssn: 0x12_3456, solicited: true, ok: resp == 0 };
+            let i = CmplShellIn { s_wr_tag: d.tag(), s_wr_bytes: d.len, s_wr_resp: resp, ..CmplShellIn::default() };
+            assert_eq!(i.wr_op(), CmplOp::Done(d));
+        }
+        assert!(CmplShell::new(4096, 4).is_ok() && CmplShell::new(8192, 4).is_err(), "the tag's connection field is 12 bits");
+    }
+
+    #[test]
+    fn on_random_sources_each_take_is_the_first_valid_port_and_the_records_are_the_models_in_take_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(12);
+        let (conns, mw) = (4u32, 4u32);
+        let mut sh = CmplShell::new(conns, mw).unwrap();
+        let mut qs: [VecDeque<CmplOp>; 3] = Default::default();
+        let mut taken = Vec::new();
+        let mut got = Vec::new();
+        let (mut all_three, mut fatal_waits, mut open_waits) = (0, 0, 0);
+        let mut plan_msn = [0u32; 4];
+        for c in 0..conns {
+            qs[2].push_back(CmplOp::Open { conn: c, msn: 0 });
+        }
+        let mut p = [1.0f64; 4];
+        for t in 0..60_000u32 {
+            if t % 500 == 0 {
+                p = [rng.gen_range(0.2..1.0), rng.gen_range(0.2..1.0), rng.gen_range(0.2..1.0), rng.gen_range(0.3..1.0)];
+            }
+            // the sources: one-packet messages in MSN order per connection (so most complete),
+            // now and then a fatal refusal or an open
+            if qs[0].len() < 2 {
+                let c = rng.gen_range(0..conns);
+                let msn = plan_msn[c as usize];
+                plan_msn[c as usize] += 1;
+                qs[0].push_back(CmplOp::Done(WrDone { conn: c, msn, len: rng.gen_range(0..100), offset: 0, last: true, send: rng.gen(), ssn: msn, solicited: false, ok: rng.gen_ratio(99, 100) }));
+            }
+            if rng.gen_ratio(1, 60) {
+                qs[1].push_back(CmplOp::Fatal { conn: rng.gen_range(0..conns), msn: rng.gen() });
+            }
+            if rng.gen_ratio(1, 120) {
+                let c = rng.gen_range(0..conns);
+                plan_msn[c as usize] = rng.gen();
+                qs[2].push_back(CmplOp::Open { conn: c, msn: plan_msn[c as usize] });
+            }
+            let mut i = CmplShellIn { m_ready: rng.gen_bool(p[3]), ..CmplShellIn::default() };
+            for (k, q) in qs.iter().enumerate() {
+                if let (Some(op), true) = (q.front(), rng.gen_bool(p[k])) {
+                    i.offer(op);
+                }
+            }
+            // a payload with its valid low is anything
+            if !i.s_fatal_valid {
+                (i.s_fatal_conn, i.s_fatal_msn) = (rng.gen(), rng.gen());
+            }
+            let can = sh.idle() && (sh.outputs(&i).m.is_none() || i.m_ready);
+            let o = sh.step(&i);
+            if let Some(r) = o.m.filter(|_| i.m_ready) {
+                got.push(r);
+            }
+            let valids = [i.s_wr_valid, i.s_fatal_valid, i.s_open_valid];
+            let first = valids.iter().position(|&v| v).filter(|_| can);
+            assert_eq!(o.taken_port().map(|p| p as usize), first, "cycle {t}: valids {valids:?}, can take {can}");
+            if let Some(k) = first {
+                all_three += valids.iter().all(|&v| v) as u32;
+                fatal_waits += (k == 0 && valids[1]) as u32;
+                open_waits += (k < 2 && valids[2]) as u32;
+                taken.push(qs[k].pop_front().unwrap());
+            }
+        }
+        let mut g = Cmpl::new(conns, mw).unwrap();
+        let want: Vec<CmplOut> = taken.iter().flat_map(|op| g.apply(op)).collect();
+        assert_eq!(got[..], want[..got.len()], "the records differ from the model's in take order");
+        assert!(want.len() - got.len() <= 1, "{} records, {} out", want.len(), got.len());
+        assert!(g.stats.msgs > 3_000 && all_three > 100 && fatal_waits > 300 && open_waits > 300, "msgs {} all three {all_three} fatal waits {fatal_waits} open waits {open_waits}", g.stats.msgs);
     }
 
     #[test]

@@ -12,9 +12,15 @@ the ops of each Python-made traffic segment of the randomized test).
 Contract under test (the RTL header hdl/src/cmpl.rs, the block model
 mrnic_model::transport::cmpl::Cmpl and its cycle shell CmplShell)
 ------------------------------------------------------------------------------------------
-One input stream of ops `s` (`s_op`: bit 1 Open, else bit 0 Fatal, else Done; `s_conn` CB
-bits, `s_msn` 32, and for Done the write's tag `s_len` 16, `s_off` 24, `s_last`, `s_send`,
-`s_ssn` 24, `s_solicited`, and `s_ok` its `bresp` OKAY). Per connection: next MSN, the fatal
+Three input ports, each a valid/ready stream, taken by a fixed-priority arbiter one op per
+take: `s_wr` (a write's completion, the placement unit's completion port as it is:
+`s_wr_tag` 95 bits = `WrDone::tag`, connection 12 (its low CB bits used), MSN 32, packet
+offset 24, LAST, SEND, SSN 24, SE, least significant first; `s_wr_bytes` 16; `s_wr_resp` 2,
+the `bresp`, OKAY only when 0: a Done), then `s_fatal` (`s_fatal_conn` CB, `s_fatal_msn` 32:
+a Fatal), then `s_open` (`s_open_conn`, `s_open_msn`: an Open). When the unit can take an op
+(below) the first valid port in that order is taken, and only its ready is high (at most one
+ready per cycle; none while busy, in reset, or with a record waiting that `m_ready` does not
+take). Per connection: next MSN, the fatal
 message (if any) and a failed SEND's SSN; per connection and message row (`msg_window` rows,
 row `MSN mod msg_window`): packets written, bytes, the last offset (from the LAST packet),
 SEND, SSN, SE (from the LAST packet). A Done of message `k = msn - next` (32-bit) with
@@ -31,15 +37,16 @@ one (or there is none), a failed SEND remembering its SSN; a failed SEND at the 
 completes at once. Open sets the next MSN, clears the fatal state and every row.
 Timing (L = the manifest's latency, 4 by the RTL header: the RAMs' two-cycle read, then
 one READ cycle of registers, between the take and the execute cycle; P = L - 2 the RAMs'
-read latency): one op at a time; taken in t (`s_ready` = !rst & idle & (output register
-empty | `m_ready`): combinational from `m_ready`), executed in t + L - 1, its record offered
+read latency): one op at a time; taken in t (the unit can take when !rst & idle & (output
+register empty | `m_ready`): the readies are combinational from `m_ready` and the valids),
+executed in t + L - 1, its record offered
 from t + L; a walk goes on with a step every P cycles, at t + L - 1 + P, t + L - 1 + 2P, ...
 (a step, SEND or WRITE, that finds the output register full and not taken tries again P
 cycles later; the walk's last step, at an incomplete row, gives the failed SEND's record if
 there is one); II L for an op that completes nothing, L + P per further message and P for
 the walk's last step, 1 + msg_window for Open (clearing from t + 1). Counters counted at the
 event, shown from the next cycle (32-bit).
-Reset (synchronous): `s_ready` and `m_valid` low while `rst` is high; the state machine, the
+Reset (synchronous): every ready and `m_valid` low while `rst` is high; the state machine, the
 output register and the counters are cleared, the RAMs keep their rows (zero at power-up)
 and are not written in a cycle with `rst`: an op in flight is dropped whole, a walk stops
 between two rows, an Open may be left half done.
@@ -60,27 +67,39 @@ Tests
   event, sink stalls, rare resets followed by Opens) through the model,
   every output every cycle after the header's settle.
 * `directed_semantics`: hand-written expectations (every record's cycle and fields, the
-  takes, `s_ready` and the counters written out; every output of every cycle also compared
+  takes, the readies and the counters written out; every output of every cycle also compared
   with `CmplRef`), each scenario named for what it proves: messages complete in MSN order,
   once each, only after every packet's write response (the LAST one first; across the MSN
   wrap; SE from the LAST packet); a WRITE completes silently but holds back a later SEND; a
   failed SEND at the head completes at once with m_status 1 and the bytes written before
-  (later messages never; `s_ready` follows `m_ready` while its record waits); a failed SEND
+  (later messages never; the write port's ready follows `m_ready` while its record waits); a failed SEND
   behind the head completes when the walk reaches it; a later fatal event does not replace
   an earlier failed SEND, an earlier one does; a response outside the window (ahead, behind,
   failed) is counted in stat_stray and changes nothing; Open clears the rows and the fatal
   state (II 1 + msg_window); a walk over several complete messages across MSN 2^31 waits
-  while m_ready is low (a WRITE row too waits behind a held record), loses nothing; reset drops an op
-  in flight whole, and a held record with the walk behind it (the rows walked stay walked).
+  while m_ready is low (a WRITE row too waits behind a held record), loses nothing; the
+  arbiter: the three ports valid at once, the write port taken first and again while it keeps
+  coming, the fatal port held meanwhile and taken when the write port is empty, the open port
+  last, only the taken port's ready high, none while busy or while a record waits with
+  m_ready low, and the fatal op and the open taking effect (a failed write answered EXOKAY
+  counted as an error); reset drops an op in flight whole, and a held record with the walk
+  behind it (the rows walked stay walked). When a scenario checks when the unit takes an op
+  again after its last op, a probe (a Fatal of an otherwise unused connection) is offered:
+  a ready is high only for a port taken.
 * `random_backpressure`: `CmplRef` and `Cmpl` checked on both vector files (every output,
   every cycle); then, on the DUT and `CmplRef` side by side (every output every cycle, the
   handshake rules on `m`): every connection opened at MSN 0 and a reset (the power-up
   state), the ops the model took in the no-reset vectors offered again with idle phases and
-  `m_ready` backpressure (the records in order equal to the model's), then two segments of
-  Python-made traffic (hot connections, walk phases whose head response comes last, failed
-  writes, fatal refusals before and after them, strays, Opens), the first cut by a reset
-  while a walk holds behind a waiting record; the records of each segment equal to `Cmpl`'s,
-  the counters to the ones it counts.
+  `m_ready` backpressure, one at a time on its port (the records in order equal to the
+  model's), then two segments of Python-made traffic (hot connections, walk phases whose
+  head response comes last, failed writes (bresp SLVERR, EXOKAY or DECERR), fatal refusals
+  before and after them, in some phases in bursts, strays, Opens), each after the pool's
+  Opens, offered from three sources at once, one per port, each with its own idle phases
+  (each connection's ops in the order made; across connections the arbiter's order), the
+  first cut by a reset while a walk holds behind a waiting record; the records of each
+  segment equal to `Cmpl`'s of the ops in the order taken, the counters to the ones it
+  counts; floors on takes with two and with three ports valid, on the fatal port waiting
+  while the write port is taken and on the open port waiting.
 """
 
 from __future__ import annotations
@@ -100,13 +119,66 @@ from common.tb import RefBench, compare_outputs, drive, fmt, next_cycle, read_ou
 from common.vectors import read_header, replay_block_vectors
 
 LATENCY = int(os.environ.get("MRNIC_LATENCY", "0"))
+# random_backpressure's floors for the arbiter's cases (for 6000 ops, scaled like the others)
+FLOOR_TWO, FLOOR_THREE, FLOOR_FATAL_HELD, FLOOR_OPEN_HELD = 120, 4, 25, 100
 M16, M24, M32 = (1 << 16) - 1, (1 << 24) - 1, (1 << 32) - 1
-OP_DONE, OP_FATAL, OP_OPEN = 0, 1, 2  # s_op (verif/src/blocks/cmpl)
-S_FIELDS = ("s_op", "s_conn", "s_msn", "s_len", "s_off", "s_last", "s_send", "s_ssn", "s_solicited", "s_ok")
+OP_DONE, OP_FATAL, OP_OPEN = 0, 1, 2  # an op's kind (this file's own code)
+# An op as this file writes it (a "logical" op dict; `port_values` turns it into the port
+# values of the one input port it goes to: a Done to s_wr, a Fatal to s_fatal, an Open to
+# s_open). `s_resp` (optional) is a failed Done's bresp (2 SLVERR when absent).
+OP_FIELDS = ("s_op", "s_conn", "s_msn", "s_len", "s_off", "s_last", "s_send", "s_ssn", "s_solicited", "s_ok")
+# The input ports, in the arbiter's priority order: valid, ready and fields of each.
+PORTS = ("wr", "fatal", "open")
+VALID = {p: f"s_{p}_valid" for p in PORTS}
+READY = {p: f"s_{p}_ready" for p in PORTS}
+FIELDS = {"wr": ("s_wr_tag", "s_wr_bytes", "s_wr_resp"), "fatal": ("s_fatal_conn", "s_fatal_msn"),
+          "open": ("s_open_conn", "s_open_msn")}
+PORT_OF = {OP_DONE: "wr", OP_FATAL: "fatal", OP_OPEN: "open"}
+WR_TAG_BITS = 95  # mrnic_model::transport::cmpl::WR_TAG_BITS
 OUT_FIELDS = ("m_conn", "m_msn", "m_ssn", "m_bytes", "m_solicited", "m_status")
 COUNTERS = ("stat_msgs", "stat_cmpls", "stat_write_errors", "stat_stray")
-ALWAYS = ("s_ready", "m_valid", *COUNTERS)
-IDLE = {"rst": 0, "s_valid": 0, **{f: 0 for f in S_FIELDS}, "m_ready": 1}
+ALWAYS = (*READY.values(), "m_valid", *COUNTERS)
+IDLE = {"rst": 0, **{VALID[p]: 0 for p in PORTS}, **{f: 0 for p in PORTS for f in FIELDS[p]}, "m_ready": 1}
+
+
+def tag(conn: int, msn: int, off: int, last: int, send: int, ssn: int, sol: int) -> int:
+    """`WrDone::tag`: connection 12, MSN 32, offset 24, LAST, SEND, SSN 24, SE, least
+    significant first (95 bits)."""
+    return ((conn & 0xFFF) | (msn & M32) << 12 | (off & M24) << 44 | (last & 1) << 68 | (send & 1) << 69
+            | (ssn & M24) << 70 | (sol & 1) << 94)
+
+
+def port_values(op: dict) -> dict:
+    """The port values of logical op `op` on its port (that port's valid 1)."""
+    kind = op["s_op"]
+    if kind == OP_DONE:
+        resp = op.get("s_resp", 0 if op["s_ok"] else 2)
+        return {"s_wr_valid": 1, "s_wr_tag": tag(op["s_conn"], op["s_msn"], op["s_off"], op["s_last"], op["s_send"],
+                                                  op["s_ssn"], op["s_solicited"]),
+                "s_wr_bytes": op["s_len"], "s_wr_resp": resp}
+    p = PORT_OF[kind]
+    return {VALID[p]: 1, f"s_{p}_conn": op["s_conn"], f"s_{p}_msn": op["s_msn"]}
+
+
+def taken_op(i: dict, port: str) -> dict:
+    """The logical op that port `port` carries in the inputs `i` (the write tag unpacked as
+    `WrDone::from_tag` does; OKAY is bresp 0)."""
+    if port == "wr":
+        t, resp = _int(i["s_wr_tag"]), _int(i["s_wr_resp"]) & 3
+        f = lambda at, bits: (t >> at) & ((1 << bits) - 1)  # noqa: E731
+        return {"s_op": OP_DONE, "s_conn": f(0, 12), "s_msn": f(12, 32), "s_len": _int(i["s_wr_bytes"]) & M16,
+                "s_off": f(44, 24), "s_last": f(68, 1), "s_send": f(69, 1), "s_ssn": f(70, 24),
+                "s_solicited": f(94, 1), "s_ok": int(resp == 0), "s_resp": resp}
+    return {"s_op": OP_FATAL if port == "fatal" else OP_OPEN, "s_conn": _int(i[f"s_{port}_conn"]),
+            "s_msn": _int(i[f"s_{port}_msn"]), "s_len": 0, "s_off": 0, "s_last": 0, "s_send": 0, "s_ssn": 0,
+            "s_solicited": 0, "s_ok": 1}
+
+
+def grant(i: dict, can: bool) -> str | None:
+    """The port the arbiter takes: the first valid one in priority order, if the unit can take."""
+    if not can:
+        return None
+    return next((p for p in PORTS if _int(i[VALID[p]]) & 1), None)
 
 
 class Sizes(NamedTuple):
@@ -128,8 +200,9 @@ def sizes(dut=None) -> Sizes:
     assert (conf["connections"], conf["transport"]["msg_window"]) == z, f"the manifest says {z}, the vectors {conf}"
     if dut is not None:
         cb = z.connections.bit_length() - 1
-        w = (len(dut.s_conn), len(dut.m_conn), len(dut.s_msn), len(dut.m_msn), len(dut.s_off), len(dut.m_bytes))
-        assert w == (cb, cb, 32, 32, 24, 32), f"port widths {w} for {z}"
+        w = (len(dut.s_fatal_conn), len(dut.s_open_conn), len(dut.m_conn), len(dut.s_fatal_msn), len(dut.s_open_msn),
+             len(dut.m_msn), len(dut.s_wr_tag), len(dut.s_wr_bytes), len(dut.s_wr_resp), len(dut.m_bytes))
+        assert w == (cb, cb, cb, 32, 32, 32, WR_TAG_BITS, 16, 2, 32), f"port widths {w} for {z}"
     return z
 
 
@@ -156,9 +229,8 @@ class Op(NamedTuple):
 
 
 def decode(i: dict, z: Sizes) -> Op:
-    """The op of the s_* values `i` (s_op: bit 1 Open, else bit 0 Fatal, else Done)."""
-    op = i["s_op"] & 3
-    kind = OP_OPEN if op & 2 else OP_FATAL if op & 1 else OP_DONE
+    """The op of logical op dict `i`."""
+    kind = i["s_op"]
     return Op(kind, i["s_conn"] & z.cmask, i["s_msn"] & M32, i["s_len"] & M16, i["s_off"] & M24, bool(i["s_last"] & 1),
               bool(i["s_send"] & 1), i["s_ssn"] & M24, bool(i["s_solicited"] & 1), bool(i["s_ok"] & 1))
 
@@ -308,6 +380,7 @@ class CmplRef:
         self.st: tuple = ("idle",)
         self.o: dict | None = None
         self.event = ""  # what the last step did (coverage): "take", "held", "walk_held", ...
+        self.taken: str | None = None  # the port taken in the last step
 
     def idle(self) -> bool:
         return self.st[0] == "idle"
@@ -316,10 +389,15 @@ class CmplRef:
         """The state after a walk step (or a retry): the next step `period` cycles later."""
         return ("wwait", c, self.period - 1) if self.period > 1 else ("walk", c)
 
+    def can(self, i: dict) -> bool:
+        """The unit can take an op: not in reset, idle, the output register empty or taken."""
+        return not i["rst"] and self.idle() and (self.o is None or bool(i["m_ready"]))
+
     def outputs(self, i: dict) -> dict:
         on = not i["rst"]
-        o = {"s_ready": int(on and self.idle() and (self.o is None or bool(i["m_ready"]))),
-             "m_valid": int(on and self.o is not None), **{k: v & M32 for k, v in self.g.stats.items()}}
+        g = grant(i, self.can(i))
+        o = {**{READY[p]: int(p == g) for p in PORTS}, "m_valid": int(on and self.o is not None),
+             **{k: v & M32 for k, v in self.g.stats.items()}}
         if o["m_valid"]:
             o.update(self.o)
         return o
@@ -327,6 +405,7 @@ class CmplRef:
     def step(self, i: dict) -> dict:
         o = self.outputs(i)
         self.event = ""
+        self.taken = None  # the port taken in this cycle
         if i["rst"]:
             self.event = "" if self.idle() else f"rst_in_{self.st[0]}"
             self.st, self.o = ("idle",), None
@@ -338,8 +417,10 @@ class CmplRef:
             self.o = None
         st = self.st
         if st[0] == "idle":
-            if i["s_valid"] and o["s_ready"]:
-                op = decode(i, self.z)
+            g = next((p for p in PORTS if o[READY[p]]), None)
+            self.taken = g
+            if g is not None:
+                op = decode(taken_op(i, g), self.z)
                 self.st = ("clear", op.conn, op.msn, 0) if op.kind == OP_OPEN else \
                     ("read", op, self.reads) if self.reads else ("exec", op)
                 self.event = "take"
@@ -455,8 +536,9 @@ def model_transfers(path: str) -> tuple[list[dict], list[dict], dict]:
             if i["rst"]:
                 assert not (ops or recs), f"{path}: a reset after the prologue: generate it with --no-resets"
                 continue
-            if i["s_valid"] and o["s_ready"]:
-                ops.append({k: _int(i[k]) for k in S_FIELDS})
+            for p in PORTS:
+                if _int(i[VALID[p]]) & 1 and _int(o[READY[p]]) & 1:
+                    ops.append(taken_op(i, p))
             if o["m_valid"] and i["m_ready"]:
                 recs.append({k: _int(o[k]) for k in OUT_FIELDS})
     return ops, recs, last
@@ -486,9 +568,14 @@ async def vector_replay(dut):
 
 
 def op_dict(kind: int, conn: int, msn: int, *, ln: int = 0, off: int = 0, last: int = 0, send: int = 0, ssn: int = 0,
-            sol: int = 0, ok: int = 1) -> dict:
-    return {"s_op": kind, "s_conn": conn, "s_msn": msn & M32, "s_len": ln, "s_off": off, "s_last": last, "s_send": send,
-            "s_ssn": ssn, "s_solicited": sol, "s_ok": ok}
+            sol: int = 0, ok: int = 1, resp: int | None = None) -> dict:
+    """A logical op; a Done's bresp is 0 when `ok`, else `resp` (2, SLVERR, when None)."""
+    op = {"s_op": kind, "s_conn": conn, "s_msn": msn & M32, "s_len": ln, "s_off": off, "s_last": last, "s_send": send,
+          "s_ssn": ssn, "s_solicited": sol, "s_ok": ok}
+    if kind == OP_DONE:
+        op["s_resp"] = 0 if ok else 2 if resp is None else resp
+        assert (op["s_resp"] == 0) == bool(ok), op
+    return op
 
 
 class Run(NamedTuple):
@@ -511,30 +598,36 @@ class Bench(RefBench):
         self.exp = dict.fromkeys(COUNTERS, 0)  # the counters, kept by hand
         self.n = 0  # ops made: each Done has its own length
 
+    # The probe: a Fatal of a connection no scenario uses (opened in B), offered after a feed's
+    # ops to see when the unit takes an op again (a ready is high only for a port taken).
+    PROBE_CONN = 12
+
     async def reset(self, during: dict | None = None, m_ready: int = 1) -> list[dict]:
-        """rst for two cycles (`during`: an op offered then, not taken): s_ready and m_valid low;
-        after it s_ready high, m_valid low, the counters 0. Returns the two cycles' outputs."""
+        """rst for two cycles (`during`: an op offered then, not taken): every ready and m_valid
+        low; after it m_valid low and the counters 0 (the next feed's first take in its first
+        cycle shows the unit ready). Returns the two cycles' outputs."""
         os_ = []
         for _ in range(2):
-            o = await self.tick({**(during or {}), "rst": 1, "m_ready": m_ready})
+            o = await self.tick({**(port_values(during) if during else {}), "rst": 1, "m_ready": m_ready})
             if self.cycles > 1:
-                assert (o["s_ready"], o["m_valid"]) == (0, 0), f"during rst: {o}"
+                assert [o[READY[p]] for p in PORTS] + [o["m_valid"]] == [0] * 4, f"during rst: {o}"
             os_.append(o)
         o = await self.tick()
-        assert (o["s_ready"], o["m_valid"]) == (1, 0), f"after rst: {o}"
+        assert o["m_valid"] == 0, f"after rst: {o}"
         assert all(o[s] == 0 for s in COUNTERS), f"counters after rst: {o}"
         self.exp = dict.fromkeys(COUNTERS, 0)
         return os_
 
     def done(self, conn: int, msn: int, off: int = 0, *, last: int = 1, send: int = 1, ok: int = 1, sol: int = 0,
-             ssn: int | None = None, ln: int | None = None) -> dict:
-        """A write response of message `msn` (its own length unless given; SSN from the MSN)."""
+             ssn: int | None = None, ln: int | None = None, resp: int | None = None) -> dict:
+        """A write response of message `msn` (its own length unless given; SSN from the MSN;
+        a failed one's bresp `resp`, SLVERR unless given)."""
         self.n += 1
         if ln is None:
             ln = (0x101 * self.n + 17) & M16
         if ssn is None:
             ssn = (0x5A0000 ^ msn * 0x3B) & M24
-        return op_dict(OP_DONE, conn, msn, ln=ln, off=off, last=last, send=send, ssn=ssn, sol=sol, ok=ok)
+        return op_dict(OP_DONE, conn, msn, ln=ln, off=off, last=last, send=send, ssn=ssn, sol=sol, ok=ok, resp=resp)
 
     @staticmethod
     def fatal(conn: int, msn: int) -> dict:
@@ -550,27 +643,65 @@ class Bench(RefBench):
         return record(op["s_conn"], op["s_msn"] if msn is None else msn, op["s_ssn"] if ssn is None else ssn, nbytes,
                       bool(sol), bool(error))
 
-    async def feed(self, ops: list[dict], tail: int = 4, m_ready=None) -> Run:
-        """Offers `ops` one after the other, each held until taken, then `tail` idle cycles;
-        `m_ready(cycle)` (default 1) drives m_ready."""
+    async def feed(self, ops: list[dict], tail: int = 4, m_ready=None, probe: bool = False) -> Run:
+        """Offers `ops` one after the other, each on its port and held until taken, then `tail`
+        idle cycles (with `probe`, the probe Fatal offered in them until taken: its take is
+        not in `takes`); `m_ready(cycle)` (default 1) drives m_ready. Each cycle's outputs get
+        `s_ready`: the OR of the three readies (1 = the op offered is taken); a ready of a port
+        with nothing offered fails."""
         os_, takes = [], []
         k = 0
         cyc = 0
         idle_left = tail
+        probing = probe
         while k < len(ops) or idle_left > 0:
             v = {"m_ready": 1 if m_ready is None else m_ready(cyc)}
+            port = None
             if k < len(ops):
-                v.update(s_valid=1, **ops[k])
+                v.update(port_values(ops[k]))
+                port = PORT_OF[ops[k]["s_op"]]
             else:
                 idle_left -= 1
+                if probing:
+                    v.update(port_values(Bench.fatal(Bench.PROBE_CONN, 0)))
+                    port = "fatal"
             o = await self.tick(v)
-            if k < len(ops) and o["s_ready"]:
-                takes.append(cyc)
-                k += 1
+            o["s_ready"] = int(any(o[READY[p]] for p in PORTS))
+            assert all(not o[READY[p]] for p in PORTS if p != port), f"feed cycle {cyc}: a ready of a port not offered: {o}"
+            if port is not None and o[READY[port]]:
+                if k < len(ops):
+                    takes.append(cyc)
+                    k += 1
+                else:
+                    probing = False
             os_.append(o)
             cyc += 1
             assert cyc < 50 * (len(ops) + 1), f"feed: {k}/{len(ops)} ops taken after {cyc} cycles"
+        assert not probing, "feed: the probe was not taken in the tail"
+        while probe and not self.ref.idle():  # (the probe's own cycles, before the next feed)
+            await self.tick()
         return Run(os_, takes)
+
+    async def feed_ports(self, queues: dict[str, list[dict]], cycles: int, m_ready=None) -> tuple[Run, list[tuple[int, str]]]:
+        """All three ports at once: each port offers its ops in order (its front held until
+        taken) for `cycles` cycles; every op must be taken. Returns the outputs and the takes
+        (cycle, port) in order; at most one ready is high in a cycle."""
+        qs = {p: list(queues.get(p, [])) for p in PORTS}
+        os_, takes = [], []
+        for cyc in range(cycles):
+            v = {"m_ready": 1 if m_ready is None else m_ready(cyc)}
+            for p in PORTS:
+                if qs[p]:
+                    v.update(port_values(qs[p][0]))
+            o = await self.tick(v)
+            granted = [p for p in PORTS if o[READY[p]]]
+            assert len(granted) <= 1 and all(qs[p] for p in granted), f"feed_ports cycle {cyc}: readies {granted}"
+            for p in granted:
+                takes.append((cyc, p))
+                qs[p].pop(0)
+            os_.append(o)
+        assert not any(qs.values()), f"feed_ports: ops not taken after {cycles} cycles: {qs}"
+        return Run(os_, [c for c, _ in takes]), takes
 
     @staticmethod
     def check(what: str, o: dict, want: dict) -> None:
@@ -611,13 +742,14 @@ async def directed_semantics(dut):
     drive(dut, IDLE)
     II_OPEN = 1 + MW
 
-    # ---- A. reset: an op offered during it is not taken; after it s_ready is high
+    # ---- A. reset: an op offered during it is not taken; after it the first op is taken at once (B)
     await tb.reset(during=Bench.open(1, 0))
 
     # ---- B. Open of every connection used (the RAMs hold an earlier test's rows): one Open
     # per 1 + msg_window cycles, nothing on m
     conns = {"order": C - 1, "write": 2, "fail_head": 3, "fail_walk": 4, "later_fatal": 5, "earlier_fatal": 6,
-             "stray": 7, "open": 8, "stall": 9, "rst_op": 10, "rst_walk": 11}
+             "stray": 7, "open": 8, "stall": 9, "rst_op": 10, "rst_walk": 11, "probe": Bench.PROBE_CONN, "arb_w": 13,
+             "arb_f": 14, "arb_o": 15}
     start = {"order": 0xFFFFFFFE, "stray": 10, "fail_head": 0x10, "stall": 0x7FFFFFFF}
     opens = [Bench.open(c, start.get(k, 0)) for k, c in conns.items()]
     r = await tb.feed(opens, tail=MW + 1)
@@ -634,7 +766,7 @@ async def directed_semantics(dut):
     d1 = tb.done(c, m1, 0, last=1, sol=1)
     d2, d3, d4 = tb.done(c, m0, 2, last=1, sol=1), tb.done(c, m0, 0, last=0), tb.done(c, m0, 1, last=0)
     w1 = tb.done(c, 0, 1, last=1, send=0)
-    r = await tb.feed([d1, d2, w1, d3, d4], tail=L + 2 * P + 1)
+    r = await tb.feed([d1, d2, w1, d3, d4], tail=L + 2 * P + 1, probe=True)
     assert r.takes == [0, L, 2 * L, 3 * L, 4 * L], f"order: takes {r.takes} (II {L} for an op completing nothing)"
     t = 4 * L
     tb.expect_m("order", r, {t + L: tb.rec(d4, d2["s_len"] + d3["s_len"] + d4["s_len"], sol=1),
@@ -657,7 +789,7 @@ async def directed_semantics(dut):
     c = conns["write"]
     s1 = tb.done(c, 1, 0, last=1, send=1, sol=1)
     wa, wb = tb.done(c, 0, 1, last=1, send=0), tb.done(c, 0, 0, last=0, send=0)
-    r = await tb.feed([s1, wa, wb], tail=L + 2 * P + 1)
+    r = await tb.feed([s1, wa, wb], tail=L + 2 * P + 1, probe=True)
     assert r.takes == [0, L, 2 * L], f"write: takes {r.takes}"
     t = 2 * L
     tb.expect_m("a WRITE holds back a later SEND", r, {t + L + P: tb.rec(s1, s1["s_len"], sol=1)})
@@ -690,7 +822,7 @@ async def directed_semantics(dut):
     c = conns["fail_walk"]
     f0, f1 = tb.done(c, 1, 0, last=0, ln=500), tb.done(c, 1, 1, last=1, ok=0, ssn=0x123456)
     g2, w = tb.done(c, 2, 0, last=1), tb.done(c, 0, 0, last=1, send=0)
-    r = await tb.feed([f0, f1, g2, w], tail=L + 3)
+    r = await tb.feed([f0, f1, g2, w], tail=L + 3, probe=True)
     assert r.takes == [0, L, 2 * L, 3 * L], f"fail_walk: takes {r.takes}"
     t = 3 * L
     tb.expect_m("a failed SEND reached by the walk", r, {t + L + P: tb.rec(f1, 500, ssn=0x123456, error=1)})
@@ -764,7 +896,7 @@ async def directed_semantics(dut):
     T = 4 * L  # k0 taken in 3L: its record offered from T
     low = {*range(T - 1, T + 5), T + 6, T + 7}
     e = dict(tb.exp)
-    r = await tb.feed([k1, k2, k3, k0], tail=L + 16, m_ready=lambda k: int(k not in low))
+    r = await tb.feed([k1, k2, k3, k0], tail=L + 16, m_ready=lambda k: int(k not in low), probe=True)
     assert r.takes == [0, L, 2 * L, 3 * L], f"stall: takes {r.takes}"
     tb.expect_m("the stalled walk", r, {**{k: tb.rec(k0, k0["s_len"]) for k in range(T, T + 6)},
                                         **{k: tb.rec(k1, k1["s_len"], sol=1) for k in range(T + 6, T + 9)},
@@ -776,6 +908,47 @@ async def directed_semantics(dut):
     assert r.col("stat_cmpls")[T - 1:T + 13] == [cm] + [cm + 1] * 6 + [cm + 2] * 6 + [cm + 3], \
         f"stall: stat_cmpls {r.col('stat_cmpls')} (counted when loaded, not when taken)"
     await tb.counters("the stalled walk", msgs=4, cmpls=3)
+
+    # ---- M. the arbiter (and a failed write answered EXOKAY: only bresp 0 is OKAY): the
+    # three ports valid in the same cycle, the write port taken first
+    # and again while it keeps coming (three strays of arb_w, II L each), the fatal port held
+    # all the while and taken when the write port is empty, the open port last; only the
+    # taken port's ready is high, none while the unit is busy. The fatal op (an earlier fatal
+    # message, 0, on arb_f, whose SEND 1 failed behind the head) and the open (arb_o at MSN
+    # 5) took effect: message 0 of arb_f completes and the walk stops at message 1 without a
+    # WriteError record (the failed SEND replaced), arb_o's message 5 completes at once.
+    w, y, zc = conns["arb_w"], conns["arb_f"], conns["arb_o"]
+    ef = tb.done(y, 1, 0, last=1, ok=0, ssn=0x3C3C3C, resp=1)  # (EXOKAY: not OKAY either)
+    r = await tb.feed([ef], tail=L + 1)
+    assert r.takes == [0] and not any(r.col("m_valid")), f"arbiter: the failed SEND behind the head: {r.o}"
+    await tb.counters("the failed SEND of arb_f", write_errors=1)
+    strays = [tb.done(w, 9, 0), tb.done(w, 10, 0), tb.done(w, 11, 0)]
+    r, takes = await tb.feed_ports({"wr": strays, "fatal": [Bench.fatal(y, 0)], "open": [Bench.open(zc, 5)]},
+                                   4 * L + II_OPEN + 2)
+    want = [(0, "wr"), (L, "wr"), (2 * L, "wr"), (3 * L, "fatal"), (4 * L, "open")]
+    assert takes == want, f"arbiter: takes {takes}, expected {want} (wr first, then fatal, then open)"
+    for cyc, o in enumerate(r.o):
+        g = dict(want).get(cyc)
+        assert [o[READY[p]] for p in PORTS] == [int(p == g) for p in PORTS], \
+            f"arbiter cycle {cyc}: readies {[o[READY[p]] for p in PORTS]}, only {g} expected"
+    assert not any(r.col("m_valid")), "arbiter: a record from strays, a fatal op or an open"
+    await tb.counters("the arbiter's ops", stray=3)
+    y0, z5 = tb.done(y, 0, 0, last=1, sol=1), tb.done(zc, 5, 0, last=1)
+    r = await tb.feed([y0, z5], tail=L + P + 1)
+    assert r.takes == [0, L + P], f"arbiter: takes after {r.takes}"
+    tb.expect_m("the fatal op and the open took effect", r, {L: tb.rec(y0, y0["s_len"], sol=1),
+                                                             2 * L + P: tb.rec(z5, z5["s_len"])})
+    await tb.counters("after the arbiter's ops", msgs=2, cmpls=2)
+    # a record waiting with m_ready low holds every port back, although all are valid: arb_w's
+    # SEND 0 completes (record from L, m_ready low L .. L + 5), the walk ends at L + P; the
+    # fatal port is taken in the cycle its record goes (L + 6), the open port L later
+    w0 = tb.done(w, 0, 0, last=1)
+    r, takes = await tb.feed_ports({"wr": [w0], "fatal": [Bench.fatal(y, 9)], "open": [Bench.open(zc, 0)]},
+                                   2 * L + 6 + II_OPEN + 1, m_ready=lambda k: int(k not in range(L, L + 6)))
+    want = [(0, "wr"), (L + 6, "fatal"), (2 * L + 6, "open")]
+    assert takes == want, f"arbiter with a waiting record: takes {takes}, expected {want}"
+    tb.expect_m("the waiting record", r, {k: tb.rec(w0, w0["s_len"]) for k in range(L, L + 7)})
+    await tb.counters("the arbiter with a waiting record", msgs=1, cmpls=1)
 
     # ---- K. reset drops an op in flight whole: a one-packet SEND taken, rst in the two
     # cycles after (before its execute cycle, t + L - 1 >= 2): nothing comes out, and the
@@ -838,6 +1011,7 @@ class Traffic:
         self.hot: list[int] = []
         self.walks = False
         self.p_err = 0.0
+        self.p_fatal = 0.0
 
     def phase(self) -> None:
         r = self.r
@@ -845,6 +1019,9 @@ class Traffic:
         self.walks = r.random() < 0.3
         self.hot = r.sample(self.pool, 2 if self.walks else r.choice([1, 2, 4, 8]))
         self.p_err = 0.0 if self.walks else r.choice([0.0, 0.02, 0.05])
+        # fatal refusals: rare, or in one phase in three a burst of them (the fatal port then
+        # often waits behind the write port, beside the open port)
+        self.p_fatal = 0.0 if self.walks else r.choice([0.008, 0.008, 0.05])
 
     def open(self, c: int) -> dict:
         self.plan[c] = {}
@@ -879,11 +1056,12 @@ class Traffic:
         for m in [m for m in pl if (m - base) & M32 >= mw]:
             del pl[m]
         roll = r.random()
-        if not self.walks and roll < 0.008:
-            self.fatal_later(c)
+        if roll < self.p_fatal:
+            if self.p_fatal < 0.01 or r.random() < 0.3:  # (in a burst, most connections stay up)
+                self.fatal_later(c)
             self.mix["fatals"] += 1
             return op_dict(OP_FATAL, c, base + r.randrange(mw + 2))
-        if not self.walks and roll < 0.02:
+        if not self.walks and self.p_fatal <= roll < self.p_fatal + 0.012:
             self.mix["strays"] += 1
             k = mw + r.randrange(mw) if r.random() < 0.5 else -r.randrange(1, mw + 1)
             return op_dict(OP_DONE, c, base + k, ln=r.randrange(4096), off=0, last=1, send=1, ssn=r.getrandbits(24),
@@ -922,7 +1100,7 @@ class Traffic:
         k = r.randrange(50)
         ln = M16 - r.randrange(16) if k == 0 else 0 if k == 1 else r.randrange(1, 4097)
         return op_dict(OP_DONE, c, msn, ln=ln, off=off, last=int(off + 1 == p.n), send=int(p.send), ssn=p.ssn,
-                       sol=r.getrandbits(1), ok=int(ok))
+                       sol=r.getrandbits(1), ok=int(ok), resp=None if ok else r.choice([2, 2, 2, 1, 3]))
 
     def make(self, n: int, first: list[dict] = ()) -> tuple[list[dict], list[dict]]:
         """`first`, then `n` ops; returns the ops and their records (the untimed model's)."""
@@ -936,14 +1114,21 @@ class Traffic:
 
 class Runner:
     """The DUT and `CmplRef` side by side, one cycle at a time: the ops offered with idle
-    phases (an offer held until taken, random payloads while s_valid is low), `m_ready`
-    backpressure; every output compared every cycle."""
+    phases (an offer held until taken, random payloads on a port whose valid is low),
+    `m_ready` backpressure; every output compared every cycle. `segment` offers its ops one
+    at a time in order, or (`arbitrate`) from three sources at once, one per port, each with
+    its own idle phases, so that the arbiter decides the order."""
 
     def __init__(self, dut, z: Sizes, seed: int):
         self.dut, self.z = dut, z
         self.rng = random.Random(seed)
         self.ref = CmplRef(z)
         self.idle, self.bp = default_idle(seed), default_backpressure(seed)
+        # (each port's idle phases shifted by 250 cycles from the one before: not in step)
+        self.port_idle = {p: default_idle(seed + 7 * (k + 1)) for k, p in enumerate(PORTS)}
+        for k, p in enumerate(PORTS):
+            for _ in range(250 * k):
+                next(self.port_idle[p])
         self.in_rst = {"v": True}
         self.recent: deque = deque(maxlen=4)
         self.cyc = 0
@@ -951,16 +1136,16 @@ class Runner:
 
     def garbage(self) -> dict:
         r = self.rng
-        return {"rst": 0, "s_valid": 0, "s_op": r.getrandbits(2), "s_conn": r.getrandbits(16), "s_msn": r.getrandbits(32),
-                "s_len": r.getrandbits(16), "s_off": r.getrandbits(24), "s_last": r.getrandbits(1),
-                "s_send": r.getrandbits(1), "s_ssn": r.getrandbits(24), "s_solicited": r.getrandbits(1),
-                "s_ok": r.getrandbits(1)}
+        return {"rst": 0, **{VALID[p]: 0 for p in PORTS}, "s_wr_tag": r.getrandbits(WR_TAG_BITS),
+                "s_wr_bytes": r.getrandbits(16), "s_wr_resp": r.getrandbits(2), "s_fatal_conn": r.getrandbits(16),
+                "s_fatal_msn": r.getrandbits(32), "s_open_conn": r.getrandbits(16), "s_open_msn": r.getrandbits(32)}
 
     async def cycle(self, i: dict) -> dict:
         ref = self.ref
+        valids = [bool(i[VALID[p]]) for p in PORTS]
         if not i["rst"]:  # coverage, from the reference's state at the start of the cycle (= the DUT's)
             self.cov["m_held"] += ref.o is not None and not i["m_ready"]
-            self.cov["offered_while_busy"] += bool(i["s_valid"]) and not ref.idle()
+            self.cov["offered_while_busy"] += any(valids) and not ref.idle()
         await next_cycle(self.dut)
         self.in_rst["v"] = bool(i["rst"])
         drive(self.dut, i)
@@ -971,48 +1156,85 @@ class Runner:
             compare(f"random_backpressure cycle {self.cyc}", outputs(self.dut, want["m_valid"] == 1), want, self.recent)
         if ref.event:
             self.cov[ref.event] += 1
+        if ref.taken is not None:  # the arbiter's cases
+            self.cov["takes_two_or_more_valid"] += sum(valids) >= 2
+            self.cov["takes_all_three_valid"] += all(valids)
+            self.cov["fatal_held_by_wr"] += ref.taken == "wr" and valids[1]
+            self.cov["open_held"] += ref.taken != "open" and valids[2]
         self.cyc += 1
         return want
 
     async def reset(self, offer: dict | None = None, m_ready: int | None = None) -> None:
-        """rst for two cycles, `offer` (s_valid high) held then: nothing taken; `m_ready` held
-        (random if None)."""
+        """rst for two cycles, `offer` (a logical op, on its port) held then: nothing taken;
+        `m_ready` held (random if None)."""
         for _ in range(2):
-            i = {**self.garbage(), **(offer or {}), "rst": 1,
+            i = {**self.garbage(), **(port_values(offer) if offer else {}), "rst": 1,
                  "m_ready": self.rng.getrandbits(1) if m_ready is None else m_ready}
-            if offer:
-                i["s_valid"] = 1
             want = await self.cycle(i)
-            assert (want["s_ready"], want["m_valid"]) == (0, 0), want
+            assert [want[READY[p]] for p in PORTS] + [want["m_valid"]] == [0] * 4, want
         self.cov["resets"] += 1
 
-    async def segment(self, what: str, ops: list[dict], *, full_rate: bool = False, cut=None) -> list[dict]:
-        """Offers `ops` in order until every one is taken and its records are out (or, with
-        `cut`, until `cut(self, k)` says so: a reset follows). Returns the records taken on m."""
+    async def segment(self, what: str, ops: list[dict], *, full_rate: bool = False, cut=None,
+                      arbitrate: bool = False) -> tuple[list[dict], list[dict]]:
+        """Offers `ops` until every one is taken and its records are out (or, with `cut`, until
+        `cut(self, k)` says so, k the ops taken: a reset follows). In order, one at a time on
+        its port; or, with `arbitrate`, each port's ops in their order, the three ports at
+        once, a port's front offered once every op made before it for the same connection is
+        taken (so each connection's ops keep their order, as a connection is opened before
+        its traffic comes; ops of different connections are taken in the arbiter's order).
+        Returns the records taken on m and the ops in the order taken."""
+        qs = {p: deque(op for op in ops if PORT_OF[op["s_op"]] == p) for p in PORTS}
+        seq = {id(op): n for n, op in enumerate(ops)}
+        per_conn: dict[int, deque] = {}
+        for n, op in enumerate(ops):
+            per_conn.setdefault(op["s_conn"] & self.z.cmask, deque()).append(n)
+
+        def ready_to_offer(op: dict) -> bool:
+            return per_conn[op["s_conn"] & self.z.cmask][0] == seq[id(op)]
+
+        order = deque(ops)
         k = 0
         cur = None
         got: list[dict] = []
+        taken: list[dict] = []
         tail = 0
         limit = self.cyc + 40 * len(ops) + 1000
         while tail < LATENCY + 3:
-            if k == len(ops) and cur is None and self.ref.idle() and self.ref.o is None:
+            left = any(qs.values()) if arbitrate else (order or cur is not None)
+            if not left and self.ref.idle() and self.ref.o is None:
                 tail += 1  # drained: nothing may come out any more
             assert self.cyc < limit, f"{what}: no progress: {k}/{len(ops)} ops, {len(got)} records"
             if cut is not None and cut(self, k):
-                return got
+                return got, taken
             i = self.garbage()
             hold_s, hold_m = next(self.idle), next(self.bp)
             i["m_ready"] = 1 if full_rate else int(not hold_m)
-            if cur is None and k < len(ops) and (full_rate or not hold_s):
-                cur, k = ops[k], k + 1
-            if cur is not None:
-                i.update(s_valid=1, **cur)
+            offered: dict[str, dict] = {}
+            if arbitrate:
+                for p in PORTS:
+                    if qs[p] and ready_to_offer(qs[p][0]) and (full_rate or not next(self.port_idle[p])):
+                        offered[p] = qs[p][0]
+            else:
+                if cur is None and order and (full_rate or not hold_s):
+                    cur = order.popleft()
+                if cur is not None:
+                    offered[PORT_OF[cur["s_op"]]] = cur
+            for op in offered.values():
+                i.update(port_values(op))
             want = await self.cycle(i)
-            if cur is not None and want["s_ready"]:
-                cur = None
+            g = self.ref.taken
+            if g is not None:
+                assert g in offered, f"{what}: port {g} taken with nothing offered on it"
+                taken.append(offered[g])
+                k += 1
+                if arbitrate:
+                    op = qs[g].popleft()
+                    assert per_conn[op["s_conn"] & self.z.cmask].popleft() == seq[id(op)]
+                else:
+                    cur = None
             if want["m_valid"] and i["m_ready"]:
                 got.append({f: want[f] for f in OUT_FIELDS})
-        return got
+        return got, taken
 
 
 @cocotb.test()
@@ -1046,11 +1268,11 @@ async def random_backpressure(dut):
     # 1. the power-up state: every connection opened at MSN 0 (the RAMs hold an earlier test's
     # rows), then a reset; the model's ops with their own timing
     await run.reset()
-    got = await run.segment("opening every connection", [op_dict(OP_OPEN, c, 0) for c in range(z.connections)],
-                            full_rate=True)
+    got, _ = await run.segment("opening every connection", [op_dict(OP_OPEN, c, 0) for c in range(z.connections)],
+                               full_rate=True)
     assert not got and run.ref.g.rows == Cmpl(z).rows and run.ref.g.conns == Cmpl(z).conns
     await run.reset()
-    got = await run.segment("the model's ops", ops1)
+    got, _ = await run.segment("the model's ops", ops1)
     total += len(got)
     assert got[:len(model_recs)] == model_recs, "the records differ from the model's (the DUT equals the reference every cycle)"
     assert got == want1 and run.ref.g.stats == g1.stats, "the records or counters differ from Cmpl's"
@@ -1058,33 +1280,48 @@ async def random_backpressure(dut):
                   "file; the model's last counters %s)", len(ops1), len(got), len(model_recs),
                   {k: last.get(k) for k in COUNTERS})
 
-    # 2. Python-made traffic on a pool of connections (opened first), cut by a reset while a
-    # walk holds behind a waiting record (after half the ops); the records before it are
-    # Cmpl's first
+    # 2. Python-made traffic on a pool of connections (opened first, in order), its Done,
+    # Fatal and Open ops then offered from three sources at once (one per port, each with its
+    # own idle phases: the arbiter decides the order), cut by a reset while a walk holds
+    # behind a waiting record (after half the ops); the records before it are Cmpl's of the
+    # ops in the order taken
     rng = random.Random(seed + 1)
     pool = sorted({0, z.connections - 1, *rng.sample(range(z.connections), 22)})
     n_seg = max(60, n_ops // 3)
     tr = Traffic(rng, z, run.ref.g.copy(), pool)
-    ops2, want2 = tr.make(n_seg, first=tr.restart())
+    opens2, _ = tr.make(0, first=tr.restart())
+    got, _ = await run.segment("opening the pool", opens2)
+    assert not got, "an open put a record out"
+    ops2, _ = tr.make(n_seg)
+    g2 = run.ref.g.copy()
 
     def dirty(r: Runner, k: int) -> bool:
         return k > len(ops2) // 2 and r.ref.st[0] in ("walk", "wwait") and r.ref.o is not None
 
-    got = await run.segment("traffic cut by a reset", ops2, cut=dirty)
+    got, taken2 = await run.segment("traffic cut by a reset", ops2, cut=dirty, arbitrate=True)
     total += len(got)
     assert run.ref.st[0] in ("walk", "wwait") and run.ref.o is not None, "the traffic ended without a walk held behind a record"
-    assert got == want2[:len(got)] and len(got) < len(want2), "the records before the reset differ from Cmpl's"
+    want2 = run_model(g2, taken2)
+    assert got == want2[:len(got)] and len(got) < len(want2), "the records before the reset differ from Cmpl's (take order)"
     cut_at = len(got)
     await run.reset(offer=op_dict(OP_DONE, pool[0], 0, last=1, send=1), m_ready=0)  # the record waits across it
 
     # 3. Python-made traffic after the reset (the rows kept; every connection of the pool
-    # opened again, as the host would), to the end
+    # opened again, as the host would), from the three sources, to the end
     tr.g = run.ref.g.copy()
     tr.g.stats = dict.fromkeys(COUNTERS, 0)
-    ops3, want3 = tr.make(n_seg, first=tr.restart())
-    got = await run.segment("traffic after the reset", ops3)
+    opens3, _ = tr.make(0, first=tr.restart())
+    got, _ = await run.segment("opening the pool again", opens3)
+    assert not got, "an open put a record out"
+    ops3, _ = tr.make(n_seg)
+    g3 = run.ref.g.copy()
+    got, taken3 = await run.segment("traffic after the reset", ops3, arbitrate=True)
     total += len(got)
-    assert got == want3 and run.ref.g.stats == tr.g.stats, "the records or counters differ from Cmpl's"
+    want3 = run_model(g3, taken3)
+    assert len(taken3) == len(ops3) and got == want3 and run.ref.g.stats == g3.stats, \
+        "the records or counters differ from Cmpl's (take order)"
+    reordered = sum(1 for a, b in zip(taken3, ops3) if a is not b)
+    assert reordered > 0, "the three sources were taken in the order made: no arbitration"
     mon_task.cancel()
     assert not mon.errors, mon.errors[0]
     assert mon.transfers == total, f"{mon.transfers} records seen on m, {total} expected"
@@ -1096,7 +1333,9 @@ async def random_backpressure(dut):
         # for 6000 ops, scaled; a smoke run is too short)
         for k, least in (("m_held", 600), ("walk_held", 300), ("walk_write", 150), ("walk_send", 200),
                          ("walk_failed_send", 2), ("offered_while_busy", 2000), ("error_records", 6),
-                         ("traffic_strays", 12), ("traffic_fatals", 5), ("traffic_errors", 9), ("traffic_opens", 40)):
+                         ("traffic_strays", 12), ("traffic_fatals", 5), ("traffic_errors", 9), ("traffic_opens", 40),
+                         ("takes_two_or_more_valid", FLOOR_TWO), ("takes_all_three_valid", FLOOR_THREE),
+                         ("fatal_held_by_wr", FLOOR_FATAL_HELD), ("open_held", FLOOR_OPEN_HELD)):
             least = int(least * n_ops / 6000)
             assert cov[k] >= least, f"coverage: {k} = {cov[k]} < {least}: {dict(cov)}"
     dut._log.info("random_backpressure: %d cycles, %d records (%d before the mid-traffic reset), every output equal to "

@@ -274,6 +274,29 @@ pub fn mutants() -> Vec<Mutant> {
     Mutant::table(MUTANTS)
 }
 
+/// The mutants of the small build (`hdl/src/ackgen.rs`, *Small build*: a clock of 20 ns or
+/// more, the `tiny` preset), whose code is dead at `core`: applied to the `tiny` Verilog.
+pub fn small_mutants() -> Vec<Mutant> {
+    Mutant::table(SMALL_MUTANTS)
+}
+
+const SMALL_MUTANTS: &[(&str, &str, &str)] = &[
+    // the word after the head, pushed in the last cycle (its write is in this one), is not
+    // taken from W: the pop loads the RAM's stale word into the head
+    ("small_fifo_write_not_forwarded", "                    hd$d = wf_data$q;", "                    hd$d = ram_f1$read_data;"),
+    // the FIFO copy read at `rp + 1` of this cycle, not of the next: a pop's next head is the
+    // word it popped
+    ("small_fifo_read_not_ahead", "            f_rn = ra1 + k_ofb;", "            f_rn = ra1;"),
+    // the output queue's RAM read at this cycle's head, not the next one's: after a transfer
+    // `m` shows the entry that left
+    ("small_queue_read_not_ahead", "            o_rpn = o_rp$q + k_q1;", "            o_rpn = o_rp$q;"),
+    // the head's age from its two halves without the low half's borrow: due up to 2^16 ns early
+    ("small_age_borrow_ignored", "            age_s = age_h1[32'hf];", "            age_s = age_h0[32'hf];"),
+    // the gap test on the selected row without the compare for inequality: the expected
+    // path PSN counts as skipped
+    ("small_gap_on_the_expected_psn", "gap_s = (b_psn$q != r_exp) & ~d_exp_s[32'h17];", "gap_s = ~d_exp_s[32'h17];"),
+];
+
 const MUTANTS: &[(&str, &str, &str)] = &[
     // a DATA packet that sends no ACK leaves no entry (the ACK join would pair the next
     // ACK with the wrong packet's SACK result)

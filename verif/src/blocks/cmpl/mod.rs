@@ -2,28 +2,34 @@
 //! ([`mrnic_model::transport::cmpl::CmplShell`]) as a [`CycleModel`], the seeded stimulus
 //! and the mutants.
 //!
-//! Stimulus. Per connection, the messages of its window (from the shadow's next MSN) are
-//! planned as the header path would make them: 1 to 4 packets (sometimes more), SEND or
-//! WRITE, each offset's write response once, in a random order within and across messages;
-//! the connections are drawn from a few hot ones (walks over several complete messages) or
-//! all. Now and then a write fails (`s_ok` = 0: a SEND's buffer completes with WriteError at
-//! the head), the header path refuses a packet (`Fatal`), a response names a message
-//! outside the window (`stray`), or a LAST packet's offset is far out (a message that
-//! never completes here: the offset's high bits); a connection that became fatal is opened again a few ops
-//! later (`Open`, a random MSN), as the host would after the error; half the failed writes
-//! are followed at once by another fatal event of the connection, before or after it (the
-//! earlier one must stay). The sink stalls in
-//! random and long runs. A shadow [`CmplShell`] is stepped with every cycle's inputs, so the
-//! generator knows each connection's next MSN and what was taken (an offer is held until
-//! taken). After a reset (which may drop an op in flight) every connection is opened again,
-//! at once or each after a random number of ops.
+//! Stimulus. Three sources, one per input port, as the receive path has them: the write
+//! port `s_wr` (placement's completions: the 95-bit tag, bytes, `bresp`), the fatal port
+//! `s_fatal` and the open port `s_open`, each holding its op until taken and offering it
+//! with its own probability per phase (often all three at once, so the arbiter's priority
+//! decides; a lower port held waiting while a higher one keeps coming); the fields of a port
+//! whose valid is low are the held op's or random. Per connection, the messages of its
+//! window (from the shadow's next MSN) are planned as the header path would make them: 1 to
+//! 4 packets (sometimes more), SEND or WRITE, each offset's write response once, in a
+//! random order within and across messages; the connections are drawn from a few hot ones
+//! (walks over several complete messages) or all. Now and then a write fails (`bresp`
+//! SLVERR, or EXOKAY or DECERR: a SEND's buffer completes with WriteError at the head), the
+//! header path refuses a packet (a fatal op; in one phase in four a burst of them), a
+//! response names a message outside the window (`stray`), or a LAST packet's offset is far
+//! out (a message that never completes here: the offset's high bits); a connection that
+//! became fatal is opened again some write ops later (an open, a random MSN), as the host
+//! would after the error; half the failed writes are followed at once by another fatal
+//! event of the connection, before or after it (the earlier one must stay). The sink stalls
+//! in random and long runs. A shadow [`CmplShell`] is stepped with every cycle's inputs, so
+//! the generator knows each connection's next MSN and what was taken. After a reset (which
+//! may drop an op in flight) every connection is opened again, at once or each after a
+//! random number of write ops.
 //! Options: `power_up` holds reset for three cycles; `no_resets` drops the random resets;
 //! profile `walks`: one or two connections, messages of one packet whose responses come in
 //! reverse order, so most ops complete several messages at once, with the sink mostly ready.
 
 use crate::kit::stim::Resets;
 use crate::kit::{CycleModel, Io, KitError, Mutant, StimOpts, Stimulus, Testbench, Values};
-use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplShell, CmplShellIn, CmplStats, CmplStatus, WrDone};
+use mrnic_model::transport::cmpl::{CmplOp, CmplOut, CmplPort, CmplShell, CmplShellIn, CmplStats, CmplStatus, WrDone};
 use mrnic_model::Config;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -33,10 +39,24 @@ pub const PROFILES: &[&str] = &["walks"];
 
 /// Names of the unit's ports (as the manifest lists them), clock excluded.
 pub mod port {
-    pub const INPUTS: [&str; 13] =
-        ["rst", "s_valid", "s_op", "s_conn", "s_msn", "s_len", "s_off", "s_last", "s_send", "s_ssn", "s_solicited", "s_ok", "m_ready"];
-    pub const OUTPUTS: [&str; 12] = [
-        "s_ready",
+    pub const INPUTS: [&str; 12] = [
+        "rst",
+        "s_wr_valid",
+        "s_wr_tag",
+        "s_wr_bytes",
+        "s_wr_resp",
+        "s_fatal_valid",
+        "s_fatal_conn",
+        "s_fatal_msn",
+        "s_open_valid",
+        "s_open_conn",
+        "s_open_msn",
+        "m_ready",
+    ];
+    pub const OUTPUTS: [&str; 14] = [
+        "s_wr_ready",
+        "s_fatal_ready",
+        "s_open_ready",
         "m_valid",
         "m_conn",
         "m_msn",
@@ -49,23 +69,26 @@ pub mod port {
         "stat_write_errors",
         "stat_stray",
     ];
+    /// The readies' indices in [`OUTPUTS`] (`s_wr_ready`, `s_fatal_ready`, `s_open_ready`).
+    pub const READIES: std::ops::Range<usize> = 0..3;
+    /// `m_valid`'s index in [`OUTPUTS`].
+    pub const M_VALID: usize = 3;
+    /// The record's indices in [`OUTPUTS`] (`m_conn` ..= `m_status`).
+    pub const RECORD: std::ops::Range<usize> = 4..10;
+    /// The counters' indices in [`OUTPUTS`] (`stat_msgs` ..= `stat_stray`).
+    pub const STATS: std::ops::Range<usize> = 10..14;
 }
-
-/// `s_op`'s codes.
-pub const OP_DONE: u64 = 0;
-pub const OP_FATAL: u64 = 1;
-pub const OP_OPEN: u64 = 2;
 
 /// Input and output indices of the unit's ports in an [`Io`].
 #[derive(Clone, Copy, Debug)]
 pub struct CmplPorts {
-    pub i: [usize; 13],
-    pub o: [usize; 12],
+    pub i: [usize; 12],
+    pub o: [usize; 14],
 }
 
 impl CmplPorts {
     pub fn resolve(io: &Io) -> Result<CmplPorts, KitError> {
-        let mut p = CmplPorts { i: [0; 13], o: [0; 12] };
+        let mut p = CmplPorts { i: [0; 12], o: [0; 14] };
         for (k, n) in port::INPUTS.iter().enumerate() {
             p.i[k] = io.input(n)?;
         }
@@ -77,57 +100,57 @@ impl CmplPorts {
 
     pub fn read_inputs(&self, v: &Values) -> CmplShellIn {
         let g = |k: usize| v.get(self.i[k]);
-        let (conn, msn) = (g(3) as u32, g(4) as u32);
-        let op = g(2);
-        let s = if op & 2 != 0 {
-            CmplOp::Open { conn, msn }
-        } else if op & 1 != 0 {
-            CmplOp::Fatal { conn, msn }
-        } else {
-            CmplOp::Done(WrDone {
-                conn,
-                msn,
-                len: g(5) as u32,
-                offset: g(6) as u32,
-                last: g(7) != 0,
-                send: g(8) != 0,
-                ssn: g(9) as u32,
-                solicited: g(10) != 0,
-                ok: g(11) != 0,
-            })
-        };
-        CmplShellIn { rst: g(0) != 0, s_valid: g(1) != 0, s, m_ready: g(12) != 0 }
+        let t = v.wide(self.i[2]);
+        CmplShellIn {
+            rst: g(0) != 0,
+            s_wr_valid: g(1) != 0,
+            s_wr_tag: u128::from(t[0]) | t.get(1).map_or(0, |&h| u128::from(h) << 64),
+            s_wr_bytes: g(3) as u32,
+            s_wr_resp: g(4) as u8,
+            s_fatal_valid: g(5) != 0,
+            s_fatal_conn: g(6) as u32,
+            s_fatal_msn: g(7) as u32,
+            s_open_valid: g(8) != 0,
+            s_open_conn: g(9) as u32,
+            s_open_msn: g(10) as u32,
+            m_ready: g(11) != 0,
+        }
     }
 
     pub fn write_inputs(&self, s: &CmplShellIn, v: &mut Values) {
         for (k, x) in input_values(s).into_iter().enumerate() {
-            v.set(self.i[k], x);
+            v.set_wide(self.i[k], &[x as u64, (x >> 64) as u64]);
         }
     }
 }
 
-/// The values of the unit's inputs in [`port::INPUTS`] order.
-pub fn input_values(s: &CmplShellIn) -> [u64; 13] {
-    let (op, d) = match s.s {
-        CmplOp::Done(d) => (OP_DONE, d),
-        CmplOp::Fatal { conn, msn } => (OP_FATAL, WrDone { conn, msn, ..WrDone::default() }),
-        CmplOp::Open { conn, msn } => (OP_OPEN, WrDone { conn, msn, ..WrDone::default() }),
-    };
+/// The values of the unit's inputs in [`port::INPUTS`] order (`s_wr_tag` is 95 bits wide,
+/// the others at most 32).
+pub fn input_values(s: &CmplShellIn) -> [u128; 12] {
     [
-        s.rst as u64,
-        s.s_valid as u64,
-        op,
-        u64::from(d.conn),
-        u64::from(d.msn),
-        u64::from(d.len),
-        u64::from(d.offset),
-        d.last as u64,
-        d.send as u64,
-        u64::from(d.ssn),
-        d.solicited as u64,
-        d.ok as u64,
-        s.m_ready as u64,
+        s.rst as u128,
+        s.s_wr_valid as u128,
+        s.s_wr_tag,
+        u128::from(s.s_wr_bytes),
+        u128::from(s.s_wr_resp),
+        s.s_fatal_valid as u128,
+        u128::from(s.s_fatal_conn),
+        u128::from(s.s_fatal_msn),
+        s.s_open_valid as u128,
+        u128::from(s.s_open_conn),
+        u128::from(s.s_open_msn),
+        s.m_ready as u128,
     ]
+}
+
+/// `v` as the `n` 32-bit words of a Verilated port, least significant first.
+pub fn words32(v: u128, n: usize) -> Vec<u32> {
+    (0..n.min(4)).map(|k| (v >> (32 * k)) as u32).collect()
+}
+
+/// The readies' values (`s_wr_ready`, `s_fatal_ready`, `s_open_ready`).
+pub fn ready_values(o: &mrnic_model::transport::cmpl::CmplShellOut) -> [u64; 3] {
+    [o.s_wr_ready as u64, o.s_fatal_ready as u64, o.s_open_ready as u64]
 }
 
 /// The values of a completion record's ports (`m_conn` ..= `m_status`).
@@ -162,11 +185,13 @@ impl CycleModel for CmplModel {
             self.msgs += self.shell.g.stats.msgs - before;
         }
         let p = &self.p.o;
-        o.set(p[0], out.s_ready as u64);
-        o.set(p[1], out.m.is_some() as u64);
+        for (k, x) in ready_values(&out).into_iter().enumerate() {
+            o.set(p[port::READIES.start + k], x);
+        }
+        o.set(p[port::M_VALID], out.m.is_some() as u64);
         if let Some(r) = out.m {
             for (k, x) in record_values(&r).into_iter().enumerate() {
-                o.set(p[2 + k], x);
+                o.set(p[port::RECORD.start + k], x);
             }
             if i.m_ready {
                 self.out += 1;
@@ -177,7 +202,7 @@ impl CycleModel for CmplModel {
         }
         let s = out.stats;
         for (k, x) in stat_values(&s).into_iter().enumerate() {
-            o.set(p[8 + k], x);
+            o.set(p[port::STATS.start + k], x);
         }
         self.busy += (busy && !i.rst) as u64;
     }
@@ -205,6 +230,14 @@ pub struct CmplMix {
     pub strays: u64,
     /// Ops taken that completed two or more messages (the walk went on).
     pub multi_walks: u64,
+    /// Takes in a cycle in which all three ports were valid.
+    pub takes_all_three_valid: u64,
+    /// Takes of the write port while the fatal port was valid (the fatal op held waiting).
+    pub fatal_held_by_wr: u64,
+    /// Takes of the write or fatal port while the open port was valid.
+    pub open_held: u64,
+    /// Failed writes with a `bresp` other than SLVERR (1 EXOKAY, 3 DECERR: also not OKAY).
+    pub odd_resp: u64,
 }
 
 impl CmplMix {
@@ -219,6 +252,10 @@ impl CmplMix {
             ("opens", self.opens),
             ("strays", self.strays),
             ("multi_walks", self.multi_walks),
+            ("takes_all_three_valid", self.takes_all_three_valid),
+            ("fatal_held_by_wr", self.fatal_held_by_wr),
+            ("open_held", self.open_held),
+            ("odd_resp", self.odd_resp),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -245,16 +282,24 @@ pub struct CmplStimulus {
     shadow: CmplShell,
     /// Per connection: the planned messages by MSN.
     plan: Vec<BTreeMap<u32, Planned>>,
-    /// Connections to open again: (connection, ops to wait).
+    /// Connections to open again: (connection, write ops to wait), then into `open_q`.
     reopen: Vec<(u32, u32)>,
-    /// Ops to offer before any other (opens after a reset).
-    queue: VecDeque<CmplOp>,
-    offer: Option<CmplOp>,
+    /// The write port's source: the op offered (held until taken) and the ops queued behind
+    /// it; the fatal and open ports' sources, each a queue whose front is offered.
+    wr: Option<(WrDone, u8)>,
+    wr_q: VecDeque<WrDone>,
+    fatal_q: VecDeque<(u32, u32)>,
+    open_q: VecDeque<(u32, u32)>,
     hot: Vec<u32>,
     phase_left: u32,
-    p_s: f64,
+    /// The probabilities of each port's valid (when it has an op), of `m_ready`, of a failed
+    /// write and of a fatal refusal per write op, in this phase.
+    p_w: f64,
+    p_f: f64,
+    p_o: f64,
     p_m: f64,
     p_err: f64,
+    p_fatal: f64,
     resets: Resets,
     msgs_at_take: Option<u64>,
     opts: StimOpts,
@@ -270,13 +315,18 @@ impl CmplStimulus {
             shadow: CmplShell::new(connections, msg_window).expect("a valid size"),
             plan: vec![BTreeMap::new(); connections as usize],
             reopen: Vec::new(),
-            queue: VecDeque::new(),
-            offer: None,
+            wr: None,
+            wr_q: VecDeque::new(),
+            fatal_q: VecDeque::new(),
+            open_q: VecDeque::new(),
             hot: vec![0],
             phase_left: 0,
-            p_s: 1.0,
+            p_w: 1.0,
+            p_f: 1.0,
+            p_o: 1.0,
             p_m: 1.0,
             p_err: 0.003,
+            p_fatal: 0.002,
             resets: Resets::one_in(opts, 10_000),
             msgs_at_take: None,
             opts: opts.clone(),
@@ -300,8 +350,11 @@ impl CmplStimulus {
             4 => r.gen_range(0.05..0.3),
             _ => r.gen_range(0.3..1.0),
         };
-        (self.p_s, self.p_m) = (p(), p());
+        (self.p_w, self.p_f, self.p_o, self.p_m) = (p(), p(), p(), p());
         self.p_err = [0.0, 0.002, 0.01][r.gen_range(0..3)];
+        // fatal refusals: rare, or (one phase in four) a burst of them, so that the fatal
+        // port often waits behind the write port and beside the open port
+        self.p_fatal = [0.0, 0.002, 0.004, 0.03][r.gen_range(0..4)];
         let nh = [1, 2, 4, 16][r.gen_range(0..4)];
         let n = self.connections;
         self.hot = (0..nh).map(|_| r.gen_range(0..n)).collect();
@@ -309,55 +362,71 @@ impl CmplStimulus {
             self.hot.truncate(2);
             self.p_m = if r.gen_bool(0.8) { 1.0 } else { 0.5 };
             self.p_err = 0.0;
+            self.p_fatal = 0.0;
         }
     }
 
-    fn open(&mut self, conn: u32) -> CmplOp {
-        self.plan[conn as usize].clear();
+    /// An Open of `conn` into the open port's queue (its plan restarts when it is taken).
+    fn open(&mut self, conn: u32) {
         self.reopen.retain(|&(c, _)| c != conn);
-        CmplOp::Open { conn, msn: if self.rng.gen_bool(0.3) { u32::MAX - self.rng.gen_range(0..8) } else { self.rng.gen() } }
+        let msn = if self.rng.gen_bool(0.3) { u32::MAX - self.rng.gen_range(0..8) } else { self.rng.gen() };
+        self.open_q.push_back((conn, msn));
     }
 
     fn fatal_later(&mut self, conn: u32) {
-        if !self.reopen.iter().any(|&(c, _)| c == conn) {
+        if !self.reopen.iter().any(|&(c, _)| c == conn) && !self.open_q.iter().any(|&(c, _)| c == conn) {
             let wait = self.rng.gen_range(0..200);
             self.reopen.push((conn, wait));
         }
     }
 
-    /// The next op to offer.
-    fn make_op(&mut self) -> CmplOp {
-        if let Some(op) = self.queue.pop_front() {
-            return op;
+    /// The next write op to offer (and, now and then, a fatal refusal into the fatal port's
+    /// queue and opens into the open port's).
+    fn make_wr(&mut self) -> WrDone {
+        if let Some(d) = self.wr_q.pop_front() {
+            return d;
         }
-        if let Some(k) = self.reopen.iter().position(|&(_, w)| w == 0) {
+        while let Some(k) = self.reopen.iter().position(|&(_, w)| w == 0) {
             let c = self.reopen[k].0;
-            return self.open(c);
+            self.open(c);
         }
         for r in &mut self.reopen {
             r.1 = r.1.saturating_sub(1);
         }
         let n = self.connections;
-        let conn = if self.rng.gen_bool(0.85) { self.hot[self.rng.gen_range(0..self.hot.len())] } else { self.rng.gen_range(0..n) };
+        let mut conn = 0;
+        for t in 0..8 {
+            conn = if self.rng.gen_bool(0.85) && t < 4 { self.hot[self.rng.gen_range(0..self.hot.len())] } else { self.rng.gen_range(0..n) };
+            // (mostly not a connection waiting for its open: its head may be stuck, and its
+            // responses would be strays)
+            if !self.reopen.iter().chain(&self.open_q).any(|&(c, _)| c == conn) || self.rng.gen_ratio(1, 16) {
+                break;
+            }
+        }
         let base = self.shadow.g.conn(conn).next_msn;
         let mw = self.msg_window;
         let c = conn as usize;
         self.plan[c].retain(|&m, _| m.wrapping_sub(base) < mw);
+        if self.rng.gen_bool(self.p_fatal) {
+            // a refusal at the header path of one of the window's messages (or one past it)
+            let f = self.rng.gen_range(0..n);
+            let fb = self.shadow.g.conn(f).next_msn;
+            self.fatal_q.push_back((f, fb.wrapping_add(self.rng.gen_range(0..mw + 1))));
+            if self.rng.gen_bool(0.5) {
+                self.fatal_later(f);
+            }
+        }
         let roll = self.rng.gen_range(0..1000);
         if roll < 2 && !self.walks() {
-            self.fatal_later(conn);
-            return CmplOp::Fatal { conn, msn: base.wrapping_add(self.rng.gen_range(0..mw)) };
+            let k = if self.rng.gen_bool(0.5) { mw + self.rng.gen_range(0..mw) } else { 0u32.wrapping_sub(self.rng.gen_range(1..mw + 1)) };
+            return WrDone { conn, msn: base.wrapping_add(k), len: self.rng.gen_range(0..4096), offset: 0, last: true, send: true, ssn: self.rng.gen::<u32>() & 0xFF_FFFF, solicited: false, ok: self.rng.gen() };
         }
         if roll < 4 && !self.walks() {
-            let k = if self.rng.gen_bool(0.5) { mw + self.rng.gen_range(0..mw) } else { 0u32.wrapping_sub(self.rng.gen_range(1..mw + 1)) };
-            return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(k), len: self.rng.gen_range(0..4096), offset: 0, last: true, send: true, ssn: self.rng.gen::<u32>() & 0xFF_FFFF, solicited: false, ok: self.rng.gen() });
-        }
-        if roll < 6 && !self.walks() {
             // a LAST far out (a message of millions of packets: the offset's high bits);
             // it never completes here, so the connection is opened again later
             self.fatal_later(conn);
             let msn = base.wrapping_add(self.rng.gen_range(0..mw));
-            return CmplOp::Done(WrDone { conn, msn, len: self.rng.gen_range(1..4097), offset: self.rng.gen::<u32>() & 0xFF_FFFF, last: true, send: self.rng.gen(), ssn: msn.wrapping_mul(7) & 0xFF_FFFF, solicited: self.rng.gen(), ok: true });
+            return WrDone { conn, msn, len: self.rng.gen_range(1..4097), offset: self.rng.gen::<u32>() & 0xFF_FFFF, last: true, send: self.rng.gen(), ssn: msn.wrapping_mul(7) & 0xFF_FFFF, solicited: self.rng.gen(), ok: true };
         }
         // a message of the window with responses to come (a new one planned if needed)
         let walks = self.walks();
@@ -383,7 +452,7 @@ impl CmplStimulus {
         let Some(off) = p.offsets.pop() else {
             // every response of the window issued and the head incomplete (a failed write
             // waiting for its reopen): a stray response
-            return CmplOp::Done(WrDone { conn, msn: base.wrapping_add(mw), len: 1, offset: 0, last: true, send: false, ssn: 0, solicited: false, ok: true });
+            return WrDone { conn, msn: base.wrapping_add(mw), len: 1, offset: 0, last: true, send: false, ssn: 0, solicited: false, ok: true };
         };
         let (n, send, big) = (p.n, p.send, p.big);
         let ok = !self.rng.gen_bool(self.p_err);
@@ -392,25 +461,25 @@ impl CmplStimulus {
             if self.rng.gen_bool(0.5) {
                 // another fatal event of the connection right behind, before or after it
                 let m = base.wrapping_add(self.rng.gen_range(0..mw));
-                self.queue.push_back(if self.rng.gen_bool(0.5) {
-                    CmplOp::Fatal { conn, msn: m }
+                if self.rng.gen_bool(0.5) {
+                    self.fatal_q.push_back((conn, m));
                 } else {
-                    CmplOp::Done(WrDone { conn, msn: m, len: 8, offset: 0, last: false, send: true, ssn: 0x77, solicited: false, ok: false })
-                });
+                    self.wr_q.push_back(WrDone { conn, msn: m, len: 8, offset: 0, last: false, send: true, ssn: 0x77, solicited: false, ok: false });
+                }
             }
         }
         let len = if big || self.rng.gen_ratio(1, 50) { 0xFFFF - self.rng.gen_range(0..16) } else { self.rng.gen_range(1..4097) };
-        CmplOp::Done(WrDone {
-            conn,
-            msn,
-            len,
-            offset: off,
-            last: off + 1 == n,
-            send,
-            ssn: msn.wrapping_mul(7) & 0xFF_FFFF,
-            solicited: self.rng.gen(),
-            ok,
-        })
+        WrDone { conn, msn, len, offset: off, last: off + 1 == n, send, ssn: msn.wrapping_mul(7) & 0xFF_FFFF, solicited: self.rng.gen(), ok }
+    }
+
+    /// Random values for the fields of a port whose valid is low (they must not matter).
+    fn garbage(&mut self, i: &mut CmplShellIn, port: CmplPort) {
+        let r = &mut self.rng;
+        match port {
+            CmplPort::Wr => (i.s_wr_tag, i.s_wr_bytes, i.s_wr_resp) = (r.gen(), r.gen(), r.gen::<u8>() & 3),
+            CmplPort::Fatal => (i.s_fatal_conn, i.s_fatal_msn) = (r.gen(), r.gen()),
+            CmplPort::Open => (i.s_open_conn, i.s_open_msn) = (r.gen(), r.gen()),
+        }
     }
 
     pub fn next_inputs(&mut self) -> CmplShellIn {
@@ -421,13 +490,33 @@ impl CmplStimulus {
         self.phase_left -= 1;
         let rst = self.resets.next(&mut self.rng);
         self.mix.resets = self.resets.count;
-        if self.offer.is_none() {
-            self.offer = Some(self.make_op());
+        if self.wr.is_none() {
+            let d = self.make_wr();
+            // a failed write's bresp: SLVERR mostly, now and then EXOKAY or DECERR (not OKAY
+            // either)
+            let resp = if d.ok { 0 } else { [2, 2, 2, 1, 3][self.rng.gen_range(0..5)] };
+            self.wr = Some((d, resp));
         }
-        let s = self.offer.expect("made");
         // the sink mostly stalls across a reset (a waiting record must go with it)
         let m_ready = if rst { self.rng.gen_bool(0.2) } else { self.rng.gen_bool(self.p_m) };
-        let i = CmplShellIn { rst, s_valid: self.rng.gen_bool(self.p_s), s, m_ready };
+        let mut i = CmplShellIn { rst, m_ready, ..CmplShellIn::default() };
+        // each source offers its op with its own probability (the fields of an op not
+        // offered are either the op's, or anything)
+        let (d, resp) = self.wr.expect("made");
+        if self.rng.gen_bool(self.p_w) {
+            i.offer(&CmplOp::Done(d));
+            i.s_wr_resp = resp;
+        } else {
+            self.garbage(&mut i, CmplPort::Wr);
+        }
+        match self.fatal_q.front().copied() {
+            Some((conn, msn)) if self.rng.gen_bool(self.p_f) => i.offer(&CmplOp::Fatal { conn, msn }),
+            _ => self.garbage(&mut i, CmplPort::Fatal),
+        }
+        match self.open_q.front().copied() {
+            Some((conn, msn)) if self.rng.gen_bool(self.p_o) => i.offer(&CmplOp::Open { conn, msn }),
+            _ => self.garbage(&mut i, CmplPort::Open),
+        }
         if let Some(m) = self.msgs_at_take {
             if self.shadow.idle() {
                 self.mix.multi_walks += (self.shadow.g.stats.msgs >= m + 2) as u64;
@@ -437,38 +526,52 @@ impl CmplStimulus {
         let o = self.shadow.step(&i);
         if rst {
             // an op in flight may be lost: open every connection again (the plans restart),
-            // at once or (half the time) each after a random number of ops, so that the
-            // state a reset left behind is used first
-            self.queue.clear();
+            // at once or (half the time) each after a random number of write ops, so that
+            // the state a reset left behind is used first
+            self.open_q.clear();
+            self.wr_q.clear();
             let now = self.rng.gen_bool(0.5);
             for c in 0..self.connections {
                 if now {
-                    let op = self.open(c);
-                    self.queue.push_back(op);
+                    self.open(c);
                 } else {
                     self.reopen.retain(|&(x, _)| x != c);
                     let wait = self.rng.gen_range(0..3000);
                     self.reopen.push((c, wait));
                 }
             }
-            self.offer = None;
+            self.wr = None;
             self.msgs_at_take = None;
             return i;
         }
-        if i.s_valid && o.s_ready {
+        if let Some(port) = o.taken_port() {
             self.mix.ops += 1;
-            match s {
-                CmplOp::Done(d) => {
+            let all = i.s_wr_valid && i.s_fatal_valid && i.s_open_valid;
+            self.mix.takes_all_three_valid += all as u64;
+            self.mix.fatal_held_by_wr += (port == CmplPort::Wr && i.s_fatal_valid) as u64;
+            self.mix.open_held += (port != CmplPort::Open && i.s_open_valid) as u64;
+            match port {
+                CmplPort::Wr => {
                     self.mix.dones += 1;
                     self.mix.errors += !d.ok as u64;
+                    self.mix.odd_resp += (resp & 1 == 1) as u64;
+                    // (taken: the shell executes it three cycles later, so the next MSN is
+                    // still the one it will compare with)
                     let k = d.msn.wrapping_sub(self.shadow.g.conn(d.conn).next_msn);
                     self.mix.strays += (k >= self.msg_window) as u64;
+                    self.wr = None;
                 }
-                CmplOp::Fatal { .. } => self.mix.fatals += 1,
-                CmplOp::Open { .. } => self.mix.opens += 1,
+                CmplPort::Fatal => {
+                    self.mix.fatals += 1;
+                    self.fatal_q.pop_front();
+                }
+                CmplPort::Open => {
+                    self.mix.opens += 1;
+                    let (c, _) = self.open_q.pop_front().expect("offered");
+                    self.plan[(c & (self.connections - 1)) as usize].clear();
+                }
             }
             self.msgs_at_take = Some(self.shadow.g.stats.msgs);
-            self.offer = None;
         }
         i
     }
@@ -511,10 +614,16 @@ impl CmplBench {
 impl Testbench for CmplBench {
     fn model(&self, io: &Io) -> Result<Box<dyn CycleModel>, KitError> {
         let p = CmplPorts::resolve(io)?;
-        let cw = io.inputs.width(p.i[3]);
         let want = self.connections.trailing_zeros() as usize;
-        if cw != want {
-            return Err(KitError::Interface { block: "cmpl".into(), reason: format!("s_conn is {cw} bits wide, the configuration's {} connections need {want}", self.connections) });
+        for k in [6, 9] {
+            let cw = io.inputs.width(p.i[k]);
+            if cw != want {
+                return Err(KitError::Interface { block: "cmpl".into(), reason: format!("{} is {cw} bits wide, the configuration's {} connections need {want}", port::INPUTS[k], self.connections) });
+            }
+        }
+        let tw = io.inputs.width(p.i[2]);
+        if tw != mrnic_model::transport::cmpl::WR_TAG_BITS as usize {
+            return Err(KitError::Interface { block: "cmpl".into(), reason: format!("s_wr_tag is {tw} bits wide, the write tag (WrDone::tag) is {}", mrnic_model::transport::cmpl::WR_TAG_BITS) });
         }
         Ok(Box::new(CmplModel { shell: CmplShell::new(self.connections, self.msg_window).map_err(KitError::Config)?, p, out: 0, write_error_out: 0, stalled: 0, busy: 0, msgs: 0 }))
     }
@@ -573,4 +682,25 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ("reset_keeps_the_state_machine", "        if (rst) begin\n            st$d = k_idle;", "        if (rst) begin"),
     // reset keeps a record waiting in the output register
     ("reset_keeps_the_waiting_record", "            st$d = k_idle;\n            o_v$d = 1'b0;", "            st$d = k_idle;"),
+    // ---- the input arbiter (wr, then fatal, then open)
+    // the priority of the fatal port over the write port (a coherent arbiter, fatal first:
+    // grant, fields and RAM addresses)
+    (
+        "arbiter_fatal_before_wr",
+        "sel_wr = s_wr_valid;\n        sel_fatal = ~s_wr_valid & s_fatal_valid;",
+        "sel_wr = s_wr_valid & ~s_fatal_valid;\n        sel_fatal = s_fatal_valid;",
+    ),
+    // the fatal port's ready high whenever it is valid, also in a cycle in which the write
+    // port is taken (its op is lost: a ready given to a port not taken)
+    ("arbiter_fatal_ready_while_wr_is_taken", "s_fatal_ready = can & sel_fatal;", "s_fatal_ready = can & s_fatal_valid;"),
+    // the open port's ready while the unit cannot take an op (busy, or its record waiting)
+    ("arbiter_open_ready_while_busy", "s_open_ready = can & sel_open;", "s_open_ready = ~rst & sel_open;"),
+    // a fatal op taken with the open port's connection and MSN (the fields' mux misses the
+    // fatal port)
+    ("arbiter_fatal_op_with_the_open_ports_fields", "if (sel_fatal) begin", "if (1'b0) begin"),
+    // ---- the write tag's unpacking and bresp
+    // SE from the SSN's top bit instead of the tag's bit 94
+    ("wr_tag_se_from_the_ssn_bit", "wr_sol = s_wr_tag[32'h5e];", "wr_sol = s_wr_tag[32'h5d];"),
+    // EXOKAY (bresp 1) taken as OKAY: only bresp 0 is
+    ("exokay_counted_as_okay", "wr_ok = s_wr_resp == k_okay;", "wr_ok = ~s_wr_resp[1];"),
 ];
