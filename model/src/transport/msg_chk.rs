@@ -91,6 +91,18 @@ impl MsgShape {
         self.last_offset.is_some_and(|l| self.accepted == (l + 1) & OFF_MASK)
     }
 
+    /// The row after `p` is recorded in it: the shape taken from `p` if the row knew none,
+    /// the highest offset, the LAST offset, one more accepted packet.
+    pub fn recorded(&self, p: &MsgPkt) -> MsgShape {
+        let mut m = if self.known { *self } else { MsgShape { known: true, send: p.send, first_psn: seq_dist(p.psn, p.off), ssn: p.ssn, ..MsgShape::default() } };
+        m.max_offset = m.max_offset.max(p.off);
+        if p.last {
+            m.last_offset = Some(p.off);
+        }
+        m.accepted = (m.accepted + 1) & OFF_MASK;
+        m
+    }
+
     /// `p` is consistent with the packets recorded in this row.
     pub fn consistent(&self, p: &MsgPkt) -> bool {
         if !self.known {
@@ -183,15 +195,7 @@ impl MsgChk {
     pub fn record(&mut self, p: &MsgPkt) -> u32 {
         debug_assert_eq!(self.check(p), MsgVerdict::Ok, "only a packet that passed is recorded");
         let i = self.row_index(p.conn, p.msn);
-        let m = &mut self.rows[i];
-        if !m.known {
-            *m = MsgShape { known: true, send: p.send, first_psn: seq_dist(p.psn, p.off), ssn: p.ssn, ..MsgShape::default() };
-        }
-        m.max_offset = m.max_offset.max(p.off);
-        if p.last {
-            m.last_offset = Some(p.off);
-        }
-        m.accepted = (m.accepted + 1) & OFF_MASK;
+        self.rows[i] = self.rows[i].recorded(p);
         let mut moved = 0;
         loop {
             let n = self.next_msn(p.conn);

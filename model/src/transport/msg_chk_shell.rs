@@ -144,10 +144,8 @@ impl MsgChkShell {
         if end.is_some_and(|l| count > l) {
             return None; // the frontier might pass the packet's message in world 1
         }
-        let shape1 = same_msg.iter().all(|p| {
-            let one = MsgShape { known: true, send: p.send, first_psn: super::seq_dist(p.psn, p.off), ssn: p.ssn, last_offset: p.last.then_some(p.off), max_offset: p.off, accepted: 1 };
-            one.consistent(b)
-        });
+        // each unresolved packet of the message as the row it alone would record
+        let shape1 = same_msg.iter().all(|p| MsgShape::default().recorded(p).consistent(b));
         if v0 == MsgVerdict::Ok && !shape1 {
             return None;
         }
